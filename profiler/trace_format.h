@@ -1,0 +1,132 @@
+/**
+ * @file trace_format.h
+ * @brief The arcoll trace format, version 1 (binary, little-endian, fixed width).
+ *
+ * One trace file per run. Layout:
+ *
+ *     FileHeader                          (once, 32 bytes)
+ *     RankSection[0] ... RankSection[P-1] (in world-rank order)
+ *
+ * A rank section is a stream of records. Each record is a RecordHeader
+ * (8 bytes: type, length of the payload in bytes) followed by its payload.
+ * A section starts with RT_RANK_BEGIN and ends with RT_RANK_END; a reader
+ * that meets an unknown record type skips `length` bytes (forward compatible
+ * within a major version). Each rank writes its own section to a part file
+ * while the program runs (buffered, bounded memory, see profiler/README.md);
+ * at MPI_Finalize rank 0 receives every section and concatenates them.
+ *
+ * Times in records are the rank's *local* MPI_Wtime() in seconds. The
+ * RT_CLOCK record carries the offsets to rank 0's clock measured by ping-pong
+ * at MPI_Init and MPI_Finalize; the reader maps local to global time by linear
+ * interpolation between the two (drift), so skews can be compared across ranks.
+ *
+ * Communication step (CCS, seed 001_6a837e3d9ad6c429.txt, "Concurrent
+ * Communication Sets"): each rank keeps a step counter that starts at 0 and
+ * advances by one at every *synchronisation point*: the exit of a blocking
+ * collective, of MPI_Recv, MPI_Sendrecv(_replace), and of every Wait/Test
+ * call that completed at least one request. A message belongs to the step the
+ * sender was in when it issued the send. CCS_t is the union over ranks of the
+ * messages sent in step t. In an SPMD program the ranks pass the same
+ * synchronisation points, so step t means the same phase on every rank.
+ */
+#ifndef ARCOLL_TRACE_FORMAT_H
+#define ARCOLL_TRACE_FORMAT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ARCOLL_TRACE_MAGIC "ARCTRACE"   /* 8 bytes, no terminator in the file */
+#define ARCOLL_TRACE_VERSION 1u
+
+/** File header, 32 bytes. */
+typedef struct {
+  char magic[8];          /**< "ARCTRACE" */
+  uint32_t version;       /**< ARCOLL_TRACE_VERSION */
+  uint32_t nranks;        /**< size of MPI_COMM_WORLD */
+  double created;         /**< Unix time (seconds) when rank 0 wrote the file */
+  uint32_t flags;         /**< bit 0: PAPI counters present */
+  uint32_t reserved;
+} arcoll_trace_file_header;
+
+/** Record types. */
+enum arcoll_record_type {
+  RT_RANK_BEGIN = 1, /**< payload: arcoll_rec_rank_begin + hostname bytes */
+  RT_CALLSITE = 2,   /**< payload: uint32 id, then the call-site name bytes */
+  RT_COMM = 3,       /**< payload: uint64 comm_id, uint32 size, uint32 pad, int32 world_rank[size] */
+  RT_COLL = 4,       /**< payload: arcoll_rec_coll */
+  RT_CCS = 5,        /**< payload: arcoll_rec_ccs */
+  RT_COUNTER_NAMES = 6, /**< payload: uint32 n, then n NUL-terminated event names */
+  RT_COUNTERS = 7,   /**< payload: uint64 coll_index, int64 value[n] (deltas since the previous collective) */
+  RT_CLOCK = 8,      /**< payload: arcoll_rec_clock */
+  RT_RANK_END = 9    /**< payload: uint64 number of RT_COLL records, uint64 number of RT_CCS records */
+};
+
+/** 8-byte header before every record. */
+typedef struct {
+  uint32_t type;    /**< arcoll_record_type */
+  uint32_t length;  /**< payload bytes following this header */
+} arcoll_record_header;
+
+typedef struct {
+  int32_t rank;     /**< world rank */
+  int32_t pid;
+  uint32_t host_len; /**< bytes of hostname following this struct */
+  uint32_t pad;
+} arcoll_rec_rank_begin;
+
+/** Collective operations (blocking, their _c forms, and nonblocking starts). */
+enum arcoll_coll_op {
+  OP_BARRIER = 0, OP_BCAST, OP_REDUCE, OP_ALLREDUCE, OP_GATHER, OP_GATHERV,
+  OP_SCATTER, OP_SCATTERV, OP_ALLGATHER, OP_ALLGATHERV, OP_ALLTOALL,
+  OP_ALLTOALLV, OP_ALLTOALLW, OP_REDUCE_SCATTER, OP_REDUCE_SCATTER_BLOCK,
+  OP_SCAN, OP_EXSCAN,
+  OP_COUNT_
+};
+
+/** Flags of arcoll_rec_coll. */
+#define ARCOLL_COLL_NONBLOCKING 1u  /**< an I<coll> start call: t_exit is the return of the start */
+#define ARCOLL_COLL_LARGE_COUNT 2u  /**< the MPI-4 _c form was called */
+#define ARCOLL_COLL_IN_PLACE 4u     /**< MPI_IN_PLACE was passed */
+
+/** One collective call on one rank (64 bytes). */
+typedef struct {
+  uint64_t comm_id;   /**< see RT_COMM; 0 is MPI_COMM_WORLD */
+  uint64_t seq;       /**< index of this call among the collectives of comm_id on this rank */
+  uint64_t bytes;     /**< payload bytes this rank contributes or receives (see profiler/README.md) */
+  uint64_t step;      /**< communication step at entry */
+  double t_entry;     /**< local MPI_Wtime() at entry, seconds */
+  double t_exit;      /**< local MPI_Wtime() at exit, seconds */
+  uint32_t callsite;  /**< id from RT_CALLSITE of this rank's section */
+  uint16_t op;        /**< arcoll_coll_op */
+  uint16_t flags;     /**< ARCOLL_COLL_* */
+  int32_t root;       /**< root as a rank of comm, -1 when the operation has none */
+  uint32_t pad;
+} arcoll_rec_coll;
+
+/** Point-to-point traffic from this rank to one destination in one step (32 bytes). */
+typedef struct {
+  uint64_t step;      /**< communication step of the sender */
+  int32_t src;        /**< world rank of the sender (this rank) */
+  int32_t dst;        /**< world rank of the receiver */
+  uint64_t bytes;     /**< total bytes sent src -> dst in this step */
+  uint32_t count;     /**< number of messages */
+  uint32_t pad;
+} arcoll_rec_ccs;
+
+/** Clock model: global = local + off_init + (off_fini - off_init) * (local - t_init) / (t_fini - t_init). */
+typedef struct {
+  double t_init;      /**< local time of the MPI_Init measurement, seconds */
+  double off_init;    /**< rank-0 clock minus this rank's clock at t_init, seconds */
+  double t_fini;      /**< local time of the MPI_Finalize measurement (== t_init if none) */
+  double off_fini;    /**< offset at t_fini */
+  double rtt_init;    /**< best round-trip time of the ping-pong at init, seconds (error bound) */
+  double rtt_fini;
+} arcoll_rec_clock;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
