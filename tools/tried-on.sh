@@ -75,7 +75,7 @@ mpi4py() {
   local src=$build/mpi4py-src
   if [ ! -f "$src/test/main.py" ]; then
     rm -rf "$src" "$build/mpi4py-sdist"; mkdir -p "$build/mpi4py-sdist"
-    "$venv/bin/pip" download -q --no-deps --no-binary :all: "mpi4py==$ver" -d "$build/mpi4py-sdist"
+    "$venv/bin/pip" download -q --no-deps --no-binary mpi4py "mpi4py==$ver" -d "$build/mpi4py-sdist"
     mkdir -p "$src"; tar -xzf "$build"/mpi4py-sdist/mpi4py-*.tar.gz -C "$src" --strip-components=1
   fi
   if ! "$venv/bin/python" -c 'import mpi4py.MPI as M, sys; sys.exit("MPICH" not in M.Get_library_version())'; then
