@@ -1,0 +1,124 @@
+// CCS -> steps + weighted rank graph. See comm_graph.hpp.
+#include "comm_graph.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+namespace arcoll::placement {
+
+void finish_comm_graph(CommGraph &g) {
+  std::vector<std::map<int, uint64_t>> adj(g.nranks);
+  g.total_bytes = 0;
+  for (auto &s : g.steps)
+    for (auto &m : s.msgs) {
+      g.total_bytes += m.bytes;
+      if (m.src == m.dst) continue;
+      adj[m.src][m.dst] += m.bytes;
+      adj[m.dst][m.src] += m.bytes;
+    }
+  g.xadj.assign(1, 0);
+  g.adjncy.clear();
+  g.adjwgt.clear();
+  for (int v = 0; v < g.nranks; ++v) {
+    for (auto &[u, w] : adj[v]) {
+      g.adjncy.push_back(u);
+      g.adjwgt.push_back(w);
+    }
+    g.xadj.push_back(static_cast<int64_t>(g.adjncy.size()));
+  }
+}
+
+namespace {
+
+bool tree_like(int op) {
+  return op == OP_BCAST || op == OP_REDUCE || op == OP_GATHER || op == OP_GATHERV || op == OP_SCATTER ||
+         op == OP_SCATTERV;
+}
+
+// Appends the modelled steps of one collective call over `members` (comm rank -> world rank).
+void model_collective(std::vector<Step> &out, uint64_t &next_id, const std::vector<int> &members, int op, int root,
+                      uint64_t bytes) {
+  const int p = static_cast<int>(members.size());
+  if (p < 2) return;
+  if (tree_like(op)) {
+    int r = (root >= 0 && root < p) ? root : 0;
+    // Binomial tree on relative ranks: in round k, relative rank i < 2^k sends to i + 2^k.
+    for (int mask = 1; mask < p; mask <<= 1) {
+      Step s{next_id++, {}};
+      for (int i = 0; i < mask && i + mask < p; ++i) {
+        int a = members[(i + r) % p], b = members[(i + mask + r) % p];
+        bool up = (op == OP_REDUCE || op == OP_GATHER || op == OP_GATHERV);
+        s.msgs.push_back(up ? Message{b, a, bytes} : Message{a, b, bytes});
+      }
+      out.push_back(std::move(s));
+    }
+  } else {
+    for (int mask = 1; mask < p; mask <<= 1) {
+      Step s{next_id++, {}};
+      for (int i = 0; i < p; ++i) {
+        int j = i ^ mask;
+        if (j < p) s.msgs.push_back(Message{members[i], members[j], bytes});
+      }
+      out.push_back(std::move(s));
+    }
+  }
+}
+
+}  // namespace
+
+CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOptions &opt) {
+  CommGraph g;
+  g.nranks = trace.nranks;
+  if (g.nranks < 1)
+    throw std::invalid_argument(fmt::format("{}: the trace has {} ranks; nothing to place", trace.path, trace.nranks));
+  std::map<uint64_t, std::map<std::pair<int, int>, uint64_t>> by_step;
+  for (auto &e : trace.ccs) {
+    if (e.src < 0 || e.src >= g.nranks || e.dst < 0 || e.dst >= g.nranks)
+      throw std::invalid_argument(fmt::format(
+          "{}: CCS entry of step {} names rank {} -> {}, but the trace has {} ranks (valid: 0..{}); the trace is "
+          "corrupt or was merged from different runs: profile again",
+          trace.path, e.step, e.src, e.dst, g.nranks, g.nranks - 1));
+    if (e.src == e.dst) continue;
+    by_step[e.step][{e.src, e.dst}] += e.bytes;
+  }
+  uint64_t last = 0;
+  for (auto &[id, msgs] : by_step) {
+    Step s{id, {}};
+    for (auto &[k, b] : msgs) s.msgs.push_back(Message{k.first, k.second, b});
+    g.steps.push_back(std::move(s));
+    last = id + 1;
+  }
+  if (opt.with_collectives) {
+    // Group the calls by (comm, seq); take the maximum bytes over ranks.
+    std::map<std::pair<uint64_t, uint64_t>, std::tuple<int, int, uint64_t>> calls;
+    for (auto &c : trace.colls) {
+      auto &t = calls[{c.comm_id, c.seq}];
+      std::get<0>(t) = c.op;
+      std::get<1>(t) = c.root;
+      std::get<2>(t) = std::max(std::get<2>(t), c.bytes);
+    }
+    std::map<uint64_t, std::vector<int>> comms;
+    for (auto &c : trace.comms) comms[c.id] = c.world_ranks;
+    if (!comms.count(0)) {
+      std::vector<int> world(g.nranks);
+      for (int i = 0; i < g.nranks; ++i) world[i] = i;
+      comms[0] = world;
+    }
+    for (auto &[key, t] : calls) {
+      auto it = comms.find(key.first);
+      if (it == comms.end()) continue;
+      for (int r : it->second)
+        if (r < 0 || r >= g.nranks)
+          throw std::invalid_argument(fmt::format("{}: communicator {} names rank {} but the trace has {} ranks",
+                                                  trace.path, key.first, r, g.nranks));
+      model_collective(g.steps, last, it->second, std::get<0>(t), std::get<1>(t), std::get<2>(t));
+    }
+  }
+  finish_comm_graph(g);
+  return g;
+}
+
+}  // namespace arcoll::placement

@@ -1,0 +1,76 @@
+/**
+ * @file comm_graph.hpp
+ * @brief Communication steps and the weighted rank graph from a trace.
+ *
+ * Concurrent Communication Sets (seed 001_6a837e3d9ad6c429.txt): CCS_t is the
+ * set of messages i -> j issued in communication step t (profiler/trace_format.h
+ * defines the steps). One CCS entry of the trace (src, dst, step) aggregates
+ * every message src -> dst of that step; the placement treats it as one
+ * message of `bytes` bytes. Messages of a rank to itself are dropped (they
+ * never leave the process).
+ */
+#ifndef ARCOLL_PLACEMENT_COMM_GRAPH_HPP
+#define ARCOLL_PLACEMENT_COMM_GRAPH_HPP
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "trace_reader.hpp"
+
+namespace arcoll::placement {
+
+/** One message of a step: src -> dst, bytes (aggregated over the step). */
+struct Message {
+  int src, dst;
+  uint64_t bytes;
+};
+
+/** One communication step t: the messages of CCS_t. */
+struct Step {
+  uint64_t id;                   ///< the trace's step number (or a synthetic one for collectives)
+  std::vector<Message> msgs;
+};
+
+/**
+ * Everything the placement needs from a trace.
+ *  - `steps`: non-empty steps in increasing id order;
+ *  - the undirected weighted graph in CSR form (METIS/Scotch layout): vertex
+ *    = rank, xadj[nranks+1], adjncy/adjwgt = neighbours and total bytes
+ *    exchanged in both directions over all steps (no self loops).
+ */
+struct CommGraph {
+  int nranks = 0;
+  std::vector<Step> steps;
+  std::vector<int64_t> xadj;
+  std::vector<int> adjncy;
+  std::vector<uint64_t> adjwgt;
+  uint64_t total_bytes = 0;      ///< sum of message bytes over all steps
+};
+
+/** Options for build_comm_graph(). */
+struct CommGraphOptions {
+  /** Also model every collective call as point-to-point steps (approximation:
+   *  broadcast-like (bcast, reduce, gather(v), scatter(v)) as a binomial tree
+   *  rooted at the root, everything else as recursive doubling with
+   *  ceil(log2 p) rounds; each message carries the maximum `bytes` recorded for
+   *  that call over its ranks). Off by default: the trace's CCS covers
+   *  point-to-point only. */
+  bool with_collectives = false;
+};
+
+/**
+ * Builds the steps and the graph. Throws std::invalid_argument naming the
+ * trace file when a CCS entry names a rank outside [0, nranks) or when
+ * nranks < 1; a trace with no message gives a graph without edges.
+ */
+CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOptions &opt = {});
+
+/** Builds the graph part (xadj/adjncy/adjwgt/total_bytes) from `steps` (used by
+ *  build_comm_graph and by tests that make steps by hand). */
+void finish_comm_graph(CommGraph &g);
+
+}  // namespace arcoll::placement
+
+#endif

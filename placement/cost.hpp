@@ -1,0 +1,83 @@
+/**
+ * @file cost.hpp
+ * @brief The contention-aware estimated communication time of a mapping.
+ *
+ * Seed 001_6a837e3d9ad6c429.txt ("Rank placement"), estimated time:
+ *
+ *     T(pi) = sum_t max_{(i->j) in CCS_t} [ L(pi(i),pi(j))
+ *                                          + S(t,i,j) * coll(t,pi(i),pi(j)) / B(pi(i),pi(j)) ]
+ *
+ *  - L(p,q): sum of the latencies of the links of route(p,q), seconds;
+ *  - B(p,q): bottleneck bandwidth of route(p,q), bytes/s;
+ *  - S(t,i,j): bytes i -> j in step t;
+ *  - coll(t,p,q) = 1 + max over the directed links of route(p,q) of the number
+ *    of OTHER messages of step t whose route uses that link
+ *    (= max over the links of the number of messages of step t on the link).
+ *  Messages between two ranks of one host use the host's node-internal link
+ *  (so they collide with each other, not with the network).
+ *
+ * Secondary metrics: hop-bytes = sum over all messages of bytes * hops(route)
+ * (hops = network links; 0 inside a host); max link congestion = the largest
+ * number of messages of one step on one network link.
+ */
+#ifndef ARCOLL_PLACEMENT_COST_HPP
+#define ARCOLL_PLACEMENT_COST_HPP
+
+#include <cstdint>
+#include <vector>
+
+#include "comm_graph.hpp"
+#include "topology.hpp"
+
+namespace arcoll::placement {
+
+/** A mapping: host index (Topology::hosts) of each rank; size nranks. */
+using Mapping = std::vector<int>;
+
+struct CostReport {
+  double time_s = 0;        ///< T(pi), seconds
+  double hop_bytes = 0;     ///< bytes x network links
+  int max_congestion = 0;   ///< messages of one step on one network link (0 when no network traffic)
+};
+
+/** Full evaluation. Precondition: map.size() == g.nranks, entries in [0, hosts). */
+CostReport evaluate(const CommGraph &g, const Topology &topo, const Mapping &map);
+
+/** T(pi) only, seconds. */
+double estimated_time(const CommGraph &g, const Topology &topo, const Mapping &map);
+
+/**
+ * Incremental evaluator for local search: keeps the per-step times so that
+ * moving one or two ranks re-evaluates only the steps that involve them.
+ */
+class CostModel {
+ public:
+  CostModel(const CommGraph &g, const Topology &topo);
+  /** T(pi) of `map`, and remembers `map` and its per-step times. */
+  double reset(const Mapping &map);
+  double total() const { return total_; }
+  const Mapping &mapping() const { return map_; }
+  /** Cost after setting the hosts of ranks a and b to ha, hb (b may be -1);
+   *  the state is updated; call undo() to go back to the previous state. */
+  double apply(int a, int ha, int b, int hb);
+  void undo();
+  /** Time (seconds) of one step under the current mapping. */
+  double step_time(size_t t) const;
+
+ private:
+  const CommGraph &g_;
+  const Topology &topo_;
+  Mapping map_;
+  std::vector<double> step_;
+  std::vector<std::vector<int>> steps_of_rank_;
+  double total_ = 0;
+  std::vector<int> load_;   // scratch: messages per link
+  // undo information
+  int ua_ = -1, uha_ = -1, ub_ = -1, uhb_ = -1;
+  double utotal_ = 0;
+  std::vector<std::pair<int, double>> usteps_;
+};
+
+}  // namespace arcoll::placement
+
+#endif

@@ -1,0 +1,115 @@
+// METIS k-way partition + slot repair. See partition_metis.hpp.
+#include "partition_metis.hpp"
+
+#include <metis.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace arcoll::placement {
+
+Mapping in_order_mapping(int nranks, const Topology &topo) {
+  Mapping m(nranks, -1);
+  int r = 0;
+  for (size_t h = 0; h < topo.hosts.size() && r < nranks; ++h)
+    for (int s = 0; s < topo.hosts[h].slots && r < nranks; ++s) m[r++] = static_cast<int>(h);
+  if (r < nranks)
+    throw std::invalid_argument(fmt::format("{} slots for {} ranks: add hosts or slots", topo.total_slots(), nranks));
+  return m;
+}
+
+bool respects_slots(const Mapping &map, const Topology &topo) {
+  std::vector<int> used(topo.hosts.size(), 0);
+  for (int h : map) {
+    if (h < 0 || h >= static_cast<int>(topo.hosts.size())) return false;
+    if (++used[h] > topo.hosts[h].slots) return false;
+  }
+  return true;
+}
+
+namespace {
+uint64_t traffic_to_host(int r, int h, const Mapping &map, const CommGraph &g) {
+  uint64_t s = 0;
+  for (int64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+    if (g.adjncy[e] != r && map[g.adjncy[e]] == h) s += g.adjwgt[e];
+  return s;
+}
+}  // namespace
+
+void repair_slots(Mapping &map, const CommGraph &g, const Topology &topo) {
+  const int H = static_cast<int>(topo.hosts.size());
+  const int n = static_cast<int>(map.size());
+  std::vector<int> used(H, 0);
+  for (int &h : map) {
+    if (h < 0 || h >= H) h = 0;  // invalid entries are treated as on host 0 and repaired below
+    ++used[h];
+  }
+  for (int h = 0; h < H; ++h) {
+    while (used[h] > topo.hosts[h].slots) {
+      int pick = -1;
+      uint64_t best = 0;
+      for (int r = n - 1; r >= 0; --r) {
+        if (map[r] != h) continue;
+        uint64_t t = traffic_to_host(r, h, map, g);
+        if (pick < 0 || t < best) { pick = r; best = t; }
+      }
+      int dest = -1, dhops = 0;
+      uint64_t dtraffic = 0;
+      for (int d = 0; d < H; ++d) {
+        if (used[d] >= topo.hosts[d].slots) continue;
+        int hp = topo.hops(h, d);
+        uint64_t tr = traffic_to_host(pick, d, map, g);
+        if (dest < 0 || hp < dhops || (hp == dhops && tr > dtraffic)) { dest = d; dhops = hp; dtraffic = tr; }
+      }
+      if (dest < 0) throw std::invalid_argument(fmt::format("{} slots for {} ranks: add hosts or slots",
+                                                            topo.total_slots(), n));
+      map[pick] = dest;
+      --used[h];
+      ++used[dest];
+    }
+  }
+}
+
+Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed) {
+  const int n = g.nranks;
+  int H = static_cast<int>(topo.hosts.size());
+  if (H <= 1 || g.adjncy.empty() || n <= 1) return in_order_mapping(n, topo);
+  if (n < H) {
+    // More hosts than ranks: use the hosts mpiexec would use (a hostfile-order prefix).
+    int s = 0, k = 0;
+    while (k < H && s < n) s += topo.hosts[k++].slots;
+    H = k;
+    if (H <= 1) return in_order_mapping(n, topo);
+  }
+  uint64_t total = 0;
+  for (auto w : g.adjwgt) total += w;
+  const double scale = total > 100000000ull ? 1e8 / static_cast<double>(total) : 1.0;
+
+  std::vector<idx_t> xadj(g.xadj.begin(), g.xadj.end());
+  std::vector<idx_t> adjncy(g.adjncy.begin(), g.adjncy.end());
+  std::vector<idx_t> adjwgt(g.adjwgt.size());
+  for (size_t i = 0; i < adjwgt.size(); ++i)
+    adjwgt[i] = static_cast<idx_t>(std::max(1.0, static_cast<double>(g.adjwgt[i]) * scale));
+  int slot_sum = 0;
+  for (int h = 0; h < H; ++h) slot_sum += topo.hosts[h].slots;
+  std::vector<real_t> tpwgts(H);
+  for (int h = 0; h < H; ++h) tpwgts[h] = static_cast<real_t>(topo.hosts[h].slots) / slot_sum;
+  idx_t nvtxs = n, ncon = 1, nparts = H, objval = 0;
+  real_t ubvec = 1.03f;
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
+  options[METIS_OPTION_NUMBERING] = 0;
+  std::vector<idx_t> part(n, 0);
+  int rc = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr, adjwgt.data(), &nparts,
+                               tpwgts.data(), &ubvec, options, &objval, part.data());
+  if (rc != METIS_OK)
+    throw std::runtime_error(fmt::format("METIS_PartGraphKway failed (code {}) on {} ranks into {} hosts", rc, n, H));
+  Mapping m(part.begin(), part.end());
+  repair_slots(m, g, topo);
+  return m;
+}
+
+}  // namespace arcoll::placement

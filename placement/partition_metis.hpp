@@ -1,0 +1,47 @@
+/**
+ * @file partition_metis.hpp
+ * @brief Rank -> host partition with METIS, then a slot-repair pass.
+ */
+#ifndef ARCOLL_PLACEMENT_PARTITION_METIS_HPP
+#define ARCOLL_PLACEMENT_PARTITION_METIS_HPP
+
+#include <cstdint>
+#include <vector>
+
+#include "comm_graph.hpp"
+#include "cost.hpp"
+#include "topology.hpp"
+
+namespace arcoll::placement {
+
+/** The mapping mpiexec makes without a placement: ranks fill the hosts in
+ *  hostfile order, each up to its slots. Precondition: enough slots. */
+Mapping in_order_mapping(int nranks, const Topology &topo);
+
+/**
+ * Partitions the rank graph into topo.hosts.size() parts with
+ * METIS_PartGraphKway (edge weight = bytes, scaled into METIS's 32-bit
+ * weights; target part weights proportional to the hosts' slots; METIS seed
+ * = `seed`), then calls repair_slots(). Part k is host k.
+ * Trivial cases without METIS: one host (everything on it), a graph without
+ * edges (in-order mapping), more hosts than ranks (METIS is asked for
+ * nranks parts only when the parts can be placed, otherwise in-order).
+ * Throws std::runtime_error if METIS fails.
+ */
+Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed);
+
+/**
+ * Makes `map` respect the slots: while a host has more ranks than slots, the
+ * rank on it with the least traffic to the other ranks of that host (ties:
+ * highest rank) moves to the host with free slots that is closest in the
+ * tree (fewest hops; ties: most traffic to that host's ranks, then lowest
+ * host index). Deterministic. Precondition: total slots >= ranks.
+ */
+void repair_slots(Mapping &map, const CommGraph &g, const Topology &topo);
+
+/** True if every rank has a valid host and no host exceeds its slots. */
+bool respects_slots(const Mapping &map, const Topology &topo);
+
+}  // namespace arcoll::placement
+
+#endif

@@ -1,0 +1,47 @@
+/**
+ * @file refine.hpp
+ * @brief Swap/move local search on the seed-001 cost (cost.hpp).
+ *
+ * Seed 001_6a837e3d9ad6c429.txt searched mappings exhaustively (O(P!)) and
+ * names heuristics as the open problem; this is the simplest one: hill
+ * climbing over (a) swaps of two ranks on different hosts and (b) moves of a
+ * rank to a host with a free slot, accepting strict improvements (relative
+ * gain > 1e-12), visiting candidates in an order shuffled by a std::mt19937_64
+ * seeded with `seed`; when a pass finds nothing, a perturbation of
+ * `kick` random swaps from the best mapping restarts the descent, up to
+ * `restarts` times. Slots are always respected.
+ *
+ * Deterministic for a given seed as long as the search ends before
+ * `time_limit_s` (the time limit only cuts it short).
+ */
+#ifndef ARCOLL_PLACEMENT_REFINE_HPP
+#define ARCOLL_PLACEMENT_REFINE_HPP
+
+#include <cstdint>
+
+#include "comm_graph.hpp"
+#include "cost.hpp"
+#include "topology.hpp"
+
+namespace arcoll::placement {
+
+struct RefineOptions {
+  uint64_t seed = 1;
+  double time_limit_s = 10;   ///< wall-clock bound, seconds
+  int restarts = 20;          ///< perturbation restarts after the first local optimum
+  int kick = 3;               ///< swaps per perturbation
+};
+
+struct RefineResult {
+  Mapping map;                ///< best mapping seen (never worse than the start)
+  double time_s = 0;          ///< its T(pi), seconds
+  long evaluations = 0;       ///< candidate evaluations
+  bool hit_time_limit = false;
+};
+
+/** Precondition: `start` respects the slots (respects_slots()). */
+RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &start, const RefineOptions &opt);
+
+}  // namespace arcoll::placement
+
+#endif

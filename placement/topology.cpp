@@ -1,0 +1,479 @@
+// Slurm topology.conf + hostfile -> switch tree, links and routes. See topology.hpp.
+#include "topology.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace arcoll::placement {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::string strip_comment(const std::string &line) {
+  size_t h = line.find('#');
+  return h == std::string::npos ? line : line.substr(0, h);
+}
+
+std::string read_file(const std::string &path, const char *what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw TopologyError(fmt::format("{}: cannot open {} for reading; check the path", path, what));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Splits on commas that are not inside brackets.
+std::vector<std::string> split_top_level(const std::string &expr) {
+  std::vector<std::string> items;
+  int depth = 0;
+  std::string cur;
+  for (char c : expr) {
+    if (c == '[') ++depth;
+    if (c == ']') {
+      if (--depth < 0) throw std::invalid_argument(fmt::format("unbalanced ']' in \"{}\"", expr));
+    }
+    if (c == ',' && depth == 0) {
+      items.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (depth != 0) throw std::invalid_argument(fmt::format("unbalanced '[' in \"{}\"", expr));
+  items.push_back(cur);
+  return items;
+}
+
+bool all_digits(const std::string &s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// Expands one range list "01-04,07" into zero-padded strings.
+std::vector<std::string> expand_ranges(const std::string &ranges, const std::string &expr) {
+  std::vector<std::string> out;
+  std::stringstream ss(ranges);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    part = trim(part);
+    size_t dash = part.find('-');
+    std::string lo = dash == std::string::npos ? part : part.substr(0, dash);
+    std::string hi = dash == std::string::npos ? part : part.substr(dash + 1);
+    if (!all_digits(lo) || !all_digits(hi))
+      throw std::invalid_argument(fmt::format(
+          "bad range \"{}\" in \"{}\": expected N or N-M with decimal numbers, e.g. node[01-04]", part, expr));
+    unsigned long long a = std::stoull(lo), b = std::stoull(hi);
+    if (b < a)
+      throw std::invalid_argument(fmt::format("range \"{}\" in \"{}\" goes downwards; write it as {}-{}", part, expr, hi, lo));
+    if (b - a > 1000000) throw std::invalid_argument(fmt::format("range \"{}\" in \"{}\" is too large", part, expr));
+    size_t width = lo.size();
+    for (unsigned long long i = a; i <= b; ++i) out.push_back(fmt::format("{:0{}d}", i, width));
+  }
+  if (out.empty()) throw std::invalid_argument(fmt::format("empty brackets in \"{}\"", expr));
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> expand_hostlist(const std::string &expr_in) {
+  std::string expr = trim(expr_in);
+  std::vector<std::string> out;
+  for (const std::string &raw : split_top_level(expr)) {
+    std::string item = trim(raw);
+    if (item.empty()) throw std::invalid_argument(fmt::format("empty name in hostlist \"{}\"", expr));
+    std::vector<std::string> acc{""};
+    size_t i = 0;
+    while (i < item.size()) {
+      size_t open = item.find('[', i);
+      std::string prefix = item.substr(i, open == std::string::npos ? std::string::npos : open - i);
+      for (auto &a : acc) a += prefix;
+      if (open == std::string::npos) break;
+      size_t close = item.find(']', open);
+      if (close == std::string::npos) throw std::invalid_argument(fmt::format("unbalanced '[' in \"{}\"", expr));
+      auto vals = expand_ranges(item.substr(open + 1, close - open - 1), expr);
+      std::vector<std::string> next;
+      next.reserve(acc.size() * vals.size());
+      for (auto &a : acc)
+        for (auto &v : vals) next.push_back(a + v);
+      acc.swap(next);
+      i = close + 1;
+    }
+    for (auto &a : acc) {
+      if (a.find_first_of(" \t]") != std::string::npos)
+        throw std::invalid_argument(fmt::format("bad character in name \"{}\" of hostlist \"{}\"", a, expr));
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+int Topology::find(const std::string &name) const {
+  for (size_t i = 0; i < vertices.size(); ++i)
+    if (vertices[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+int Topology::total_slots() const {
+  int s = 0;
+  for (auto &h : hosts) s += h.slots;
+  return s;
+}
+
+namespace {
+// used[v]: v leads to (or is) a host of the hostfile.
+std::vector<char> used_vertices(const Topology &t) {
+  std::vector<char> used(t.vertices.size(), 0);
+  for (auto &h : t.hosts)
+    for (int v = h.vertex; v >= 0 && !used[v]; v = t.vertices[v].parent) used[v] = 1;
+  return used;
+}
+}  // namespace
+
+bool Topology::homogeneous() const {
+  if (hosts.empty()) return false;
+  auto used = used_vertices(*this);
+  int depth = vertices[hosts[0].vertex].depth;
+  for (auto &h : hosts)
+    if (vertices[h.vertex].depth != depth) return false;
+  std::map<int, int> fan;      // depth -> used children
+  std::map<int, double> bw;    // depth of child -> bandwidth of its up link
+  for (size_t v = 0; v < vertices.size(); ++v) {
+    if (!used[v]) continue;
+    const Vertex &x = vertices[v];
+    if (!x.is_host) {
+      int n = 0;
+      for (int c : x.children) n += used[c];
+      auto it = fan.find(x.depth);
+      if (it == fan.end()) fan[x.depth] = n;
+      else if (it->second != n) return false;
+    }
+    if (x.parent >= 0 && !links.empty()) {
+      double b = links[up_link(static_cast<int>(v))].bandwidth_Bps;
+      auto it = bw.find(x.depth);
+      if (it == bw.end()) bw[x.depth] = b;
+      else if (it->second != b) return false;
+    }
+  }
+  return true;
+}
+
+std::vector<int> Topology::fanouts() const {
+  auto used = used_vertices(*this);
+  std::vector<int> out;
+  int v = root;
+  while (v >= 0 && !vertices[v].is_host) {
+    int n = 0, next = -1;
+    for (int c : vertices[v].children)
+      if (used[c]) {
+        ++n;
+        if (next < 0) next = c;
+      }
+    out.push_back(n);
+    v = next;
+  }
+  return out;
+}
+
+void Topology::finalize(const TopologyParams &p) {
+  const int V = static_cast<int>(vertices.size());
+  const int H = static_cast<int>(hosts.size());
+  links.assign(2 * V + H, Link{});
+  for (int v = 0; v < V; ++v) {
+    const Vertex &x = vertices[v];
+    if (x.parent < 0) continue;
+    const Vertex &par = vertices[x.parent];
+    LinkParams lp = x.is_host ? p.node_leaf : p.switch_switch;
+    double bw = par.linkspeed_Bps > 0 ? par.linkspeed_Bps : lp.bandwidth_Bps;
+    Link::Kind k = x.is_host ? Link::NodeLeaf : Link::SwitchSwitch;
+    links[up_link(v)] = Link{v, x.parent, lp.latency_s, bw, k};
+    links[down_link(v)] = Link{x.parent, v, lp.latency_s, bw, k};
+  }
+  for (int h = 0; h < H; ++h)
+    links[intra_link(h)] = Link{hosts[h].vertex, hosts[h].vertex, p.intra.latency_s, p.intra.bandwidth_Bps, Link::Intra};
+
+  routes_.assign(static_cast<size_t>(H) * H, {});
+  lat_.assign(static_cast<size_t>(H) * H, 0);
+  bw_.assign(static_cast<size_t>(H) * H, 0);
+  for (int a = 0; a < H; ++a)
+    for (int b = 0; b < H; ++b) {
+      std::vector<int> r;
+      if (a == b) {
+        r.push_back(intra_link(a));
+      } else {
+        int u = hosts[a].vertex, w = hosts[b].vertex;
+        std::vector<int> down;
+        while (vertices[u].depth > vertices[w].depth) { r.push_back(up_link(u)); u = vertices[u].parent; }
+        while (vertices[w].depth > vertices[u].depth) { down.push_back(down_link(w)); w = vertices[w].parent; }
+        while (u != w) {
+          r.push_back(up_link(u)); u = vertices[u].parent;
+          down.push_back(down_link(w)); w = vertices[w].parent;
+        }
+        r.insert(r.end(), down.rbegin(), down.rend());
+      }
+      double lat = 0, bw = 0;
+      for (int l : r) {
+        lat += links[l].latency_s;
+        bw = (bw == 0) ? links[l].bandwidth_Bps : std::min(bw, links[l].bandwidth_Bps);
+      }
+      size_t i = static_cast<size_t>(a) * H + b;
+      routes_[i] = std::move(r);
+      lat_[i] = lat;
+      bw_[i] = bw;
+    }
+}
+
+Topology parse_topology_conf(const std::string &text, const std::string &path) {
+  struct SwitchLine {
+    std::string name, where;
+    std::vector<std::string> nodes, switches;
+    double linkspeed = 0;
+  };
+  std::vector<SwitchLine> sw;
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::string where = fmt::format("{}:{}", path, lineno);
+    std::string body = trim(strip_comment(line));
+    if (body.empty()) continue;
+    SwitchLine s;
+    s.where = where;
+    bool have_nodes = false, have_switches = false;
+    std::istringstream toks(body);
+    std::string tok;
+    while (toks >> tok) {
+      size_t eq = tok.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw TopologyError(fmt::format("{}: expected KEY=VALUE, got \"{}\"; a line looks like "
+                                        "\"SwitchName=s0 Nodes=node[01-04] Switches=s[1-2] LinkSpeed=100\"",
+                                        where, tok));
+      std::string key = lower(tok.substr(0, eq)), val = tok.substr(eq + 1);
+      try {
+        if (key == "switchname") {
+          if (val.empty()) throw TopologyError(fmt::format("{}: empty SwitchName; give the switch a name", where));
+          s.name = val;
+        } else if (key == "nodes") {
+          s.nodes = expand_hostlist(val);
+          have_nodes = true;
+        } else if (key == "switches") {
+          s.switches = expand_hostlist(val);
+          have_switches = true;
+        } else if (key == "linkspeed") {
+          char *end = nullptr;
+          double v = std::strtod(val.c_str(), &end);
+          if (val.empty() || *end != '\0' || !(v > 0))
+            throw TopologyError(fmt::format("{}: LinkSpeed={} must be a positive number (arcoll reads it as Gbit/s "
+                                            "times --linkspeed-gbps)", where, val));
+          s.linkspeed = v;
+        } else {
+          throw TopologyError(fmt::format("{}: unknown key \"{}\"; topology.conf (tree) lines accept only "
+                                          "SwitchName, Nodes, Switches and LinkSpeed (case-insensitive)",
+                                          where, tok.substr(0, eq)));
+        }
+      } catch (const std::invalid_argument &e) {
+        throw TopologyError(fmt::format("{}: bad hostlist in {}: {}", where, tok.substr(0, eq), e.what()));
+      }
+    }
+    (void)have_nodes;
+    (void)have_switches;
+    if (s.name.empty())
+      throw TopologyError(fmt::format("{}: line has no SwitchName=; every line must define one switch", where));
+    sw.push_back(std::move(s));
+  }
+  if (sw.empty())
+    throw TopologyError(fmt::format("{}: no switch defined; add at least one line like "
+                                    "\"SwitchName=s0 Nodes=node[01-04]\"", path));
+
+  Topology t;
+  std::map<std::string, int> index;
+  for (auto &s : sw) {
+    if (index.count(s.name))
+      throw TopologyError(fmt::format("{}: switch {} is defined twice (first at {}); merge the two lines",
+                                      s.where, s.name, t.vertices[index[s.name]].where));
+    Vertex v;
+    v.name = s.name;
+    v.where = s.where;
+    v.linkspeed_Bps = s.linkspeed * 1e9 / 8;  // multiplied by linkspeed_gbps in attach_hosts()
+    index[s.name] = static_cast<int>(t.vertices.size());
+    t.vertices.push_back(v);
+  }
+  for (auto &s : sw) {
+    int me = index[s.name];
+    for (auto &c : s.switches) {
+      auto it = index.find(c);
+      if (it == index.end())
+        throw TopologyError(fmt::format("{}: switch {} lists child switch {}, which has no SwitchName line; "
+                                        "define it or remove it from Switches=", s.where, s.name, c));
+      int ci = it->second;
+      if (t.vertices[ci].parent >= 0 && t.vertices[ci].parent != me)
+        throw TopologyError(fmt::format("{}: switch {} is already a child of switch {}; a tree gives each "
+                                        "switch one parent", s.where, c, t.vertices[t.vertices[ci].parent].name));
+      if (t.vertices[ci].parent == me) continue;
+      t.vertices[ci].parent = me;
+      t.vertices[me].children.push_back(ci);
+    }
+    for (auto &n : s.nodes) {
+      auto it = index.find(n);
+      if (it != index.end()) {
+        const Vertex &prev = t.vertices[it->second];
+        if (!prev.is_host)
+          throw TopologyError(fmt::format("{}: node {} has the name of a switch ({}); rename one of them",
+                                          s.where, n, prev.where));
+        if (prev.parent == me) continue;
+        throw TopologyError(fmt::format("{}: node {} is in two switches: {} ({}) and {}; keep it in one Nodes= list",
+                                        s.where, n, t.vertices[prev.parent].name, prev.where, s.name));
+      }
+      Vertex v;
+      v.name = n;
+      v.is_host = true;
+      v.parent = me;
+      v.where = s.where;
+      index[n] = static_cast<int>(t.vertices.size());
+      t.vertices.push_back(v);
+      t.vertices[me].children.push_back(index[n]);
+    }
+  }
+  // Roots, cycles, connectivity.
+  std::vector<int> roots;
+  for (size_t v = 0; v < t.vertices.size(); ++v)
+    if (t.vertices[v].parent < 0) roots.push_back(static_cast<int>(v));
+  std::vector<char> seen(t.vertices.size(), 0);
+  for (int r : roots) {
+    std::vector<int> stack{r};
+    seen[r] = 1;
+    while (!stack.empty()) {
+      int v = stack.back();
+      stack.pop_back();
+      for (int c : t.vertices[v].children) {
+        t.vertices[c].depth = t.vertices[v].depth + 1;
+        seen[c] = 1;
+        stack.push_back(c);
+      }
+    }
+  }
+  for (size_t v = 0; v < t.vertices.size(); ++v)
+    if (!seen[v]) {
+      std::string cyc = t.vertices[v].name;
+      int u = t.vertices[v].parent;
+      for (size_t k = 0; u >= 0 && k < t.vertices.size(); ++k, u = t.vertices[u].parent) {
+        cyc += " -> " + t.vertices[u].name;
+        if (u == static_cast<int>(v)) break;
+      }
+      throw TopologyError(fmt::format("{}: switches form a cycle ({}, each a child of the next); "
+                                      "a topology must be a tree: remove one of these Switches= entries",
+                                      t.vertices[v].where, cyc));
+    }
+  if (roots.size() > 1) {
+    std::string list;
+    for (int r : roots) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", t.vertices[r].name, t.vertices[r].where);
+    throw TopologyError(fmt::format("{}: the topology is not one tree: {} switches have no parent: {}; add a top "
+                                    "switch, e.g. \"SwitchName=top Switches=...\" listing them",
+                                    path, roots.size(), list));
+  }
+  t.root = roots[0];
+  return t;
+}
+
+Topology read_topology_conf(const std::string &path) {
+  return parse_topology_conf(read_file(path, "the topology file"), path);
+}
+
+std::vector<Host> parse_hostfile(const std::string &text, const std::string &path) {
+  std::vector<Host> hosts;
+  std::map<std::string, std::string> where_of;
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  auto parse_slots = [&](const std::string &s, const std::string &where, const std::string &host) {
+    char *end = nullptr;
+    long v = std::strtol(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0')
+      throw TopologyError(fmt::format("{}: slots \"{}\" of host {} is not an integer; write host:N or host slots=N",
+                                      where, s, host));
+    if (v <= 0)
+      throw TopologyError(fmt::format("{}: host {} has {} slots; slots must be at least 1 (remove the line to "
+                                      "leave the host unused)", where, host, v));
+    if (v > 1000000) throw TopologyError(fmt::format("{}: host {} has too many slots ({})", where, host, v));
+    return static_cast<int>(v);
+  };
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::string where = fmt::format("{}:{}", path, lineno);
+    std::string body = trim(strip_comment(line));
+    if (body.empty()) continue;
+    std::istringstream toks(body);
+    std::vector<std::string> tk;
+    std::string tok;
+    while (toks >> tok) tk.push_back(tok);
+    Host h;
+    size_t colon = tk[0].find(':');
+    if (colon != std::string::npos) {
+      h.name = tk[0].substr(0, colon);
+      h.slots = parse_slots(tk[0].substr(colon + 1), where, h.name);
+      if (tk.size() > 1)
+        throw TopologyError(fmt::format("{}: unexpected \"{}\" after {}; a line is host:N or host slots=N", where, tk[1], tk[0]));
+    } else {
+      h.name = tk[0];
+      h.slots = 1;
+      if (tk.size() == 2 && lower(tk[1]).rfind("slots=", 0) == 0) {
+        h.slots = parse_slots(tk[1].substr(6), where, h.name);
+      } else if (tk.size() > 1) {
+        throw TopologyError(fmt::format("{}: unexpected \"{}\"; a line is host, host:N or host slots=N", where, tk[1]));
+      }
+    }
+    if (h.name.empty()) throw TopologyError(fmt::format("{}: empty host name", where));
+    if (where_of.count(h.name))
+      throw TopologyError(fmt::format("{}: host {} is listed twice (first at {}); give it one line with the total slots",
+                                      where, h.name, where_of[h.name]));
+    where_of[h.name] = where;
+    hosts.push_back(h);
+  }
+  if (hosts.empty()) throw TopologyError(fmt::format("{}: no host; add lines like \"node01:2\"", path));
+  return hosts;
+}
+
+std::vector<Host> read_hostfile(const std::string &path) {
+  return parse_hostfile(read_file(path, "the hostfile"), path);
+}
+
+void attach_hosts(Topology &topo, std::vector<Host> hosts, const TopologyParams &params,
+                  const std::string &hostfile_path, int nranks) {
+  for (auto &h : hosts) {
+    int v = topo.find(h.name);
+    if (v < 0 || !topo.vertices[v].is_host) {
+      std::string where = topo.vertices.empty() ? std::string("the topology") : topo.vertices[topo.root].where;
+      where = where.substr(0, where.rfind(':'));
+      throw TopologyError(fmt::format("{}: host {} is not a node of the topology {}{}; add it to a Nodes= list there "
+                                      "or remove it from the hostfile",
+                                      hostfile_path, h.name, where, v >= 0 ? " (it is a switch)" : ""));
+    }
+    h.vertex = v;
+  }
+  for (auto &v : topo.vertices)
+    if (!v.is_host) v.linkspeed_Bps *= params.linkspeed_gbps;
+  topo.hosts = std::move(hosts);
+  if (nranks > 0 && topo.total_slots() < nranks)
+    throw TopologyError(fmt::format("{}: {} slots for {} ranks; add hosts or slots (host:N) so that there are at "
+                                    "least {}", hostfile_path, topo.total_slots(), nranks, nranks));
+  topo.finalize(params);
+}
+
+}  // namespace arcoll::placement

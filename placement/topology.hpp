@@ -1,0 +1,176 @@
+/**
+ * @file topology.hpp
+ * @brief The machine as the placement sees it: a switch tree read from a Slurm
+ *        `topology.conf`, the hosts and slots of a hostfile, and the directed
+ *        links of every route between two hosts.
+ *
+ * Model (seed 001_6a837e3d9ad6c429.txt, "Rank placement": L(p,q), B(p,q) and
+ * the links of the path p->q):
+ *  - the tree has switches as inner vertices and compute nodes (hosts) as
+ *    leaves; every non-root vertex v has one full-duplex link to its parent,
+ *    modelled as two directed links: up(v) (v -> parent) and down(v)
+ *    (parent -> v);
+ *  - every host also has one node-internal (shared-memory) link used by
+ *    messages between two ranks of the same host;
+ *  - the route p->q (p != q) goes up from p to the lowest common switch and
+ *    down to q: up(p), up(parent(p)), ..., down(..), down(q). The route p->p
+ *    is the node-internal link of p.
+ *
+ * Units: latencies in seconds, bandwidths in bytes per second (the command
+ * line takes microseconds and Gbit/s and converts).
+ *
+ * Link speeds: Slurm documents `LinkSpeed` as a number in arbitrary units,
+ * used only for relative comparisons. arcoll assumes it is in Gbit/s times
+ * `TopologyParams::linkspeed_gbps` (default 1, i.e. `LinkSpeed=100` means
+ * 100 Gbit/s = 12.5e9 bytes/s). A switch's LinkSpeed sets the bandwidth of
+ * the links between that switch and each of its children (both directions);
+ * without LinkSpeed the per-level default applies (host <-> leaf switch, or
+ * switch <-> switch).
+ */
+#ifndef ARCOLL_PLACEMENT_TOPOLOGY_HPP
+#define ARCOLL_PLACEMENT_TOPOLOGY_HPP
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace arcoll::placement {
+
+/** Any error in a topology file, a hostfile or their combination. what()
+ *  names the file (and line when there is one) and says how to fix it. */
+class TopologyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/** Latency (seconds) and bandwidth (bytes/s) of one kind of link. */
+struct LinkParams {
+  double latency_s;
+  double bandwidth_Bps;
+};
+
+/** Per-level link parameters. Defaults: a 100 Gbit/s fat-tree-like cluster. */
+struct TopologyParams {
+  LinkParams intra{0.3e-6, 20e9};           ///< node-internal (shared memory): 0.3 us, 160 Gbit/s
+  LinkParams node_leaf{1.0e-6, 12.5e9};     ///< host <-> leaf switch: 1 us, 100 Gbit/s
+  LinkParams switch_switch{1.0e-6, 12.5e9}; ///< switch <-> switch: 1 us, 100 Gbit/s
+  double linkspeed_gbps = 1.0;              ///< Gbit/s per unit of Slurm's LinkSpeed
+};
+
+/**
+ * Expands a Slurm hostlist expression: comma-separated items, each a name
+ * with optional bracketed ranges, e.g. `node[01-04,07],gpu[1-2]x,login` ->
+ * node01 node02 node03 node04 node07 gpu1x gpu2x login. Zero padding follows
+ * the width of the lower bound (`[08-10]` -> 08 09 10). Several bracket groups
+ * in one item give the cartesian product. Throws std::invalid_argument
+ * (message says what is wrong) on unbalanced brackets, empty items, a range
+ * whose upper bound is below its lower bound, or a non-numeric bound.
+ */
+std::vector<std::string> expand_hostlist(const std::string &expr);
+
+/** One vertex of the tree: a switch or a host. */
+struct Vertex {
+  std::string name;
+  bool is_host = false;
+  int parent = -1;                 ///< vertex index, -1 for the root
+  std::vector<int> children;       ///< vertex indices, in file order
+  int depth = 0;                   ///< root = 0
+  double linkspeed_Bps = 0;        ///< switch only: bandwidth from LinkSpeed (0 = not set)
+  std::string where;               ///< "file:line" that defined it (for messages)
+};
+
+/** A directed link. */
+struct Link {
+  int from = -1, to = -1;          ///< vertex indices (equal for a node-internal link)
+  double latency_s = 0;
+  double bandwidth_Bps = 0;
+  enum Kind { Intra, NodeLeaf, SwitchSwitch } kind = Intra;
+};
+
+/** A host usable by the placement (from the hostfile), in hostfile order. */
+struct Host {
+  std::string name;
+  int slots = 0;
+  int vertex = -1;                 ///< index in Topology::vertices
+};
+
+/**
+ * Switch tree + hosts + links + routes. Build it with parse_topology_conf()
+ * then attach_hosts() (or parse_hostfile() + attach_hosts()). The placement's
+ * "node index" everywhere is the index into `hosts`.
+ */
+class Topology {
+ public:
+  std::vector<Vertex> vertices;
+  std::vector<Link> links;         ///< see up_link(), down_link(), intra_link()
+  std::vector<Host> hosts;
+  int root = -1;
+
+  /** Vertex index by name, -1 if absent. */
+  int find(const std::string &name) const;
+  /** Directed link v -> parent(v). */
+  int up_link(int v) const { return 2 * v; }
+  /** Directed link parent(v) -> v. */
+  int down_link(int v) const { return 2 * v + 1; }
+  /** Node-internal link of host index h. */
+  int intra_link(int h) const { return 2 * static_cast<int>(vertices.size()) + h; }
+
+  /** Route from host index p to host index q: the directed links in order. */
+  const std::vector<int> &route(int p, int q) const { return routes_[p * hosts.size() + q]; }
+  /** Sum of the latencies of route(p,q), seconds. */
+  double latency(int p, int q) const { return lat_[p * hosts.size() + q]; }
+  /** Bottleneck (minimum) bandwidth of route(p,q), bytes/s. */
+  double bandwidth(int p, int q) const { return bw_[p * hosts.size() + q]; }
+  /** Number of network links of route(p,q) (0 when p == q). */
+  int hops(int p, int q) const { return p == q ? 0 : static_cast<int>(route(p, q).size()); }
+  int total_slots() const;
+  /** True if every host is at the same depth, every switch at a given depth
+   *  has the same number of children (only switches/hosts leading to hosts
+   *  counted) and every link of one level has the same bandwidth. */
+  bool homogeneous() const;
+  /** Fan-out per level from the root down (valid when homogeneous()). */
+  std::vector<int> fanouts() const;
+
+  /** Creates links and routes; called by attach_hosts(). */
+  void finalize(const TopologyParams &params);
+
+ private:
+  std::vector<std::vector<int>> routes_;
+  std::vector<double> lat_, bw_;
+};
+
+/**
+ * Parses a Slurm topology.conf (topology/tree plugin syntax): one switch per
+ * line, `SwitchName=NAME [Nodes=HOSTLIST] [Switches=HOSTLIST] [LinkSpeed=N]`,
+ * keys case-insensitive, `#` starts a comment, blank lines ignored.
+ * Errors (TopologyError naming `path:line` with a hint): unknown key, missing
+ * SwitchName, a switch defined twice, a host under two switches, a switch
+ * listed as child of two switches, an undefined child switch, cycles, more
+ * than one root (disconnected tree), no switch at all, a non-positive
+ * LinkSpeed, a bad hostlist expression.
+ * @param text  file contents; @param path  name used in messages.
+ */
+Topology parse_topology_conf(const std::string &text, const std::string &path);
+/** Reads the file then calls parse_topology_conf(); unreadable file -> TopologyError. */
+Topology read_topology_conf(const std::string &path);
+
+/**
+ * Parses a hostfile: one host per line, `host`, `host:N` (Hydra) or
+ * `host slots=N` (Open MPI); `#` comments, blank lines ignored; a host
+ * without a count has 1 slot. Errors (TopologyError, `path:line`): zero,
+ * negative or non-numeric slots, a host listed twice, unknown syntax, no host.
+ */
+std::vector<Host> parse_hostfile(const std::string &text, const std::string &path);
+std::vector<Host> read_hostfile(const std::string &path);
+
+/**
+ * Attaches the hostfile's hosts to the topology and builds links and routes.
+ * Errors (TopologyError): a host that is not a node of the topology (names
+ * both files), fewer slots than `nranks` (when nranks > 0).
+ */
+void attach_hosts(Topology &topo, std::vector<Host> hosts, const TopologyParams &params,
+                  const std::string &hostfile_path, int nranks);
+
+}  // namespace arcoll::placement
+
+#endif

@@ -1,0 +1,44 @@
+// Small topologies and graphs shared by the placement tests.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "comm_graph.hpp"
+#include "topology.hpp"
+
+namespace fixtures {
+using namespace arcoll::placement;
+
+// Parameters with round numbers so that costs can be computed by hand.
+inline TopologyParams round_params() {
+  TopologyParams p;
+  p.intra = {1e-7, 1e10};
+  p.node_leaf = {1e-6, 1e9};
+  p.switch_switch = {2e-6, 0.5e9};
+  p.linkspeed_gbps = 1.0;
+  return p;
+}
+
+// s0 -> {s1: node01 node02, s2: node03 node04}.
+inline const char *two_leaves =
+    "# two leaf switches under one top switch\n"
+    "SwitchName=s1 Nodes=node[01-02]\n"
+    "SwitchName=s2 Nodes=node[03-04]\n"
+    "SwitchName=s0 Switches=s[1-2]\n";
+
+inline Topology make(const std::string &conf, const std::string &hostfile, int nranks,
+                     const TopologyParams &p = round_params()) {
+  Topology t = parse_topology_conf(conf, "topology.conf");
+  attach_hosts(t, parse_hostfile(hostfile, "hosts.txt"), p, "hosts.txt", nranks);
+  return t;
+}
+
+inline CommGraph graph(int nranks, std::vector<std::vector<Message>> steps) {
+  CommGraph g;
+  g.nranks = nranks;
+  uint64_t id = 0;
+  for (auto &s : steps) g.steps.push_back(Step{id++, s});
+  finish_comm_graph(g);
+  return g;
+}
+}  // namespace fixtures

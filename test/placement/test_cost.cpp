@@ -1,0 +1,86 @@
+// Seed-001 cost on hand-computed cases (fixtures::round_params: host<->leaf 1 us, 1e9 B/s;
+// switch<->switch 2 us, 0.5e9 B/s; node-internal 0.1 us, 1e10 B/s).
+#include <gtest/gtest.h>
+
+#include "cost.hpp"
+#include "fixtures.hpp"
+
+using namespace arcoll::placement;
+using fixtures::graph;
+using fixtures::make;
+
+namespace {
+Topology four_single() { return make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\nnode04:1\n", 4); }
+}  // namespace
+
+TEST(Cost, TwoMessagesSharingAnUplinkCollide) {
+  Topology t = four_single();
+  // Step 0: 0->2 and 1->3 both cross s1 -> s0 -> s2: coll = 2.
+  // Step 1: 0->1 under s1 alone: coll = 1.
+  CommGraph g = graph(4, {{{0, 2, 1000}, {1, 3, 1000}}, {{0, 1, 500}}});
+  Mapping in_order{0, 1, 2, 3};
+  CostReport r = evaluate(g, t, in_order);
+  const double step0 = 6e-6 + 1000.0 * 2 / 0.5e9;  // L = 1+2+2+1 us, B = 0.5e9
+  const double step1 = 2e-6 + 500.0 / 1e9;
+  EXPECT_DOUBLE_EQ(r.time_s, step0 + step1);
+  EXPECT_DOUBLE_EQ(r.hop_bytes, 1000.0 * 4 * 2 + 500.0 * 2);
+  EXPECT_EQ(r.max_congestion, 2);
+  EXPECT_DOUBLE_EQ(estimated_time(g, t, in_order), step0 + step1);
+
+  // Ranks 0,2 under s1 and 1,3 under s2: step 0 stays under the leaves, step 1 crosses.
+  Mapping better{0, 2, 1, 3};
+  CostReport b = evaluate(g, t, better);
+  EXPECT_DOUBLE_EQ(b.time_s, (2e-6 + 1000.0 / 1e9) + (6e-6 + 500.0 / 0.5e9));
+  EXPECT_EQ(b.max_congestion, 1);
+  EXPECT_DOUBLE_EQ(b.hop_bytes, 1000.0 * 2 * 2 + 500.0 * 4);
+}
+
+TEST(Cost, OppositeDirectionsDoNotCollide) {
+  Topology t = four_single();
+  CommGraph g = graph(4, {{{0, 2, 1000}, {2, 0, 1000}}});
+  EXPECT_DOUBLE_EQ(estimated_time(g, t, {0, 1, 2, 3}), 6e-6 + 1000.0 / 0.5e9);
+}
+
+TEST(Cost, StepTimeIsTheSlowestMessage) {
+  Topology t = four_single();
+  // 0->1 (leaf-local, big) and 2->3 (leaf-local, small): no shared link, max of the two.
+  CommGraph g = graph(4, {{{0, 1, 4000}, {2, 3, 10}}});
+  EXPECT_DOUBLE_EQ(estimated_time(g, t, {0, 1, 2, 3}), 2e-6 + 4000.0 / 1e9);
+}
+
+TEST(Cost, IntraNodeMessagesUseTheNodeInternalLink) {
+  Topology t = make(fixtures::two_leaves, "node01:2\nnode02:2\n", 4);
+  // 0<->1 on node01 both use node01's internal link: coll = 2, no network hops.
+  CommGraph g = graph(4, {{{0, 1, 1000}, {1, 0, 1000}, {2, 3, 1000}}});
+  CostReport r = evaluate(g, t, {0, 0, 1, 1});
+  EXPECT_DOUBLE_EQ(r.time_s, 1e-7 + 1000.0 * 2 / 1e10);
+  EXPECT_DOUBLE_EQ(r.hop_bytes, 0);
+  EXPECT_EQ(r.max_congestion, 0);
+}
+
+TEST(Cost, ThreeMessagesOnOneDownlink) {
+  Topology t = make(fixtures::two_leaves, "node01:2\nnode02:1\nnode03:1\nnode04:1\n", 5);
+  // 0,1 on node01, 2 on node02, 3 on node03, 4 on node04. All of 0,1,3 send to 2 (node02):
+  // down(node02) carries 3 messages. 0->2, 1->2: route up(node01),down(node02): coll 3.
+  // 3->2: up(node03), up(s2), down(s1), down(node02): coll 3.
+  CommGraph g = graph(5, {{{0, 2, 100}, {1, 2, 100}, {3, 2, 100}}});
+  Mapping m{0, 0, 1, 2, 3};
+  double t_leaf = 2e-6 + 100.0 * 3 / 1e9;
+  double t_far = 6e-6 + 100.0 * 3 / 0.5e9;
+  EXPECT_DOUBLE_EQ(estimated_time(g, t, m), std::max(t_leaf, t_far));
+  EXPECT_EQ(evaluate(g, t, m).max_congestion, 3);
+}
+
+TEST(Cost, IncrementalModelMatchesFullEvaluation) {
+  Topology t = four_single();
+  CommGraph g = graph(4, {{{0, 2, 1000}, {1, 3, 1000}}, {{0, 1, 500}, {3, 2, 70}}, {{2, 1, 9}}});
+  CostModel cm(g, t);
+  Mapping m{0, 1, 2, 3};
+  EXPECT_DOUBLE_EQ(cm.reset(m), estimated_time(g, t, m));
+  double after = cm.apply(1, 2, 2, 1);  // swap ranks 1 and 2
+  EXPECT_NEAR(after, estimated_time(g, t, {0, 2, 1, 3}), 1e-18);
+  EXPECT_EQ(cm.mapping(), (Mapping{0, 2, 1, 3}));
+  cm.undo();
+  EXPECT_EQ(cm.mapping(), m);
+  EXPECT_DOUBLE_EQ(cm.total(), estimated_time(g, t, m));
+}
