@@ -7,25 +7,49 @@ namespace arcoll::placement {
 
 namespace {
 
-// Time of one step (seconds); `load` is a zeroed scratch array of size links, left zeroed.
-double step_cost(const Step &s, const Topology &topo, const Mapping &map, std::vector<int> &load,
-                 CostReport *rep) {
-  for (auto &m : s.msgs)
-    for (int l : topo.route(map[m.src], map[m.dst])) ++load[l];
+// Time (seconds) of one set of messages; `load` is a zeroed scratch array of
+// size links (left zeroed), `rbuf` a scratch buffer for the routes.
+double step_cost(const std::vector<Message> &msgs, const Topology &topo, const Mapping &map, std::vector<int> &load,
+                 std::vector<int> &rbuf, CostReport *rep) {
+  const int R = topo.max_route();
+  if (rbuf.size() < msgs.size() * (R + 1)) rbuf.resize(msgs.size() * (R + 1));
+  // Pass 1: routes (length-prefixed) and link loads.
+  int *w = rbuf.data();
+  for (auto &m : msgs) {
+    int n = topo.route_into(map[m.src], map[m.dst], w + 1);
+    w[0] = n;
+    for (int k = 1; k <= n; ++k) ++load[w[k]];
+    w += n + 1;
+  }
+  // Pass 2: per message L + S * coll / B with coll = max load on its route.
   double worst = 0;
-  for (auto &m : s.msgs) {
-    int p = map[m.src], q = map[m.dst];
+  const int *r = rbuf.data();
+  for (auto &m : msgs) {
+    int n = r[0];
     int coll = 0;
-    for (int l : topo.route(p, q)) coll = std::max(coll, load[l]);
-    double t = topo.latency(p, q) + static_cast<double>(m.bytes) * coll / topo.bandwidth(p, q);
+    double lat = 0, bw = topo.links[r[1]].bandwidth_Bps;
+    for (int k = 1; k <= n; ++k) {
+      const Link &l = topo.links[r[k]];
+      coll = std::max(coll, load[r[k]]);
+      lat += l.latency_s;
+      bw = std::min(bw, l.bandwidth_Bps);
+    }
+    double t = lat + static_cast<double>(m.bytes) * coll / bw;
     worst = std::max(worst, t);
     if (rep) {
-      rep->hop_bytes += static_cast<double>(m.bytes) * topo.hops(p, q);
-      if (p != q) rep->max_congestion = std::max(rep->max_congestion, coll);
+      bool network = map[m.src] != map[m.dst];
+      if (network) {
+        rep->hop_bytes += static_cast<double>(m.bytes) * n;
+        rep->max_congestion = std::max(rep->max_congestion, coll);
+      }
     }
+    r += n + 1;
   }
-  for (auto &m : s.msgs)
-    for (int l : topo.route(map[m.src], map[m.dst])) load[l] = 0;
+  r = rbuf.data();
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    for (int k = 1; k <= r[0]; ++k) load[r[k]] = 0;
+    r += r[0] + 1;
+  }
   return worst;
 }
 
@@ -33,13 +57,23 @@ double step_cost(const Step &s, const Topology &topo, const Mapping &map, std::v
 
 CostReport evaluate(const CommGraph &g, const Topology &topo, const Mapping &map) {
   CostReport r;
-  std::vector<int> load(topo.links.size(), 0);
-  for (auto &s : g.steps) r.time_s += step_cost(s, topo, map, load, &r);
+  std::vector<int> load(topo.links.size(), 0), rbuf;
+  r.step_time_s.reserve(g.steps.size());
+  for (auto &s : g.steps) {
+    double t = step_cost(s.msgs, topo, map, load, rbuf, &r);
+    r.step_time_s.push_back(t);
+    r.time_s += t;
+  }
   return r;
 }
 
 double estimated_time(const CommGraph &g, const Topology &topo, const Mapping &map) {
   return evaluate(g, topo, map).time_s;
+}
+
+double set_time(const std::vector<Message> &msgs, const Topology &topo, const Mapping &map) {
+  std::vector<int> load(topo.links.size(), 0), rbuf;
+  return step_cost(msgs, topo, map, load, rbuf, nullptr);
 }
 
 CostModel::CostModel(const CommGraph &g, const Topology &topo)
@@ -60,7 +94,7 @@ double CostModel::reset(const Mapping &map) {
   step_.assign(g_.steps.size(), 0);
   total_ = 0;
   for (size_t t = 0; t < g_.steps.size(); ++t) {
-    step_[t] = step_cost(g_.steps[t], topo_, map_, load_, nullptr);
+    step_[t] = step_cost(g_.steps[t].msgs, topo_, map_, load_, rbuf_, nullptr);
     total_ += step_[t];
   }
   return total_;
@@ -75,20 +109,22 @@ double CostModel::apply(int a, int ha, int b, int hb) {
   usteps_.clear();
   map_[a] = ha;
   if (b >= 0) map_[b] = hb;
-  auto redo = [&](int r) {
-    for (int t : steps_of_rank_[r]) {
-      bool done = false;
-      for (auto &u : usteps_)
-        if (u.first == t) { done = true; break; }
-      if (done) continue;
-      usteps_.emplace_back(t, step_[t]);
-      double nt = step_cost(g_.steps[t], topo_, map_, load_, nullptr);
-      total_ += nt - step_[t];
-      step_[t] = nt;
-    }
+  auto redo = [&](int t) {
+    usteps_.emplace_back(t, step_[t]);
+    double nt = step_cost(g_.steps[t].msgs, topo_, map_, load_, rbuf_, nullptr);
+    total_ += nt - step_[t];
+    step_[t] = nt;
   };
-  redo(a);
-  if (b >= 0) redo(b);
+  // Merge the two sorted step lists so that a step of both is evaluated once.
+  static const std::vector<int> none;
+  const auto &sa = steps_of_rank_[a];
+  const auto &sb = b >= 0 ? steps_of_rank_[b] : none;
+  size_t i = 0, j = 0;
+  while (i < sa.size() || j < sb.size()) {
+    if (j == sb.size() || (i < sa.size() && sa[i] < sb[j])) redo(sa[i++]);
+    else if (i == sa.size() || sb[j] < sa[i]) redo(sb[j++]);
+    else { redo(sa[i]); ++i; ++j; }
+  }
   return total_;
 }
 

@@ -16,9 +16,18 @@
  *  Messages between two ranks of one host use the host's node-internal link
  *  (so they collide with each other, not with the network).
  *
+ * Collisions are counted per DIRECTED link per step: a full-duplex cable is
+ * two links (Topology::up_link / down_link), so i->j and j->i never collide;
+ * two messages of one step collide when their routes share a directed link;
+ * messages of different steps never collide (steps are assumed separated,
+ * see advice.hpp for when that assumption fails).
+ *
  * Secondary metrics: hop-bytes = sum over all messages of bytes * hops(route)
  * (hops = network links; 0 inside a host); max link congestion = the largest
  * number of messages of one step on one network link.
+ *
+ * Cost of one evaluation: O(sum over steps of messages x route length); the
+ * routes are computed on demand (Topology::route_into), no H x H table.
  */
 #ifndef ARCOLL_PLACEMENT_COST_HPP
 #define ARCOLL_PLACEMENT_COST_HPP
@@ -38,6 +47,7 @@ struct CostReport {
   double time_s = 0;        ///< T(pi), seconds
   double hop_bytes = 0;     ///< bytes x network links
   int max_congestion = 0;   ///< messages of one step on one network link (0 when no network traffic)
+  std::vector<double> step_time_s;  ///< per step of g.steps: max over its messages, seconds
 };
 
 /** Full evaluation. Precondition: map.size() == g.nranks, entries in [0, hosts). */
@@ -46,9 +56,17 @@ CostReport evaluate(const CommGraph &g, const Topology &topo, const Mapping &map
 /** T(pi) only, seconds. */
 double estimated_time(const CommGraph &g, const Topology &topo, const Mapping &map);
 
+/** Time (seconds) of one arbitrary set of messages evaluated as one step
+ *  (used for the barrier advice: two steps merged). */
+double set_time(const std::vector<Message> &msgs, const Topology &topo, const Mapping &map);
+
 /**
- * Incremental evaluator for local search: keeps the per-step times so that
- * moving one or two ranks re-evaluates only the steps that involve them.
+ * Incremental evaluator for local search: keeps the per-step times and, per
+ * rank, the list of steps it takes part in, so that moving one or two ranks
+ * re-evaluates only the steps of those ranks (exactly, with the formula
+ * above; other steps keep their cached time). A step is re-evaluated in
+ * O(messages of the step x route length). Every apply() is exact: the sum is
+ * the same (up to rounding) as evaluate() on the new mapping.
  */
 class CostModel {
  public:
@@ -72,6 +90,7 @@ class CostModel {
   std::vector<std::vector<int>> steps_of_rank_;
   double total_ = 0;
   std::vector<int> load_;   // scratch: messages per link
+  std::vector<int> rbuf_;   // scratch: routes of one step
   // undo information
   int ua_ = -1, uha_ = -1, ub_ = -1, uhb_ = -1;
   double utotal_ = 0;

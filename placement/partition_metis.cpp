@@ -4,6 +4,7 @@
 #include <metis.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -29,43 +30,60 @@ bool respects_slots(const Mapping &map, const Topology &topo) {
   return true;
 }
 
-namespace {
-uint64_t traffic_to_host(int r, int h, const Mapping &map, const CommGraph &g) {
-  uint64_t s = 0;
-  for (int64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
-    if (g.adjncy[e] != r && map[g.adjncy[e]] == h) s += g.adjwgt[e];
-  return s;
-}
-}  // namespace
-
 void repair_slots(Mapping &map, const CommGraph &g, const Topology &topo) {
   const int H = static_cast<int>(topo.hosts.size());
   const int n = static_cast<int>(map.size());
+  const int V = static_cast<int>(topo.vertices.size());
   std::vector<int> used(H, 0);
-  for (int &h : map) {
+  std::vector<std::vector<int>> on(H);
+  for (int r = 0; r < n; ++r) {
+    int &h = map[r];
     if (h < 0 || h >= H) h = 0;  // invalid entries are treated as on host 0 and repaired below
     ++used[h];
+    on[h].push_back(r);
   }
+  // Free slots per tree vertex (sum over the hosts below it) and hosts below each vertex.
+  std::vector<std::vector<int>> hosts_below(V);
+  for (int h = 0; h < H; ++h)
+    for (int v = topo.hosts[h].vertex; v >= 0; v = topo.vertices[v].parent) hosts_below[v].push_back(h);
+  auto traffic_to_host = [&](int r, int h) {
+    uint64_t s = 0;
+    for (int64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e)
+      if (g.adjncy[e] != r && map[g.adjncy[e]] == h) s += g.adjwgt[e];
+    return s;
+  };
   for (int h = 0; h < H; ++h) {
     while (used[h] > topo.hosts[h].slots) {
       int pick = -1;
       uint64_t best = 0;
-      for (int r = n - 1; r >= 0; --r) {
-        if (map[r] != h) continue;
-        uint64_t t = traffic_to_host(r, h, map, g);
-        if (pick < 0 || t < best) { pick = r; best = t; }
+      std::sort(on[h].begin(), on[h].end());
+      for (auto it = on[h].rbegin(); it != on[h].rend(); ++it) {
+        uint64_t t = traffic_to_host(*it, h);
+        if (pick < 0 || t < best) { pick = *it; best = t; }
       }
-      int dest = -1, dhops = 0;
+      // The smallest subtree around h with a free slot.
+      std::map<int, uint64_t> tr_of;  // host -> traffic of pick to its ranks
+      for (int64_t e = g.xadj[pick]; e < g.xadj[pick + 1]; ++e)
+        if (g.adjncy[e] != pick) tr_of[map[g.adjncy[e]]] += g.adjwgt[e];
+      int anc = topo.hosts[h].vertex, dest = -1, dhops = 0;
       uint64_t dtraffic = 0;
-      for (int d = 0; d < H; ++d) {
-        if (used[d] >= topo.hosts[d].slots) continue;
-        int hp = topo.hops(h, d);
-        uint64_t tr = traffic_to_host(pick, d, map, g);
-        if (dest < 0 || hp < dhops || (hp == dhops && tr > dtraffic)) { dest = d; dhops = hp; dtraffic = tr; }
+      while (anc >= 0 && dest < 0) {
+        for (int d : hosts_below[anc]) {
+          if (used[d] >= topo.hosts[d].slots) continue;
+          int hp = topo.hops(h, d);
+          auto ti = tr_of.find(d);
+          uint64_t tr = ti == tr_of.end() ? 0 : ti->second;
+          if (dest < 0 || hp < dhops || (hp == dhops && tr > dtraffic) || (hp == dhops && tr == dtraffic && d < dest)) {
+            dest = d; dhops = hp; dtraffic = tr;
+          }
+        }
+        anc = topo.vertices[anc].parent;
       }
       if (dest < 0) throw std::invalid_argument(fmt::format("{} slots for {} ranks: add hosts or slots",
                                                             topo.total_slots(), n));
       map[pick] = dest;
+      on[h].erase(std::find(on[h].begin(), on[h].end(), pick));
+      on[dest].push_back(pick);
       --used[h];
       ++used[dest];
     }

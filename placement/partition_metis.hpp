@@ -35,7 +35,9 @@ Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed);
  * rank on it with the least traffic to the other ranks of that host (ties:
  * highest rank) moves to the host with free slots that is closest in the
  * tree (fewest hops; ties: most traffic to that host's ranks, then lowest
- * host index). Deterministic. Precondition: total slots >= ranks.
+ * host index), searched in the smallest subtree around the host that has a
+ * free slot (so O(overflow x subtree) rather than O(overflow x ranks)).
+ * Deterministic. Precondition: total slots >= ranks.
  */
 void repair_slots(Mapping &map, const CommGraph &g, const Topology &topo);
 

@@ -1,27 +1,78 @@
 // Placement pipeline. See place.hpp.
 #include "place.hpp"
 
+#include <chrono>
+#include <stdexcept>
+
+#include "hopbytes.hpp"
 #include "map_scotch.hpp"
 #include "partition_metis.hpp"
 
 namespace arcoll::placement {
 
-PlaceResult place(const CommGraph &g, const Topology &topo, const RefineOptions &opt) {
+Strategy parse_strategy(const std::string &name) {
+  if (name == "identity") return Strategy::Identity;
+  if (name == "hopbytes") return Strategy::HopBytes;
+  if (name == "metis") return Strategy::Metis;
+  if (name == "scotch") return Strategy::Scotch;
+  if (name == "refined") return Strategy::Refined;
+  if (name == "best") return Strategy::Best;
+  throw std::invalid_argument("unknown strategy \"" + name +
+                              "\"; use identity, hopbytes, metis, scotch, refined or best");
+}
+
+PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  auto since = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
   PlaceResult r;
-  auto add = [&](std::string name, Mapping m) {
+  auto add = [&](std::string name, Mapping m, clock::time_point started) {
     CostReport c = evaluate(g, topo, m);
-    r.stages.push_back(Stage{std::move(name), std::move(m), c});
+    r.stages.push_back(Stage{std::move(name), std::move(m), std::move(c), since(started)});
     const Stage &s = r.stages.back();
     if (s.cost.time_s < r.stages[r.best].cost.time_s) r.best = r.stages.size() - 1;
+    return r.stages.size() - 1;
   };
-  add("in-order", in_order_mapping(g.nranks, topo));
-  Mapping parts = partition_metis(g, topo, static_cast<int64_t>(opt.seed));
-  add("metis", parts);
-  ScotchResult sc = map_scotch(g, topo, parts, static_cast<int64_t>(opt.seed));
-  add("scotch (" + sc.architecture + ")", sc.map);
-  RefineResult rf = refine(g, topo, r.chosen().map, opt);
-  add(rf.hit_time_limit ? "refined (time limit)" : "refined", rf.map);
+  const Strategy st = opt.strategy;
+  const int64_t seed = static_cast<int64_t>(opt.refine.seed);
+  auto t = clock::now();
+  Mapping cur = opt.initial.empty() ? in_order_mapping(g.nranks, topo) : opt.initial;
+  if (!respects_slots(cur, topo) || static_cast<int>(cur.size()) != g.nranks)
+    throw std::invalid_argument("the initial mapping does not fit the hostfile's slots");
+  size_t chosen = add(opt.initial.empty() ? "in-order" : opt.initial_name, cur, t);
+  if (st == Strategy::HopBytes || st == Strategy::Refined || st == Strategy::Best) {
+    t = clock::now();
+    size_t i = add("hopbytes", hopbytes_mapping(g, topo, cur, opt.refine.seed, opt.refine.time_limit_s / 2), t);
+    if (st == Strategy::HopBytes) chosen = i;
+  }
+  if (st == Strategy::Metis || st == Strategy::Scotch || st == Strategy::Refined || st == Strategy::Best) {
+    t = clock::now();
+    Mapping parts = partition_metis(g, topo, seed);
+    size_t i = add("metis", parts, t);
+    if (st == Strategy::Metis) chosen = i;
+    if (st != Strategy::Metis) {
+      t = clock::now();
+      ScotchResult sc = map_scotch(g, topo, parts, seed);
+      i = add("scotch (" + sc.architecture + ")", sc.map, t);
+      if (st == Strategy::Scotch) chosen = i;
+    }
+  }
+  if (st == Strategy::Refined || st == Strategy::Best) {
+    RefineOptions ro = opt.refine;
+    ro.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0));
+    t = clock::now();
+    r.refine = refine(g, topo, r.stages[r.best].map, ro);
+    size_t i = add(r.refine.hit_time_limit ? "refined (time limit)" : "refined", r.refine.map, t);
+    if (st == Strategy::Refined) chosen = i;
+  }
+  r.chosen_index = st == Strategy::Best ? r.best : chosen;
   return r;
+}
+
+PlaceResult place(const CommGraph &g, const Topology &topo, const RefineOptions &opt) {
+  PlaceOptions o;
+  o.refine = opt;
+  return place(g, topo, o);
 }
 
 }  // namespace arcoll::placement

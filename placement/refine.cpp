@@ -1,7 +1,9 @@
 // Deterministic swap/move hill climbing with restarts. See refine.hpp.
 #include "refine.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <random>
 
 #include "partition_metis.hpp"
@@ -27,6 +29,7 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
   res.map = start;
   res.time_s = model.reset(start);
   if (H <= 1 || n <= 1) return res;
+  const bool full = n <= opt.full_neighbourhood;
 
   std::vector<char> active(n, 0);
   for (auto &s : g.steps)
@@ -36,49 +39,92 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
     all[r] = r;
     if (active[r]) act.push_back(r);
   }
-  std::vector<int> used(H, 0);
-  for (int h : start) ++used[h];
+  // Ranks per host (for the local neighbourhood), kept in sync with the model.
+  std::vector<std::vector<int>> on(H);
+  std::vector<int> pos(n);
+  auto rebuild = [&](const Mapping &m) {
+    for (auto &v : on) v.clear();
+    for (int r = 0; r < n; ++r) {
+      pos[r] = static_cast<int>(on[m[r]].size());
+      on[m[r]].push_back(r);
+    }
+  };
+  rebuild(start);
+  auto moved = [&](int a, int from, int to) {
+    on[from][pos[on[from].back()] = pos[a]] = on[from].back();
+    on[from].pop_back();
+    pos[a] = static_cast<int>(on[to].size());
+    on[to].push_back(a);
+  };
   std::mt19937_64 rng(opt.seed);
   bool stop = false;
-  auto out_of_time = [&]() {
-    if ((res.evaluations & 63) == 0 && clock::now() >= deadline) stop = true;
+  auto out_of_budget = [&]() {
+    if (opt.max_evals > 0 && res.evaluations >= opt.max_evals) stop = true;
+    if ((res.evaluations & 15) == 0 && clock::now() >= deadline) { stop = true; res.hit_time_limit = true; }
     return stop;
   };
   auto better = [](double nw, double old) { return nw < old - 1e-12 * std::abs(old); };
+
+  std::vector<int> hosts_c, ranks_c;
+  auto candidates = [&](int a) {
+    hosts_c.clear();
+    ranks_c.clear();
+    if (full) {
+      for (int h = 0; h < H; ++h) hosts_c.push_back(h);
+      ranks_c = all;
+      return;
+    }
+    for (int64_t e = g.xadj[a]; e < g.xadj[a + 1]; ++e) hosts_c.push_back(model.mapping()[g.adjncy[e]]);
+    std::sort(hosts_c.begin(), hosts_c.end());
+    hosts_c.erase(std::unique(hosts_c.begin(), hosts_c.end()), hosts_c.end());
+    for (int h : hosts_c) {
+      const auto &v = on[h];
+      size_t k = std::min<size_t>(4, v.size());
+      size_t off = v.empty() ? 0 : rng() % v.size();
+      for (size_t i = 0; i < k; ++i) ranks_c.push_back(v[(off + i) % v.size()]);
+    }
+    for (int i = 0; i < 4; ++i) ranks_c.push_back(static_cast<int>(rng() % n));
+  };
 
   auto descend = [&]() {
     bool improved = true;
     while (improved && !stop) {
       improved = false;
       shuffle(act, rng);
-      shuffle(all, rng);
+      if (full) shuffle(all, rng);
       for (int a : act) {
         if (stop) break;
+        candidates(a);
         // Moves to a host with a free slot.
-        for (int h = 0; h < H && !stop; ++h) {
+        for (int h : hosts_c) {
+          if (stop) break;
           int ha = model.mapping()[a];
-          if (h == ha || used[h] >= topo.hosts[h].slots) continue;
+          if (h == ha || static_cast<int>(on[h].size()) >= topo.hosts[h].slots) continue;
           double cur = model.total();
           ++res.evaluations;
           if (better(model.apply(a, h, -1, -1), cur)) {
-            --used[ha];
-            ++used[h];
+            moved(a, ha, h);
             improved = true;
           } else {
             model.undo();
           }
-          if (out_of_time()) break;
+          out_of_budget();
         }
         // Swaps.
-        for (int b : all) {
+        for (int b : ranks_c) {
           if (stop) break;
           int ha = model.mapping()[a], hb = model.mapping()[b];
           if (b == a || ha == hb) continue;
           double cur = model.total();
           ++res.evaluations;
-          if (better(model.apply(a, hb, b, ha), cur)) improved = true;
-          else model.undo();
-          if (out_of_time()) break;
+          if (better(model.apply(a, hb, b, ha), cur)) {
+            std::swap(on[ha][pos[a]], on[hb][pos[b]]);
+            std::swap(pos[a], pos[b]);
+            improved = true;
+          } else {
+            model.undo();
+          }
+          out_of_budget();
         }
       }
       if (better(model.total(), res.time_s)) {
@@ -91,18 +137,15 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
   descend();
   for (int k = 0; k < opt.restarts && !stop && !act.empty(); ++k) {
     model.reset(res.map);
-    used.assign(H, 0);
-    for (int h : res.map) ++used[h];
     for (int s = 0; s < opt.kick; ++s) {
       int a = act[rng() % act.size()];
       int b = static_cast<int>(rng() % n);
       int ha = model.mapping()[a], hb = model.mapping()[b];
       if (ha != hb) model.apply(a, hb, b, ha);
     }
+    rebuild(model.mapping());
     descend();
-    if (out_of_time()) break;
   }
-  res.hit_time_limit = stop;
   // Guard against drift of the incremental sums: report the exact cost.
   res.time_s = estimated_time(g, topo, res.map);
   return res;

@@ -30,6 +30,8 @@ struct RefineOptions {
   double time_limit_s = 10;   ///< wall-clock bound, seconds
   int restarts = 20;          ///< perturbation restarts after the first local optimum
   int kick = 3;               ///< swaps per perturbation
+  long max_evals = 0;         ///< bound on candidate evaluations (0 = none): deterministic stop
+  int full_neighbourhood = 512;  ///< up to this many ranks, try all swaps
 };
 
 struct RefineResult {

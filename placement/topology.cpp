@@ -208,35 +208,61 @@ void Topology::finalize(const TopologyParams &p) {
   for (int h = 0; h < H; ++h)
     links[intra_link(h)] = Link{hosts[h].vertex, hosts[h].vertex, p.intra.latency_s, p.intra.bandwidth_Bps, Link::Intra};
 
-  routes_.assign(static_cast<size_t>(H) * H, {});
-  lat_.assign(static_cast<size_t>(H) * H, 0);
-  bw_.assign(static_cast<size_t>(H) * H, 0);
-  for (int a = 0; a < H; ++a)
-    for (int b = 0; b < H; ++b) {
-      std::vector<int> r;
-      if (a == b) {
-        r.push_back(intra_link(a));
-      } else {
-        int u = hosts[a].vertex, w = hosts[b].vertex;
-        std::vector<int> down;
-        while (vertices[u].depth > vertices[w].depth) { r.push_back(up_link(u)); u = vertices[u].parent; }
-        while (vertices[w].depth > vertices[u].depth) { down.push_back(down_link(w)); w = vertices[w].parent; }
-        while (u != w) {
-          r.push_back(up_link(u)); u = vertices[u].parent;
-          down.push_back(down_link(w)); w = vertices[w].parent;
-        }
-        r.insert(r.end(), down.rbegin(), down.rend());
-      }
-      double lat = 0, bw = 0;
-      for (int l : r) {
-        lat += links[l].latency_s;
-        bw = (bw == 0) ? links[l].bandwidth_Bps : std::min(bw, links[l].bandwidth_Bps);
-      }
-      size_t i = static_cast<size_t>(a) * H + b;
-      routes_[i] = std::move(r);
-      lat_[i] = lat;
-      bw_[i] = bw;
-    }
+  int maxd = 0;
+  for (auto &h : hosts) maxd = std::max(maxd, vertices[h.vertex].depth);
+  if (maxd > 60)
+    throw TopologyError(fmt::format("the switch tree is {} levels deep (host {}); arcoll supports at most 60 levels",
+                                    maxd, hosts.empty() ? "" : hosts[0].name));
+  max_route_ = std::max(1, 2 * maxd);
+}
+
+int Topology::route_into(int p, int q, int *buf) const {
+  if (p == q) {
+    buf[0] = intra_link(p);
+    return 1;
+  }
+  int u = hosts[p].vertex, w = hosts[q].vertex;
+  int n = 0, nd = 0;
+  int down[64];
+  while (vertices[u].depth > vertices[w].depth) { buf[n++] = up_link(u); u = vertices[u].parent; }
+  while (vertices[w].depth > vertices[u].depth) { down[nd++] = down_link(w); w = vertices[w].parent; }
+  while (u != w) {
+    buf[n++] = up_link(u); u = vertices[u].parent;
+    down[nd++] = down_link(w); w = vertices[w].parent;
+  }
+  while (nd > 0) buf[n++] = down[--nd];
+  return n;
+}
+
+std::vector<int> Topology::route(int p, int q) const {
+  std::vector<int> r(max_route_);
+  r.resize(route_into(p, q, r.data()));
+  return r;
+}
+
+double Topology::latency(int p, int q) const {
+  int buf[128];
+  int n = route_into(p, q, buf);
+  double lat = 0;
+  for (int i = 0; i < n; ++i) lat += links[buf[i]].latency_s;
+  return lat;
+}
+
+double Topology::bandwidth(int p, int q) const {
+  int buf[128];
+  int n = route_into(p, q, buf);
+  double bw = links[buf[0]].bandwidth_Bps;
+  for (int i = 1; i < n; ++i) bw = std::min(bw, links[buf[i]].bandwidth_Bps);
+  return bw;
+}
+
+int Topology::hops(int p, int q) const {
+  if (p == q) return 0;
+  int u = hosts[p].vertex, w = hosts[q].vertex, n = 0;
+  while (vertices[u].depth > vertices[w].depth) { ++n; u = vertices[u].parent; }
+  while (vertices[w].depth > vertices[u].depth) { ++n; w = vertices[w].parent; }
+  while (u != w) { n += 2; u = vertices[u].parent; w = vertices[w].parent; }
+  return n;
 }
 
 Topology parse_topology_conf(const std::string &text, const std::string &path) {

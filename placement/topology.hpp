@@ -115,14 +115,22 @@ class Topology {
   /** Node-internal link of host index h. */
   int intra_link(int h) const { return 2 * static_cast<int>(vertices.size()) + h; }
 
+  /** Longest possible route (links): 2 x tree depth, at least 1. Size of the
+   *  buffer route_into() needs. */
+  int max_route() const { return max_route_; }
+  /** Writes the route from host index p to host index q (directed links, in
+   *  order) into `buf` (at least max_route() ints) and returns its length.
+   *  Computed on demand by walking up to the lowest common switch (no H x H
+   *  table: 4096 hosts would need 16M routes); O(depth). */
+  int route_into(int p, int q, int *buf) const;
   /** Route from host index p to host index q: the directed links in order. */
-  const std::vector<int> &route(int p, int q) const { return routes_[p * hosts.size() + q]; }
+  std::vector<int> route(int p, int q) const;
   /** Sum of the latencies of route(p,q), seconds. */
-  double latency(int p, int q) const { return lat_[p * hosts.size() + q]; }
+  double latency(int p, int q) const;
   /** Bottleneck (minimum) bandwidth of route(p,q), bytes/s. */
-  double bandwidth(int p, int q) const { return bw_[p * hosts.size() + q]; }
+  double bandwidth(int p, int q) const;
   /** Number of network links of route(p,q) (0 when p == q). */
-  int hops(int p, int q) const { return p == q ? 0 : static_cast<int>(route(p, q).size()); }
+  int hops(int p, int q) const;
   int total_slots() const;
   /** True if every host is at the same depth, every switch at a given depth
    *  has the same number of children (only switches/hosts leading to hosts
@@ -135,8 +143,7 @@ class Topology {
   void finalize(const TopologyParams &params);
 
  private:
-  std::vector<std::vector<int>> routes_;
-  std::vector<double> lat_, bw_;
+  int max_route_ = 1;
 };
 
 /**

@@ -203,15 +203,20 @@ TEST(Refine, RecursiveDoubling16RanksOn8Nodes) {
   o.seed = 42;
   o.time_limit_s = 60;
   PlaceResult pr = place(g, t, o);
-  ASSERT_EQ(pr.stages.size(), 4u);
+  ASSERT_EQ(pr.stages.size(), 5u);
   EXPECT_EQ(pr.stages[0].name, "in-order");
+  EXPECT_EQ(pr.stages[1].name, "hopbytes");
+  EXPECT_EQ(pr.stages[2].name, "metis");
+  EXPECT_EQ(pr.stages[3].name.rfind("scotch", 0), 0u);
+  EXPECT_EQ(pr.stages[4].name, "refined");
   EXPECT_EQ(pr.stages[0].map, in_order);
   for (auto &s : pr.stages) expect_valid(s.map, t, 16);
   const double t_in = estimated_time(g, t, in_order);
   EXPECT_DOUBLE_EQ(pr.stages[0].cost.time_s, t_in);
-  EXPECT_LE(pr.stages[3].cost.time_s, t_in);
-  EXPECT_LE(pr.chosen().cost.time_s, pr.stages[1].cost.time_s);
-  EXPECT_LE(pr.chosen().cost.time_s, pr.stages[2].cost.time_s);
+  EXPECT_LE(pr.stages[4].cost.time_s, t_in);
+  for (size_t i = 0; i < 4; ++i) EXPECT_LE(pr.stages[4].cost.time_s, pr.stages[i].cost.time_s);
+  EXPECT_EQ(pr.chosen_index, pr.best);
+  for (auto &s : pr.stages) EXPECT_LE(pr.chosen().cost.time_s, s.cost.time_s);
   EXPECT_DOUBLE_EQ(pr.chosen().cost.time_s, estimated_time(g, t, pr.chosen().map));
   // Same seed, same answer.
   PlaceResult again = place(g, t, o);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -21,6 +22,10 @@ struct Ccs {
 class Writer {
  public:
   explicit Writer(uint32_t nranks) : nranks_(nranks), ccs_(nranks) {}
+  /** Rank r's section ends without RT_RANK_END (a run cut short). */
+  void omit_end(uint32_t r) { no_end_.push_back(r); }
+  /** Rank r has no section at all (it never wrote its trace). */
+  void omit_section(uint32_t r) { no_section_.push_back(r); }
   void add(const Ccs &c) { ccs_.at(static_cast<uint32_t>(c.src) < nranks_ ? c.src : 0).push_back(c); }
 
   /** Whole file as bytes. Every rank gets RANK_BEGIN (host "nodeXX"), CLOCK
@@ -34,6 +39,7 @@ class Writer {
     h.created = 1.7e9;
     put(out, &h, sizeof h);
     for (uint32_t r = 0; r < nranks_; ++r) {
+      if (std::find(no_section_.begin(), no_section_.end(), r) != no_section_.end()) continue;
       std::string host = "node" + std::to_string(r + 1);
       arcoll_rec_rank_begin b{};
       b.rank = static_cast<int32_t>(r);
@@ -54,6 +60,7 @@ class Writer {
         record(out, RT_CCS, std::string(reinterpret_cast<const char *>(&x), sizeof x));
       }
       uint64_t end[2] = {0, ccs_[r].size()};
+      if (std::find(no_end_.begin(), no_end_.end(), r) != no_end_.end()) continue;
       record(out, RT_RANK_END, std::string(reinterpret_cast<const char *>(end), sizeof end));
     }
     return out;
@@ -74,6 +81,7 @@ class Writer {
   }
   uint32_t nranks_;
   std::vector<std::vector<Ccs>> ccs_;
+  std::vector<uint32_t> no_end_, no_section_;
 };
 
 }  // namespace testtrace

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "synth_trace.hpp"
 
 namespace {
@@ -52,9 +54,11 @@ class Cli : public ::testing::Test {
     int st = std::system(cmd.c_str());
     return Result{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(dir + "/stdout"), slurp(dir + "/stderr")};
   }
-  std::string place_args(const std::string &trace, const std::string &out, const std::string &fmt) {
+  std::string place_args(const std::string &trace, const std::string &out, const std::string &fmt,
+                         const std::string &seed = "3") {
     return "place '" + dir + "/" + trace + "' --topology '" + dir + "/topology.conf' --hosts '" + dir +
-           "/hosts.txt' -o '" + dir + "/" + out + "' --format " + fmt + " --seed 3 --time-limit 30";
+           "/hosts.txt' -o '" + dir + "/" + out + "' --format " + fmt + (seed.empty() ? "" : " --seed " + seed) +
+           " --time-limit 30";
   }
   std::string dir;
 };
@@ -272,4 +276,148 @@ TEST_F(Cli, VersionAndSummary) {
   Result bad = run("summary '" + dir + "/nope.arctrace'");
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.err.find("nope.arctrace"), std::string::npos) << bad.err;
+}
+
+// ---------------------------------------------------------------- issue 4 options
+namespace {
+nlohmann::json json_of(const Result &r) {
+  try {
+    return nlohmann::json::parse(r.out);
+  } catch (const std::exception &e) {
+    ADD_FAILURE() << "not JSON: " << e.what() << "\n" << r.out << r.err;
+    return {};
+  }
+}
+}  // namespace
+
+TEST_F(Cli, EachStrategyWritesItsStageAndEvaluateScoresItAgain) {
+  std::map<std::string, std::string> stage_of{{"identity", "in-order"}, {"hopbytes", "hopbytes"},
+                                              {"metis", "metis"},       {"scotch", "scotch"},
+                                              {"refined", "refined"},   {"best", ""}};
+  for (auto &[strategy, stage] : stage_of) {
+    Result r = run(place_args("rd8.arctrace", strategy + ".slurm", "slurm") + " --json --strategy " + strategy);
+    ASSERT_EQ(r.rc, 0) << strategy << ": " << r.err;
+    auto j = json_of(r);
+    std::string chosen = j["chosen"];
+    if (!stage.empty()) EXPECT_EQ(chosen.rfind(stage, 0), 0u) << strategy << " chose " << chosen;
+    double t_chosen = -1;
+    for (auto &s : j["stages"])
+      if (s["name"] == chosen) t_chosen = s["time_s"];
+    ASSERT_GT(t_chosen, 0) << r.out;
+    if (strategy == "best")
+      for (auto &s : j["stages"]) EXPECT_LE(t_chosen, s["time_s"].get<double>());
+    if (strategy == "identity") {
+      EXPECT_EQ(j["stages"].size(), 1u);
+      EXPECT_EQ(from_slurm(slurp(dir + "/identity.slurm")),
+                (std::vector<std::string>{"n01", "n01", "n02", "n02", "n03", "n03", "n04", "n04"}));
+    }
+    // --evaluate of the written file gives back the same cost.
+    Result e = run("place '" + dir + "/rd8.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+                   "/hosts.txt' --json --evaluate '" + dir + "/" + strategy + ".slurm'");
+    ASSERT_EQ(e.rc, 0) << e.err;
+    auto je = json_of(e);
+    EXPECT_DOUBLE_EQ(je["evaluate"]["time_s"].get<double>(), t_chosen) << strategy;
+    EXPECT_GE(je["evaluate"]["max_congestion"].get<int>(), 1);
+    EXPECT_EQ(je["advice"]["pairs"].get<int>(), 2);  // 3 steps -> 2 consecutive pairs
+  }
+}
+
+TEST_F(Cli, EvaluateReadsEveryWrittenFormatAndTextMode) {
+  // in-order hand-computed with the default parameters: 1 us + 1 us links, 100 Gbit/s, intra 0.3 us, 20e9 B/s.
+  // Step mask 1: pairs on one host: intra link carries 2 messages: 0.3e-6 + 2^20 * 2 / 20e9.
+  // Step mask 2: 0->2, 1->3, 2->0, 3->1 ...: up(n01) carries 2 (0->2, 1->3): 2e-6 + 2^20 * 2 / 12.5e9.
+  // Step mask 4: crosses the top: up(n01), up(l1), down(l2), down(n03); up(l1) carries the 4 messages
+  // 0->4, 1->5, 2->6, 3->7: coll 4: 4e-6 + 2^20 * 4 / 12.5e9.
+  const double M = 1 << 20;
+  const double expect = (0.3e-6 + M * 2 / 20e9) + (2e-6 + M * 2 / 12.5e9) + (4e-6 + M * 4 / 12.5e9);
+  spit(dir + "/m.hydra", "n01:2\nn02:2\nn03:2\nn04:2\n");
+  spit(dir + "/m.slurm", "n01\nn01\nn02\nn02\nn03\nn03\nn04\nn04\n");
+  spit(dir + "/m.rankfile", "rank 0=n01 slot=0\nrank 1=n01 slot=1\nrank 2=n02 slot=0\nrank 3=n02 slot=1\n"
+                            "rank 4=n03 slot=0\nrank 5=n03 slot=1\nrank 6=n04 slot=0\nrank 7=n04 slot=1\n");
+  spit(dir + "/m.cray", "# hosts n01 n02 n03 n04\n0,1\n2,3\n4,5\n6,7\n");
+  for (std::string f : {"hydra", "slurm", "rankfile", "cray"}) {
+    Result e = run("place '" + dir + "/rd8.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+                   "/hosts.txt' --json --evaluate '" + dir + "/m." + f + "'");
+    ASSERT_EQ(e.rc, 0) << f << ": " << e.err;
+    EXPECT_NEAR(json_of(e)["evaluate"]["time_s"].get<double>(), expect, 1e-15) << f;
+  }
+  Result t = run("place '" + dir + "/rd8.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+                 "/hosts.txt' --evaluate '" + dir + "/m.hydra' --advice");
+  ASSERT_EQ(t.rc, 0) << t.err;
+  EXPECT_NE(t.out.find("est. time"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("barrier advice"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("overlap (s)"), std::string::npos) << t.out;
+}
+
+TEST_F(Cli, EvaluateRejectsBadMappingsNamingTheFile) {
+  struct Case {
+    const char *text, *needle;
+  };
+  for (auto c : {Case{"n01:2\nn02:2\nn03:2\nzz:2\n", "zz"}, Case{"n01:2\nn02:2\n", "rank 4 is not mapped"},
+                 Case{"n01:3\nn02:1\nn03:2\nn04:2\n", "more ranks than its 2 slots"},
+                 Case{"n01:2\nn02:2\nn03:2\nn04:3\n", "more than the trace's 8 ranks"}, Case{"", "empty"}}) {
+    spit(dir + "/bad.map", c.text);
+    Result e = run("place '" + dir + "/rd8.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+                   "/hosts.txt' --evaluate '" + dir + "/bad.map'");
+    EXPECT_EQ(e.rc, 2) << c.text;
+    EXPECT_NE(e.err.find("bad.map"), std::string::npos) << e.err;
+    EXPECT_NE(e.err.find(c.needle), std::string::npos) << e.err;
+  }
+  Result u = run("place '" + dir + "/rd8.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+                 "/hosts.txt' -o '" + dir + "/x' --strategy fastest");
+  EXPECT_EQ(u.rc, 2);
+  EXPECT_NE(u.err.find("--strategy"), std::string::npos) << u.err;
+  Result noout = run("place '" + dir + "/rd8.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+                     "/hosts.txt'");
+  EXPECT_EQ(noout.rc, 2);
+  EXPECT_NE(noout.err.find("-o OUT"), std::string::npos) << noout.err;
+}
+
+TEST_F(Cli, InitialRandomAndFile) {
+  auto initial_stage = [&](const std::string &extra, const std::string &out) {
+    Result r = run(place_args("rd8.arctrace", out, "slurm", "") + " --json --strategy identity " + extra);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    return json_of(r);
+  };
+  auto j7 = initial_stage("--initial random --seed 7", "r7.slurm");
+  auto j7b = initial_stage("--initial random --seed 7", "r7b.slurm");
+  auto j8 = initial_stage("--initial random --seed 8", "r8.slurm");
+  EXPECT_EQ(j7["stages"][0]["name"], "initial (random, seed 7)");
+  EXPECT_EQ(slurp(dir + "/r7.slurm"), slurp(dir + "/r7b.slurm"));  // deterministic
+  EXPECT_NE(slurp(dir + "/r7.slurm"), slurp(dir + "/r8.slurm"));
+  expect_valid(from_slurm(slurp(dir + "/r7.slurm")), 8, 2);
+  // The random mapping as a file gives the same current cost.
+  auto jf = initial_stage("--initial '" + dir + "/r7.slurm'", "f.slurm");
+  EXPECT_DOUBLE_EQ(jf["stages"][0]["time_s"].get<double>(), j7["stages"][0]["time_s"].get<double>());
+  // The search starts from the initial mapping and never gets worse than it.
+  Result r = run(place_args("rd8.arctrace", "best.slurm", "slurm", "") + " --json --initial random --seed 7");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = json_of(r);
+  EXPECT_EQ(j["stages"][0]["name"], "initial (random, seed 7)");
+  double t0 = j["stages"][0]["time_s"];
+  for (auto &s : j["stages"])
+    if (s["name"].get<std::string>().rfind("refined", 0) == 0) EXPECT_LE(s["time_s"].get<double>(), t0);
+}
+
+TEST_F(Cli, TraceWithSilentAndIncompleteRanks) {
+  // 6 ranks: 5 never appears in the CCS; rank 4's section is cut (no RT_RANK_END); rank 3 has no section.
+  testtrace::Writer w(6);
+  w.add({0, 0, 1, 1000});
+  w.add({0, 2, 3, 1000});
+  w.add({1, 4, 0, 500});
+  w.omit_end(4);
+  w.omit_section(3);
+  w.write(dir + "/holes.arctrace");
+  Result r = run(place_args("holes.arctrace", "h.slurm", "slurm"));
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("1 of 6 ranks never appear"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("incomplete or missing"), std::string::npos) << r.out;
+  auto m = from_slurm(slurp(dir + "/h.slurm"));
+  ASSERT_EQ(m.size(), 6u);
+  expect_valid(m, 6, 2);
+  Result j = run(place_args("holes.arctrace", "h2.slurm", "slurm") + " --json");
+  ASSERT_EQ(j.rc, 0) << j.err;
+  auto js = json_of(j);
+  EXPECT_EQ(js["trace"]["ranks_without_messages"], 1);
+  EXPECT_EQ(js["trace"]["incomplete_rank_sections"], (std::vector<int>{3, 4}));
 }
