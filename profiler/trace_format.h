@@ -91,6 +91,11 @@ enum arcoll_coll_op {
 #define ARCOLL_COLL_LARGE_COUNT 2u  /**< the MPI-4 _c form was called */
 #define ARCOLL_COLL_IN_PLACE 4u     /**< MPI_IN_PLACE was passed */
 
+/** Special values of arcoll_rec_coll.root (intercommunicator roots). */
+#define ARCOLL_ROOT_NONE (-1)       /**< the operation has no root */
+#define ARCOLL_ROOT_MPI_ROOT (-2)   /**< intercommunicator: this rank passed MPI_ROOT */
+#define ARCOLL_ROOT_PROC_NULL (-3)  /**< intercommunicator: this rank passed MPI_PROC_NULL */
+
 /** One collective call on one rank (64 bytes). */
 typedef struct {
   uint64_t comm_id;   /**< see RT_COMM; 0 is MPI_COMM_WORLD */
@@ -102,7 +107,7 @@ typedef struct {
   uint32_t callsite;  /**< id from RT_CALLSITE of this rank's section */
   uint16_t op;        /**< arcoll_coll_op */
   uint16_t flags;     /**< ARCOLL_COLL_* */
-  int32_t root;       /**< root as a rank of comm, -1 when the operation has none */
+  int32_t root;       /**< root as a rank of comm (remote group for an intercommunicator), or ARCOLL_ROOT_* */
   uint32_t pad;
 } arcoll_rec_coll;
 

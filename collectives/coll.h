@@ -1,0 +1,61 @@
+/**
+ * @file coll.h
+ * @brief Common conventions of the collective algorithms in collectives/.
+ *
+ * A schedule is an order x a segmentation (one algorithm per file, tree/order
+ * construction apart from data movement: tree.h builds trees, the algorithm
+ * files move data). Every algorithm has the uniform name
+ *
+ *     int arcoll_<collective>_<algorithm>(<the MPI arguments, counts as MPI_Aint>,
+ *                                         MPI_Comm comm, const arcoll_sched_t *s);
+ *
+ * e.g. arcoll_reduce_binomial(sendbuf, recvbuf, count, datatype, op, root, comm, s),
+ * like MPICH's src/mpi/coll/<op>/<op>_intra_<algorithm>.c. Semantics are those
+ * of the MPI call (MPI_IN_PLACE, count 0, any root, derived datatypes, user
+ * ops); arguments are assumed valid (the caller delegates invalid ones to PMPI).
+ * Return MPI_SUCCESS or the first error code of an MPI call.
+ *
+ * Each collective has a table of its algorithms (arcoll_algo_desc_t) so the
+ * selector and `arcoll list-algorithms` can enumerate them.
+ */
+#ifndef ARCOLL_COLLECTIVES_COLL_H
+#define ARCOLL_COLLECTIVES_COLL_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How an algorithm runs: rank order, segmentation, parameter, tag. */
+typedef struct arcoll_sched {
+  /** position -> communicator rank, a permutation of 0..P-1 (P = comm size);
+   *  NULL = identity. Rooted collectives require order[0] == root when set.
+   *  Order-preserving algorithms (non-commutative ops) ignore it. */
+  const int *order;
+  /** segment size in bytes, rounded down to whole elements; <= 0: one segment */
+  MPI_Aint segment_bytes;
+  /** algorithm parameter (pieces k, radix, ...); 0 = the algorithm's default */
+  int k;
+  /** point-to-point tag of every message; callers run on a private communicator */
+  int tag;
+} arcoll_sched_t;
+
+/** Algorithm property flags. */
+#define ARCOLL_ALGO_COMMUTATIVE_ONLY 1u /**< needs a commutative op */
+#define ARCOLL_ALGO_USES_ORDER 2u       /**< honours sched->order */
+#define ARCOLL_ALGO_SEGMENTED 4u        /**< honours sched->segment_bytes */
+
+/** One entry of an algorithm table; `fn` is cast to the collective's signature. */
+typedef struct arcoll_algo_desc {
+  const char *collective; /**< "bcast", "reduce", ... */
+  const char *name;       /**< "binomial", "pipeline", ... (ARCOLL_<COLL>_ALGORITHM value) */
+  void (*fn)(void);       /**< the arcoll_<collective>_<name> function */
+  unsigned flags;         /**< ARCOLL_ALGO_* */
+  const char *source;     /**< seed file + formula, or paper */
+} arcoll_algo_desc_t;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

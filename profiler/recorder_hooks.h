@@ -1,0 +1,72 @@
+/**
+ * @file recorder_hooks.h
+ * @brief C interface between the generated PMPI wrappers (gen_wrappers.py)
+ *        and the recorder (recorder.cpp). Semantics: profiler/README.md.
+ *
+ * All functions are cheap on the hot path: no allocation (except the first
+ * time a communicator or a call site is seen), no I/O except appending to a
+ * 1 MiB buffer. None of them raises an MPI error: they are called after the
+ * PMPI_ call has validated the arguments.
+ */
+#ifndef ARCOLL_RECORDER_HOOKS_H
+#define ARCOLL_RECORDER_HOOKS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "trace_format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Root value passed for collectives without a root. */
+#define ARCOLL_NO_ROOT (-1000001)
+/** Maximum number of PAPI events recorded. */
+#define ARCOLL_MAX_COUNTERS 8
+
+/** State captured at the entry of a collective. */
+typedef struct {
+  double t_entry;                        /**< local MPI_Wtime, seconds */
+  long long ctr[ARCOLL_MAX_COUNTERS];    /**< counter deltas since the previous collective */
+} arcoll_coll_ctx;
+
+/** Nonzero while recording (after MPI_Init, before MPI_Finalize, trace writable). */
+int arcoll_enabled(void);
+/** Called by MPI_Init / MPI_Init_thread after PMPI_Init succeeded. Collective over MPI_COMM_WORLD. */
+void arcoll_init_hook(void);
+/** Called by MPI_Finalize before PMPI_Finalize. Collective over MPI_COMM_WORLD. */
+void arcoll_finalize_hook(void);
+
+/** Entry of a collective: reads the clock and the counters. */
+void arcoll_coll_begin(arcoll_coll_ctx *ctx);
+/** Exit of a collective: writes RT_COLL (+RT_COUNTERS); a blocking collective
+ *  is a synchronisation point. `root` is the caller's root argument or
+ *  ARCOLL_NO_ROOT; `bytes` per README.md; `ra` the caller's return address.
+ *  May run a PMPI_Bcast on `comm` the first time `comm` is seen (comm id). */
+void arcoll_coll_end(arcoll_coll_ctx *ctx, int rc, int op, unsigned flags, int root,
+                     MPI_Comm comm, int64_t bytes, void *ra);
+/** A send of `bytes` bytes to comm rank `dest` of `comm` (MPI_PROC_NULL ignored). */
+void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes);
+/** A synchronisation point: flushes the step's CCS table and advances the step. */
+void arcoll_sync_point(void);
+
+/** Size of `dt` in bytes; 0 for MPI_DATATYPE_NULL. */
+int64_t arcoll_type_size(MPI_Datatype dt);
+/** Size of the group this rank exchanges with: remote group for an intercommunicator. */
+int arcoll_comm_peers(MPI_Comm comm);
+/** Size of the local group. */
+int arcoll_comm_local_size(MPI_Comm comm);
+/** Rank in the local group. */
+int arcoll_comm_rank(MPI_Comm comm);
+/** Intracommunicator: root == my rank. Intercommunicator: root == MPI_ROOT. */
+int arcoll_is_root(int root, MPI_Comm comm);
+/** Intercommunicator and root == MPI_ROOT. */
+int arcoll_is_rootside(int root, MPI_Comm comm);
+/** Intercommunicator and root == MPI_PROC_NULL (this rank takes no part). */
+int arcoll_root_is_proc_null(int root, MPI_Comm comm);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,282 @@
+// Unit tests of the one trace reader (Trace::read) and of print_summary on
+// synthesized good and corrupt traces.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "summary.hpp"
+#include "trace_reader.hpp"
+
+using namespace arcoll::trace;
+
+namespace {
+
+struct Bytes {
+  std::vector<unsigned char> b;
+  template <class T>
+  void raw(const T &v) {
+    const unsigned char *p = reinterpret_cast<const unsigned char *>(&v);
+    b.insert(b.end(), p, p + sizeof v);
+  }
+  void str(const std::string &s) { b.insert(b.end(), s.begin(), s.end()); }
+  void header(uint32_t nranks, uint32_t version = ARCOLL_TRACE_VERSION, const char *magic = "ARCTRACE",
+              uint32_t flags = 0) {
+    arcoll_trace_file_header h{};
+    std::memcpy(h.magic, magic, 8);
+    h.version = version;
+    h.nranks = nranks;
+    h.created = 1.7e9;
+    h.flags = flags;
+    raw(h);
+  }
+  void rec(uint32_t type, uint32_t len) { raw(arcoll_record_header{type, len}); }
+  void begin(int32_t rank, const std::string &host = "node") {
+    rec(RT_RANK_BEGIN, uint32_t(sizeof(arcoll_rec_rank_begin) + host.size()));
+    raw(arcoll_rec_rank_begin{rank, 100 + rank, uint32_t(host.size()), 0});
+    str(host);
+  }
+  void callsite(uint32_t id, const std::string &name) {
+    rec(RT_CALLSITE, uint32_t(4 + name.size()));
+    raw(id);
+    str(name);
+  }
+  void coll(uint64_t seq, double t0, double t1, uint32_t cs = 0, uint16_t op = OP_BCAST, int32_t root = 0,
+            uint64_t comm = 0) {
+    arcoll_rec_coll c{};
+    c.comm_id = comm;
+    c.seq = seq;
+    c.bytes = 16;
+    c.step = seq;
+    c.t_entry = t0;
+    c.t_exit = t1;
+    c.callsite = cs;
+    c.op = op;
+    c.root = root;
+    rec(RT_COLL, sizeof c);
+    raw(c);
+  }
+  void ccs(uint64_t step, int src, int dst, uint64_t bytes) {
+    arcoll_rec_ccs c{step, src, dst, bytes, 1, 0};
+    rec(RT_CCS, sizeof c);
+    raw(c);
+  }
+  void clock(double t_init, double off_init, double t_fini, double off_fini) {
+    arcoll_rec_clock c{t_init, off_init, t_fini, off_fini, 1e-6, 2e-6};
+    rec(RT_CLOCK, sizeof c);
+    raw(c);
+  }
+  void end(uint64_t ncoll, uint64_t nccs) {
+    rec(RT_RANK_END, 16);
+    raw(ncoll);
+    raw(nccs);
+  }
+};
+
+std::string write_file(const std::string &name, const Bytes &b) {
+  std::string path = ::testing::TempDir() + "arcoll_reader_" + name + ".arctrace";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char *>(b.b.data()), std::streamsize(b.b.size()));
+  return path;
+}
+
+/** A valid 2-rank trace: rank 1 arrives 0.5 s late at the bcast (global time). */
+Bytes good() {
+  Bytes b;
+  b.header(2, ARCOLL_TRACE_VERSION, "ARCTRACE", 1);
+  // rank 0
+  b.begin(0, "n0");
+  std::string names = std::string("perf::TASK-CLOCK") + '\0';
+  b.rec(RT_COUNTER_NAMES, uint32_t(4 + names.size()));
+  b.raw(uint32_t(1));
+  b.str(names);
+  b.rec(RT_COMM, 16 + 8);
+  b.raw(uint64_t(5));
+  b.raw(uint32_t(2));
+  b.raw(uint32_t(0));
+  b.raw(int32_t(1));
+  b.raw(int32_t(0));
+  b.callsite(0, "app+0x10");
+  b.coll(0, 10.0, 10.6);
+  b.rec(RT_COUNTERS, 16);
+  b.raw(uint64_t(0));
+  b.raw(int64_t(12345));
+  b.ccs(0, 0, 1, 100);
+  b.ccs(0, 0, 1, 50);  // same step in two pieces: merged
+  b.clock(1.0, 0.0, 20.0, 0.0);
+  b.end(1, 2);
+  // rank 1: local clock 100 s behind rank 0, drifting by +0.1 s over its run
+  b.begin(1, "n1");
+  b.rec(RT_COUNTER_NAMES, uint32_t(4 + names.size()));
+  b.raw(uint32_t(1));
+  b.str(names);
+  b.callsite(0, "app+0x10");
+  b.coll(0, -89.55, -89.4);  // global: -89.55 + 100 + 0.1*(10.45/19)... see test
+  b.rec(RT_COUNTERS, 16);
+  b.raw(uint64_t(0));
+  b.raw(int64_t(7));
+  b.ccs(1, 1, 0, 8);
+  b.clock(-99.0, 100.0, -80.0, 100.1);
+  b.end(1, 1);
+  return b;
+}
+
+void expect_error(const Bytes &b, const std::string &name, const std::string &needle) {
+  std::string path = write_file(name, b);
+  try {
+    Trace::read(path);
+    FAIL() << "no TraceError for " << name;
+  } catch (const TraceError &e) {
+    std::string w = e.what();
+    EXPECT_NE(w.find(path), std::string::npos) << w;
+    EXPECT_NE(w.find("offset"), std::string::npos) << w;
+    EXPECT_NE(w.find("fix:"), std::string::npos) << w;
+    EXPECT_NE(w.find(needle), std::string::npos) << w;
+  }
+}
+
+}  // namespace
+
+TEST(TraceReader, ReadsGoodTrace) {
+  Trace t = Trace::read(write_file("good", good()));
+  ASSERT_EQ(t.nranks, 2);
+  EXPECT_EQ(t.version, 1u);
+  EXPECT_TRUE(t.ranks[0].complete);
+  EXPECT_TRUE(t.ranks[1].complete);
+  EXPECT_EQ(t.ranks[1].host, "n1");
+  EXPECT_EQ(t.ranks[1].pid, 101);
+  ASSERT_EQ(t.counter_names, std::vector<std::string>{"perf::TASK-CLOCK"});
+  ASSERT_EQ(t.colls.size(), 2u);
+  EXPECT_EQ(t.colls[0].rank, 0);
+  EXPECT_EQ(t.colls[0].callsite, "app+0x10");
+  EXPECT_EQ(t.colls[0].counters, std::vector<int64_t>{12345});
+  EXPECT_EQ(t.colls[1].counters, std::vector<int64_t>{7});
+  EXPECT_DOUBLE_EQ(t.colls[0].t_entry, 10.0);
+  // rank 1: global = local + 100 + 0.1 * (local + 99) / 19
+  double l = -89.55;
+  EXPECT_NEAR(t.colls[1].t_entry, l + 100 + 0.1 * (l + 99) / 19, 1e-12);
+  ASSERT_EQ(t.comms.size(), 1u);
+  EXPECT_EQ(t.comms[0].id, 5u);
+  EXPECT_EQ(t.comms[0].world_ranks, (std::vector<int>{1, 0}));
+  ASSERT_EQ(t.ccs.size(), 2u);
+  EXPECT_EQ(t.ccs[0].step, 0u);
+  EXPECT_EQ(t.ccs[0].src, 0);
+  EXPECT_EQ(t.ccs[0].dst, 1);
+  EXPECT_EQ(t.ccs[0].bytes, 150u);
+  EXPECT_EQ(t.ccs[0].count, 2u);
+  EXPECT_EQ(t.ccs[1].step, 1u);
+  EXPECT_EQ(t.ccs[1].bytes, 8u);
+}
+
+TEST(TraceReader, Summary) {
+  Trace t = Trace::read(write_file("summary", good()));
+  std::ostringstream os;
+  print_summary(t, os, 3);
+  std::string s = os.str();
+  EXPECT_NE(s.find("2 ranks"), std::string::npos) << s;
+  EXPECT_NE(s.find("bcast at app+0x10"), std::string::npos) << s;
+  // rank 1 enters at ~10.5 global, rank 0 at 10.0: rank 1 is the latest.
+  auto p1 = s.find("rank 1 (n1): mean skew"), p0 = s.find("rank 0 (n0): mean skew");
+  ASSERT_NE(p1, std::string::npos) << s;
+  ASSERT_NE(p0, std::string::npos) << s;
+  EXPECT_LT(p1, p0) << s;
+}
+
+TEST(TraceReader, BadMagic) {
+  Bytes b;
+  b.header(1, ARCOLL_TRACE_VERSION, "NOTTRACE");
+  expect_error(b, "magic", "bad magic");
+}
+
+TEST(TraceReader, WrongVersion) {
+  Bytes b;
+  b.header(1, 2);
+  expect_error(b, "version", "version 2");
+}
+
+TEST(TraceReader, TruncatedHeader) {
+  Bytes b = good();
+  b.b.resize(20);
+  expect_error(b, "trunc_header", "truncated");
+}
+
+TEST(TraceReader, TruncatedRecord) {
+  Bytes b = good();
+  b.b.resize(b.b.size() - 5);  // cut inside rank 1's RT_RANK_END
+  expect_error(b, "trunc_record", "truncated RT_RANK_END");
+}
+
+TEST(TraceReader, RankOutOfRange) {
+  Bytes b;
+  b.header(2);
+  b.begin(2);
+  expect_error(b, "rank_range", "rank 2 out of range");
+}
+
+TEST(TraceReader, CcsDestinationOutOfRange) {
+  Bytes b;
+  b.header(2);
+  b.begin(0);
+  b.ccs(0, 0, 7, 1);
+  expect_error(b, "ccs_range", "destination rank 7 out of range");
+}
+
+TEST(TraceReader, WrongRecordLength) {
+  Bytes b;
+  b.header(1);
+  b.begin(0);
+  b.rec(RT_CLOCK, 8);
+  b.raw(double(0));
+  expect_error(b, "length", "RT_CLOCK has a payload of 8 bytes");
+}
+
+TEST(TraceReader, UndefinedCallsite) {
+  Bytes b;
+  b.header(1);
+  b.begin(0);
+  b.coll(0, 1, 2, 3);
+  expect_error(b, "callsite", "call-site id 3");
+}
+
+TEST(TraceReader, EndCountMismatch) {
+  Bytes b;
+  b.header(1);
+  b.begin(0);
+  b.end(1, 0);
+  expect_error(b, "endcount", "announces 1 RT_COLL");
+}
+
+TEST(TraceReader, MissingSectionsAreIncomplete) {
+  Bytes b;
+  b.header(3);
+  b.begin(0);
+  b.callsite(0, "x+0x1");
+  b.coll(0, 1, 2);
+  // no RT_RANK_END for rank 0, rank 1 missing, rank 2 complete
+  b.begin(2);
+  b.end(0, 0);
+  Trace t = Trace::read(write_file("missing", b));
+  EXPECT_FALSE(t.ranks[0].complete);
+  EXPECT_FALSE(t.ranks[1].complete);
+  EXPECT_TRUE(t.ranks[2].complete);
+  ASSERT_EQ(t.colls.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.colls[0].t_entry, 1.0);  // no clock record: identity
+}
+
+TEST(TraceReader, UnknownRecordSkipped) {
+  Bytes b;
+  b.header(1);
+  b.begin(0);
+  b.rec(99, 3);
+  b.str("abc");
+  b.end(0, 0);
+  Trace t = Trace::read(write_file("unknown", b));
+  EXPECT_TRUE(t.ranks[0].complete);
+}
+
+TEST(TraceReader, MissingFile) {
+  EXPECT_THROW(Trace::read("/nonexistent/arcoll.arctrace"), TraceError);
+}

@@ -1,0 +1,223 @@
+// Checks a trace recorded by the arcoll profiler from coll_all.c or
+// p2p_pattern.c, parsing it with the one reader (Trace::read).
+// Usage: trace_check coll|p2p TRACE NRANKS [--counters N] [--delayed R]
+// Prints every failed expectation and exits 1 if there was any.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <algorithm>
+
+#include "trace_reader.hpp"
+
+using namespace arcoll::trace;
+
+static int failures = 0;
+#define EXPECT(cond, msg)                                                              \
+  do {                                                                                 \
+    if (!(cond)) {                                                                     \
+      std::cerr << "trace_check: FAIL " << #cond << ": " << msg << "\n";                \
+      failures++;                                                                      \
+    }                                                                                  \
+  } while (0)
+
+static void check_common(const Trace &t, int P, int ncounters) {
+  EXPECT(t.nranks == P, "nranks " << t.nranks);
+  EXPECT(t.version == 1u, "version " << t.version);
+  for (int r = 0; r < t.nranks; r++) {
+    const RankInfo &ri = t.ranks[r];
+    EXPECT(ri.complete, "rank " << r << " incomplete");
+    EXPECT(!ri.host.empty(), "rank " << r << " host");
+    EXPECT(ri.pid > 0, "rank " << r << " pid");
+    const ClockModel &c = ri.clock;
+    EXPECT(c.rtt_init >= 0 && c.rtt_fini >= 0 && c.rtt_init < 1 && c.rtt_fini < 1, "rank " << r << " rtt");
+    EXPECT(c.t_fini >= c.t_init, "rank " << r << " clock order");
+    // Same host: offsets are small (MPICH's Wtime is per-process but on one machine).
+    EXPECT(std::fabs(c.off_init) < 10 && std::fabs(c.off_fini) < 10, "rank " << r << " offsets " << c.off_init);
+    if (r == 0) EXPECT(c.off_init == 0 && c.off_fini == 0, "rank 0 offset");
+  }
+  double total = 0;
+  for (auto &e : t.colls) {
+    EXPECT(e.t_exit >= e.t_entry, "rank " << e.rank << " exit before entry");
+    EXPECT(e.callsite.find("+0x") != std::string::npos, "callsite name " << e.callsite);
+    if (ncounters) {
+      EXPECT(int(e.counters.size()) == ncounters, "counters size " << e.counters.size());
+      for (auto v : e.counters) {
+        EXPECT(v >= 0, "negative counter delta");
+        total += double(v);
+      }
+    } else {
+      EXPECT(e.counters.empty(), "unexpected counters");
+    }
+  }
+  EXPECT(int(t.counter_names.size()) == ncounters, "counter names " << t.counter_names.size());
+  if (ncounters) EXPECT(total > 0, "all counter deltas are zero");
+  // seq: per (rank, comm) 0..n-1 in entry order.
+  std::map<std::pair<int, uint64_t>, uint64_t> next;
+  for (auto &e : t.colls) {
+    uint64_t &n = next[{e.rank, e.comm_id}];
+    EXPECT(e.seq == n, "rank " << e.rank << " comm " << e.comm_id << " seq " << e.seq << " expected " << n);
+    n = e.seq + 1;
+  }
+}
+
+static void check_coll(const Trace &t, int P) {
+  const bool large = true;  // MPICH 4: every _c form is called
+  std::map<int, std::vector<const CollEvent *>> by_rank;
+  for (auto &e : t.colls) by_rank[e.rank].push_back(&e);
+  EXPECT(int(by_rank.size()) == P, "ranks with events " << by_rank.size());
+  const uint64_t blk = 16, all = 16 * uint64_t(P);
+  // op -> bytes of every rank (int and _c form), on MPI_COMM_WORLD.
+  std::map<int, uint64_t> bytes = {
+      {OP_BCAST, blk},     {OP_REDUCE, blk},     {OP_ALLREDUCE, blk},      {OP_GATHER, blk},
+      {OP_GATHERV, blk},   {OP_SCATTER, blk},    {OP_SCATTERV, blk},       {OP_ALLGATHER, blk},
+      {OP_ALLGATHERV, blk}, {OP_ALLTOALL, all},  {OP_ALLTOALLV, all},      {OP_ALLTOALLW, all},
+      {OP_REDUCE_SCATTER, all}, {OP_REDUCE_SCATTER_BLOCK, all}, {OP_SCAN, blk}, {OP_EXSCAN, blk}};
+  std::map<int, int> roots = {{OP_BCAST, 1 % P}, {OP_REDUCE, 0}, {OP_GATHER, 0}, {OP_GATHERV, 0},
+                              {OP_SCATTER, 0}, {OP_SCATTERV, 0}};
+  uint64_t split_id = 0;
+  for (auto &[r, ev] : by_rank) {
+    std::map<int, int> plain, lc;
+    int ibcast = 0, inplace = 0, split = 0, inter = 0;
+    uint64_t last_step = 0;
+    bool first = true;
+    for (const CollEvent *e : ev) {
+      const bool nb = e->flags & ARCOLL_COLL_NONBLOCKING;
+      if (!(e->flags & ARCOLL_COLL_NONBLOCKING)) {
+        EXPECT(first || e->step > last_step, "rank " << r << " step not increasing at " << op_name(e->op));
+        last_step = e->step;
+        first = false;
+      }
+      if (e->comm_id == 0 && !nb && !(e->flags & ARCOLL_COLL_IN_PLACE)) {
+        (e->flags & ARCOLL_COLL_LARGE_COUNT ? lc : plain)[e->op]++;
+        if (e->op == OP_BARRIER) {
+          EXPECT(e->bytes == 0, "barrier bytes");
+        } else {
+          EXPECT(e->bytes == bytes[e->op], "rank " << r << " " << op_name(e->op) << " bytes " << e->bytes
+                                                    << " expected " << bytes[e->op]);
+        }
+        if (roots.count(e->op))
+          EXPECT(e->root == roots[e->op], "rank " << r << " " << op_name(e->op) << " root " << e->root);
+        else
+          EXPECT(e->root == ARCOLL_ROOT_NONE, "rank " << r << " " << op_name(e->op) << " root " << e->root);
+      } else if (nb) {
+        ibcast++;
+        EXPECT(e->op == OP_BCAST && e->bytes == 64 && e->root == 0 && e->comm_id == 0, "ibcast fields");
+      } else if (e->flags & ARCOLL_COLL_IN_PLACE) {
+        inplace++;
+        EXPECT(e->op == OP_ALLREDUCE && e->bytes == 8 && e->comm_id == 0, "in-place allreduce fields");
+      } else if (e->op == OP_ALLREDUCE) {
+        split++;
+        EXPECT(e->bytes == 4, "split allreduce bytes " << e->bytes);
+      } else {
+        inter++;
+        EXPECT(e->op == OP_BCAST, "intercomm op " << op_name(e->op));
+        int want_root = r % 2 ? 0 : (r == 0 ? ARCOLL_ROOT_MPI_ROOT : ARCOLL_ROOT_PROC_NULL);
+        EXPECT(e->root == want_root, "rank " << r << " intercomm root " << e->root << " expected " << want_root);
+        EXPECT(e->bytes == (want_root == ARCOLL_ROOT_PROC_NULL ? 0u : 4u), "intercomm bytes " << e->bytes);
+      }
+    }
+    for (int op = 0; op < OP_COUNT_; op++) {
+      EXPECT(plain[op] == 1, "rank " << r << " " << op_name(op) << " int-form calls " << plain[op]);
+      EXPECT(lc[op] == (op == OP_BARRIER || !large ? 0 : 1),
+             "rank " << r << " " << op_name(op) << " _c calls " << lc[op]);
+    }
+    EXPECT(ibcast == 1 && inplace == 1 && split == 2, "rank " << r << " ibcast/inplace/split " << ibcast << inplace << split);
+    EXPECT(inter == (P >= 2 ? 1 : 0), "rank " << r << " intercomm calls " << inter);
+  }
+  // Communicators: world (0), two halves, the intercommunicator.
+  std::map<uint64_t, std::vector<int>> comms;
+  for (auto &c : t.comms) comms[c.id] = c.world_ranks;
+  EXPECT(comms.count(0) && int(comms[0].size()) == P, "world communicator");
+  std::set<std::vector<int>> halves;
+  for (auto &e : t.colls)
+    if (e.op == OP_ALLREDUCE && e.comm_id != 0) {
+      EXPECT(comms.count(e.comm_id), "RT_COMM for " << e.comm_id);
+      const auto &wr = comms[e.comm_id];
+      std::vector<int> want;
+      for (int q = e.rank % 2; q < P; q += 2) want.push_back(q);
+      EXPECT(wr == want, "split comm ranks of rank " << e.rank);
+      halves.insert(wr);
+      split_id = e.comm_id;
+    }
+  EXPECT(int(halves.size()) == (P >= 2 ? 2 : 1), "distinct halves " << halves.size());
+  (void)split_id;
+  EXPECT(t.ccs.empty(), "no point-to-point traffic expected, got " << t.ccs.size() << " CCS entries");
+}
+
+static void check_p2p(const Trace &t, int P, int delayed) {
+  std::map<std::tuple<uint64_t, int, int>, std::pair<uint64_t, uint32_t>> want;
+  for (int r = 0; r < P; r++) {
+    int right = (r + 1) % P, left = (r + P - 1) % P;
+    want[{0, r, right}] = {400, 1};
+    auto &a = want[{1, r, right}];
+    a.first += 64, a.second++;
+    auto &b = want[{1, r, left}];
+    b.first += 64, b.second++;
+  }
+  EXPECT(t.ccs.size() == want.size(), "CCS entries " << t.ccs.size() << " expected " << want.size());
+  for (auto &c : t.ccs) {
+    auto it = want.find({c.step, c.src, c.dst});
+    if (it == want.end()) {
+      EXPECT(false, "unexpected CCS step " << c.step << " " << c.src << "->" << c.dst);
+      continue;
+    }
+    EXPECT(c.bytes == it->second.first && c.count == it->second.second,
+           "CCS step " << c.step << " " << c.src << "->" << c.dst << " bytes " << c.bytes << " count " << c.count);
+  }
+  int nb = 0, nbar = 0;
+  double first = 1e300;
+  std::map<int, double> entry;
+  for (auto &e : t.colls) {
+    if (e.op == OP_BARRIER) {
+      nbar++;
+      EXPECT(e.step == 2, "barrier step " << e.step);
+    } else if (e.op == OP_BCAST) {
+      nb++;
+      EXPECT(e.step == 3 && e.bytes == 16 && e.root == 0, "bcast step/bytes/root");
+      entry[e.rank] = e.t_entry;
+      first = std::min(first, e.t_entry);
+    } else {
+      EXPECT(false, "unexpected op " << op_name(e.op));
+    }
+  }
+  EXPECT(nb == P && nbar == P, "bcast " << nb << " barrier " << nbar);
+  int latest = -1;
+  double best = -1;
+  for (auto &[r, te] : entry)
+    if (te - first > best) best = te - first, latest = r;
+  EXPECT(latest == delayed, "latest-arriving rank " << latest << " expected " << delayed);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    std::cerr << "usage: trace_check coll|p2p TRACE NRANKS [--counters N] [--delayed R]\n";
+    return 2;
+  }
+  std::string mode = argv[1];
+  int P = std::atoi(argv[3]), ncounters = 0, delayed = P - 1;
+  for (int i = 4; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--counters")) ncounters = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--delayed")) delayed = std::atoi(argv[i + 1]);
+  }
+  try {
+    Trace t = Trace::read(argv[2]);
+    check_common(t, P, ncounters);
+    if (mode == "coll") check_coll(t, P);
+    else if (mode == "p2p") check_p2p(t, P, delayed);
+    else {
+      std::cerr << "unknown mode " << mode << "\n";
+      return 2;
+    }
+  } catch (const TraceError &e) {
+    std::cerr << "trace_check: " << e.what() << "\n";
+    return 1;
+  }
+  if (failures) std::cerr << "trace_check: " << failures << " failures\n";
+  else std::cout << "trace_check: " << mode << " OK\n";
+  return failures ? 1 : 0;
+}
