@@ -1,0 +1,34 @@
+/* Call-site keys; see site.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "site.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+uint64_t arcoll_site_key(const void *ret) {
+  uint64_t h = 14695981039346656037ull;
+  Dl_info info;
+  uintptr_t off = (uintptr_t)ret;
+  if (dladdr(ret, &info) && info.dli_fbase) {
+    off = (uintptr_t)ret - (uintptr_t)info.dli_fbase;
+    if (info.dli_fname) {
+      const char *base = strrchr(info.dli_fname, '/');
+      base = base ? base + 1 : info.dli_fname;
+      h = fnv1a(h, base, strlen(base));
+    }
+  }
+  uint64_t o = (uint64_t)off;
+  h = fnv1a(h, &o, sizeof(o));
+  return h ? h : 1;
+}

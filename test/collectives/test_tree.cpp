@@ -1,0 +1,121 @@
+// Unit tests of collectives/tree.c and the segment rounding of bcast_tree.c.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+extern "C" {
+#include "bcast_tree.h"
+#include "tree.h"
+}
+
+namespace {
+
+std::vector<int> random_order(int P, unsigned seed) {
+  std::vector<int> o(P);
+  std::iota(o.begin(), o.end(), 0);
+  std::mt19937 g(seed);
+  std::shuffle(o.begin(), o.end(), g);
+  return o;
+}
+
+// Walk the trees of all ranks: each non-root has one parent that lists it as a
+// child, the root reaches everybody, subtree sizes match the formula.
+void check_tree(const std::vector<int>& order, bool binomial) {
+  const int P = static_cast<int>(order.size());
+  std::vector<arcoll_tree_t> t(P);
+  for (int r = 0; r < P; ++r) {
+    int rc = binomial ? arcoll_tree_binomial(order.data(), P, r, &t[r])
+                      : arcoll_tree_chain(order.data(), P, r, &t[r]);
+    ASSERT_EQ(rc, MPI_SUCCESS);
+    EXPECT_EQ(t[r].root, order[0]);
+    EXPECT_EQ(order[t[r].position], r);
+  }
+  int edges = 0;
+  for (int r = 0; r < P; ++r) {
+    if (r == order[0]) EXPECT_EQ(t[r].parent, -1);
+    for (int c = 0; c < t[r].nchildren; ++c) {
+      EXPECT_EQ(t[t[r].children[c]].parent, r);
+      ++edges;
+    }
+  }
+  EXPECT_EQ(edges, P - 1);
+  // reachability + subtree sizes
+  std::vector<int> size(P, 1);
+  for (int pos = P - 1; pos > 0; --pos) {
+    int r = order[pos];
+    size[t[r].parent] += size[r];
+  }
+  EXPECT_EQ(size[order[0]], P);
+  if (binomial)
+    for (int pos = 0; pos < P; ++pos) {
+      EXPECT_EQ(size[order[pos]], arcoll_binomial_subtree_size(pos, P)) << "P=" << P << " pos=" << pos;
+      if (pos % 2 == 1) EXPECT_EQ(t[order[pos]].nchildren, 0);
+      // children sorted by subtree size, largest first
+      const arcoll_tree_t& v = t[order[pos]];
+      for (int c = 1; c < v.nchildren; ++c) EXPECT_GE(size[v.children[c - 1]], size[v.children[c]]);
+    }
+  for (auto& x : t) arcoll_tree_free(&x);
+}
+
+TEST(Tree, BinomialAndChainAllSizes) {
+  for (int P = 1; P <= 130; ++P) {
+    check_tree(random_order(P, P), true);
+    check_tree(random_order(P, P + 1000), false);
+  }
+}
+
+TEST(Tree, KnownBinomialP8) {
+  std::vector<int> order = {3, 0, 1, 2, 4, 5, 6, 7};
+  arcoll_tree_t t;
+  ASSERT_EQ(arcoll_tree_binomial(order.data(), 8, 3, &t), MPI_SUCCESS);
+  ASSERT_EQ(t.nchildren, 3);
+  EXPECT_EQ(t.children[0], order[4]);
+  EXPECT_EQ(t.children[1], order[2]);
+  EXPECT_EQ(t.children[2], order[1]);
+  arcoll_tree_free(&t);
+  ASSERT_EQ(arcoll_tree_binomial(order.data(), 8, order[6], &t), MPI_SUCCESS);
+  EXPECT_EQ(t.parent, order[4]);
+  EXPECT_EQ(t.nchildren, 1);
+  arcoll_tree_free(&t);
+}
+
+TEST(Tree, PositionsBySize) {
+  for (int P : {1, 2, 3, 5, 8, 13, 64, 256}) {
+    std::vector<int> pos(P);
+    arcoll_binomial_positions_by_size(P, pos.data());
+    EXPECT_EQ(pos[0], 0);
+    std::vector<int> sorted = pos;
+    std::sort(sorted.begin(), sorted.end());
+    for (int i = 0; i < P; ++i) EXPECT_EQ(sorted[i], i);
+    for (int i = 1; i < P; ++i)
+      EXPECT_GE(arcoll_binomial_subtree_size(pos[i - 1], P), arcoll_binomial_subtree_size(pos[i], P));
+  }
+  std::vector<int> pos(256);
+  arcoll_binomial_positions_by_size(256, pos.data());
+  EXPECT_EQ(pos[1], 128);
+  EXPECT_EQ(pos[255] % 2, 1);  // the last (latest) rank lands on a leaf
+  for (int i = 128; i < 256; ++i) EXPECT_EQ(pos[i] % 2, 1);
+}
+
+TEST(Tree, RejectsBadOrders) {
+  arcoll_tree_t t;
+  std::vector<int> dup = {0, 1, 1};
+  EXPECT_EQ(arcoll_tree_binomial(dup.data(), 3, 0, &t), MPI_ERR_ARG);
+  std::vector<int> out = {0, 1, 5};
+  EXPECT_EQ(arcoll_tree_chain(out.data(), 3, 0, &t), MPI_ERR_ARG);
+  EXPECT_EQ(arcoll_tree_binomial(nullptr, 0, 0, &t), MPI_ERR_ARG);
+}
+
+TEST(Segments, RoundsToWholeElements) {
+  EXPECT_EQ(arcoll_segment_count(65536, 4, 1000000), 16384);
+  EXPECT_EQ(arcoll_segment_count(7, 4, 100), 1);     // at least one element
+  EXPECT_EQ(arcoll_segment_count(100, 24, 100), 4);  // rounded down
+  EXPECT_EQ(arcoll_segment_count(0, 4, 100), 100);   // no segmentation
+  EXPECT_EQ(arcoll_segment_count(1 << 20, 1, 17), 17);
+}
+
+}  // namespace

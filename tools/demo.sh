@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The README's first command: the whole arcoll workflow on the bundled example
+# (test/apps/imbalanced_bcast.c: one middle rank works before each MPI_Bcast,
+# and the ranks exchange halos with their ring neighbours).
+#   1. profile   4 ranks of real MPICH with libarcoll_profiler.so preloaded
+#   2. place     arcoll place -> hydra machinefile, Open MPI rankfile, Slurm
+#                hostfile, Cray MPICH_RANK_ORDER (tools/examples/ topology)
+#   3. rerun     with the machinefile and libarcoll.so preloaded; the result
+#                must be the same as without it
+#   4. scale     256 ranks under SimGrid SMPI without and with libarcoll
+# Env: ARCOLL_BUILD_DIR, ARCOLL_PREFIX (tools/setup.sh), ARCOLL_DEMO_RANKS (4).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${ARCOLL_BUILD_DIR:-$here/build}
+prefix=${ARCOLL_PREFIX:-$build/prefix}
+ranks=${ARCOLL_DEMO_RANKS:-4}
+
+bash "$here/tools/setup.sh"
+app=$build/test/apps/imbalanced_bcast
+demo=$build/demo
+rm -rf "$demo"; mkdir -p "$demo"; cd "$demo"
+# Real MPICH on few cores: a modest load and message.
+args=(-n 20 -m 262144 -l 2e7 -x 65536)
+say() { printf '\n== %s\n' "$*"; }
+
+say "1. profile: mpiexec.hydra -n $ranks -env LD_PRELOAD $prefix/lib/libarcoll_profiler.so $app ${args[*]}"
+mpiexec.hydra -n "$ranks" -env LD_PRELOAD "$prefix/lib/libarcoll_profiler.so" \
+  -env ARCOLL_TRACE "$demo/demo.arctrace" "$app" "${args[@]}" | tee profile.out
+mpiexec.hydra -n "$ranks" "$app" "${args[@]}" > plain.out
+
+say "2. place: arcoll place demo.arctrace --topology tools/examples/topology.conf --hosts tools/examples/hosts.txt"
+for fmt in hydra rankfile slurm cray; do
+  "$prefix/bin/arcoll" place "$demo/demo.arctrace" --topology "$here/tools/examples/topology.conf" \
+    --hosts "$here/tools/examples/hosts.txt" -o "$demo/launch.$fmt" --format "$fmt" > "place.$fmt.out"
+done
+cat place.hydra.out
+for fmt in hydra rankfile slurm cray; do
+  printf -- '-- launch.%s\n' "$fmt"; cat "launch.$fmt"
+done
+
+say "3. rerun: mpiexec.hydra -launcher fork -f launch.hydra -n $ranks -env LD_PRELOAD $prefix/lib/libarcoll.so"
+# -launcher fork: the demo's host names are fake; every process runs here.
+mpiexec.hydra -launcher fork -f "$demo/launch.hydra" -n "$ranks" \
+  -env LD_PRELOAD "$prefix/lib/libarcoll.so" "$app" "${args[@]}" | tee rerun.out
+# Same results: the program checks every element; compare its checksum too.
+sum() { grep -o 'checksum=[^ ]*' "$1"; }
+if [ "$(sum plain.out)" != "$(sum rerun.out)" ] || ! grep -q 'errors=0' rerun.out; then
+  echo "demo: the rerun with libarcoll.so differs from the plain run" >&2; exit 1
+fi
+echo "same result as without arcoll: $(sum rerun.out)"
+
+say "4. scale: 256 ranks under SimGrid SMPI"
+bash "$here/tools/smpi-demo.sh" "$build"
