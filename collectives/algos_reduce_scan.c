@@ -1,0 +1,54 @@
+/* Algorithm tables of reduce, allreduce, scan and exscan (group reduce_scan);
+ * declared in reduce.h, allreduce.h and scan.h. */
+#include "allreduce.h"
+#include "reduce.h"
+#include "scan.h"
+
+#define FN(f) ((void (*)(void))(f))
+#define S000 "seed 000_32450fa7292fe18a.txt"
+
+const arcoll_algo_desc_t arcoll_reduce_algorithms[] = {
+    {"reduce", "binomial", FN(arcoll_reduce_binomial), ARCOLL_ALGO_USES_ORDER,
+     S000 ": T = log P (t_s + (1/B + t_op) M)"},
+    {"reduce", "rsag", FN(arcoll_reduce_rsag),
+     ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER,
+     S000 " reduction of segmented message: T = 4 t_s log P + (4/B + t_op) M (P-1)/P; "
+          "Rabenseifner 2004"},
+    {"reduce", "chain", FN(arcoll_reduce_chain), ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_SEGMENTED,
+     S000 " pipelined chain: T = (k + P - 2)(2 T_send(M/k) + t_op M/k)"},
+};
+const int arcoll_reduce_nalgorithms =
+    (int)(sizeof arcoll_reduce_algorithms / sizeof arcoll_reduce_algorithms[0]);
+
+const arcoll_algo_desc_t arcoll_allreduce_algorithms[] = {
+    {"allreduce", "recursive_doubling", FN(arcoll_allreduce_recursive_doubling),
+     ARCOLL_ALGO_USES_ORDER,
+     "Thakur, Rabenseifner, Gropp 2005: T = log P (t_s + M/B + t_op M)"},
+    {"allreduce", "rabenseifner", FN(arcoll_allreduce_rabenseifner),
+     ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER,
+     "Rabenseifner 2004: T = 2 log P t_s + 2 (P-1)/P M/B + (P-1)/P t_op M"},
+    {"allreduce", "ring", FN(arcoll_allreduce_ring),
+     ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_SEGMENTED,
+     "Thakur et al. 2005 / Patarasuk-Yuan 2009: T = 2 (P-1)(t_s + M/(P B)) + (P-1)/P t_op M"},
+};
+const int arcoll_allreduce_nalgorithms =
+    (int)(sizeof arcoll_allreduce_algorithms / sizeof arcoll_allreduce_algorithms[0]);
+
+#define SCAN_TABLE(coll)                                                                     \
+  {#coll, "linear", FN(arcoll_##coll##_linear), 0,                                            \
+   S000 ": T = P (2 T_send(M) + T_comp(M))"},                                                 \
+  {#coll, "pipeline", FN(arcoll_##coll##_pipeline), ARCOLL_ALGO_SEGMENTED,                    \
+   S000 ": T = (k + P)(2 T_send(M/k) + T_comp(M/k))"},                                        \
+  {#coll, "brent_kung", FN(arcoll_##coll##_brent_kung), 0,                                    \
+   S000 ": T = (2 log P - 1)(T_send(M) + T_comp(M))"},                                        \
+  {#coll, "sqrtp", FN(arcoll_##coll##_sqrtp), 0,                                              \
+   S000 ": T = 2 (sqrt(2P) - 3)(T_send(M) + T_comp(M))"},                                     \
+  {#coll, "recursive_doubling", FN(arcoll_##coll##_recursive_doubling), 0,                    \
+   "MPICH / Thakur et al. 2005: T = log P (T_send(M) + 2 T_comp(M))"}
+
+const arcoll_algo_desc_t arcoll_scan_algorithms[] = {SCAN_TABLE(scan)};
+const int arcoll_scan_nalgorithms =
+    (int)(sizeof arcoll_scan_algorithms / sizeof arcoll_scan_algorithms[0]);
+const arcoll_algo_desc_t arcoll_exscan_algorithms[] = {SCAN_TABLE(exscan)};
+const int arcoll_exscan_nalgorithms =
+    (int)(sizeof arcoll_exscan_algorithms / sizeof arcoll_exscan_algorithms[0]);

@@ -1,0 +1,75 @@
+/* Rabenseifner allreduce: recursive-halving reduce-scatter + recursive-doubling
+ * allgather (Rabenseifner 2004; Thakur, Rabenseifner, Gropp 2005).  See allreduce.h. */
+#include <stdlib.h>
+
+#include "allreduce.h"
+#include "reduce_scatter_halving.h"
+#include "reduce_util.h"
+
+int arcoll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  const arcoll_sched_t *s) {
+  int rc, P, me;
+  arcoll_red_typeinfo_t ti;
+  if (!arcoll_red_op_commutative(op)) return MPI_ERR_OP;
+  if (count <= 0) return MPI_SUCCESS;
+  if ((rc = MPI_Comm_size(comm, &P)) != MPI_SUCCESS) return rc;
+  if ((rc = MPI_Comm_rank(comm, &me)) != MPI_SUCCESS) return rc;
+  if ((rc = arcoll_red_typeinfo(datatype, &ti)) != MPI_SUCCESS) return rc;
+  if (ti.size == 0) return MPI_SUCCESS;
+  const int tag = s ? s->tag : 0;
+  if (sendbuf != MPI_IN_PLACE &&
+      (rc = arcoll_red_copy(sendbuf, recvbuf, count, datatype, &ti)) != MPI_SUCCESS)
+    return rc;
+  if (P == 1) return MPI_SUCCESS;
+  int *map = NULL, *nrank = NULL, mypos;
+  if ((rc = arcoll_red_pos_map(s ? s->order : NULL, P, -1, me, &map, &mypos)) != MPI_SUCCESS)
+    return rc;
+  arcoll_red_tmpbuf_t T = {0};
+  if ((rc = arcoll_red_tmpbuf_alloc(&ti, count, &T)) != MPI_SUCCESS) goto done;
+  const int P2 = arcoll_red_pof2(P), rem = P - P2;
+  nrank = malloc(sizeof(int) * (size_t)P2);
+  if (!nrank) { rc = MPI_ERR_NO_MEM; goto done; }
+  for (int i = 0; i < P2; ++i) nrank[i] = map[i < rem ? 2 * i + 1 : i + rem];
+  int newpos;
+  if (mypos < 2 * rem) { /* fold: even -> odd */
+    if (mypos % 2 == 0) {
+      rc = arcoll_red_send(recvbuf, count, map[mypos + 1], datatype, &ti, tag, comm);
+      newpos = -1;
+    } else {
+      rc = arcoll_red_recv(T.buf, count, map[mypos - 1], datatype, &ti, tag, comm);
+      if (rc == MPI_SUCCESS) rc = arcoll_red_local(T.buf, recvbuf, count, datatype, op, &ti);
+      newpos = mypos / 2;
+    }
+    if (rc != MPI_SUCCESS) goto done;
+  } else {
+    newpos = mypos - rem;
+  }
+  if (newpos >= 0) {
+    rc = arcoll_reduce_scatter_halving(recvbuf, T.buf, count, datatype, op, &ti, newpos, P2,
+                                       nrank, tag, comm);
+    if (rc != MPI_SUCCESS) goto done;
+    /* Allgather by recursive doubling: at step mask, blocks [base, base+mask). */
+    for (int mask = 1; mask < P2; mask <<= 1) {
+      int base = newpos & ~(mask - 1), pbase = base ^ mask;
+      MPI_Aint sd = arcoll_rs_block(count, P2, base);
+      MPI_Aint sn = arcoll_rs_block(count, P2, base + mask) - sd;
+      MPI_Aint rd = arcoll_rs_block(count, P2, pbase);
+      MPI_Aint rn = arcoll_rs_block(count, P2, pbase + mask) - rd;
+      int partner = nrank[newpos ^ mask];
+      rc = arcoll_red_sendrecv(ARCOLL_RED_ELEM(recvbuf, sd, &ti), sn, partner,
+                               ARCOLL_RED_ELEM(recvbuf, rd, &ti), rn, partner, datatype, &ti, tag,
+                               comm);
+      if (rc != MPI_SUCCESS) goto done;
+    }
+  }
+  if (mypos < 2 * rem) { /* unfold: odd -> even */
+    if (mypos % 2) rc = arcoll_red_send(recvbuf, count, map[mypos - 1], datatype, &ti, tag, comm);
+    else rc = arcoll_red_recv(recvbuf, count, map[mypos + 1], datatype, &ti, tag, comm);
+  }
+done:
+  arcoll_red_tmpbuf_free(&T);
+  free(nrank);
+  free(map);
+  return rc;
+}

@@ -1,0 +1,122 @@
+/**
+ * @file bcast.h
+ * @brief MPI_Bcast algorithms on point-to-point (group bcast_etc).
+ *
+ * Signature (coll.h convention): MPI_Bcast's arguments with the count as
+ * MPI_Aint, plus the schedule s (NULL: ranks in the order root, root+1, ...;
+ * one segment; algorithm default parameter; tag 0).  Semantics: any root,
+ * count 0 (no communication), derived and non-contiguous datatypes (sent in
+ * place, never packed: segment and piece boundaries are whole elements).
+ * Precondition, as bcast_tree.h: all ranks pass the same count and a datatype
+ * of the same type size (callers that cannot guarantee it broadcast bytes).
+ * Every message of one call uses tag s->tag.  Return MPI_SUCCESS, the first
+ * error of an MPI call, MPI_ERR_NO_MEM, or MPI_ERR_ARG when s->order is not
+ * a permutation with s->order[0] == root.
+ *
+ * Cost notation (seed 000_32450fa7292fe18a.txt): T_send(m) = t_s + m/B with
+ * t_s the start-up time in seconds, B the bandwidth in bytes/second and m
+ * bytes; M the message size in bytes, P ranks, k pieces/segments.
+ */
+#ifndef ARCOLL_COLLECTIVES_BCAST_H
+#define ARCOLL_COLLECTIVES_BCAST_H
+
+#include <mpi.h>
+
+#include "coll.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int (*arcoll_bcast_fn)(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                               MPI_Comm comm, const arcoll_sched_t *s);
+
+/**
+ * Binomial tree (collectives/tree.h + bcast_tree.h): T = log2(P) T_send(M)
+ * (seed 000); with k segments about (k + log2 P - 1) T_send(M/k) per child.
+ * Honours: order, segment_bytes, tag.
+ */
+int arcoll_bcast_binomial(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm, const arcoll_sched_t *s);
+
+/**
+ * Pipelined chain: order[0] -> order[1] -> ... -> order[P-1], segments of
+ * s->segment_bytes (<= 0: one segment).  Seed 000:
+ * T = (k + P - 2) * 2 T_send(M/k), optimum k = sqrt((P-2) M / (B t_s)), i.e.
+ * segment_bytes = M / k (the caller picks it from the model).
+ * Honours: order, segment_bytes, tag.
+ */
+int arcoll_bcast_chain(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                       MPI_Comm comm, const arcoll_sched_t *s);
+
+/**
+ * 2-path pipeline (seed 000): the chain is split in two halves (positions
+ * 1..ceil((P-1)/2) and the rest), both fed by the root, which alternates
+ * between the two heads segment by segment.
+ * T = (k + P/2 - 2) * 2 T_send(M/k).  Honours: order, segment_bytes, tag.
+ */
+int arcoll_bcast_twopath(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                         MPI_Comm comm, const arcoll_sched_t *s);
+
+/**
+ * k-segment broadcast (seed 000): the positions are cut in k groups
+ * (contiguous position blocks); the root (head of group 0) cuts the message
+ * in k pieces and sends piece g to the head of group g (scatter, k-1 sends);
+ * the heads then circulate the pieces around a ring (k-1 send-receive steps)
+ * and every head forwards each piece down the chain of its group as soon as
+ * it has it.  T = (3k + P/k - 4) T_send(M/k); minimum at k = P/2 (default:
+ * s->k <= 0 gives k = max(1, P/2); k is capped at P and at count).
+ * Honours: order, k, tag (pieces are the segments; segment_bytes ignored).
+ */
+int arcoll_bcast_ksegment(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm, const arcoll_sched_t *s);
+
+/**
+ * Edge-disjoint binomial trees, nEBST (seed 000): the message travels in
+ * n = ceil(log2 P) pieces (s->k > 0 overrides n), piece j down binomial tree
+ * j, the binomial tree over the order with the non-root positions rotated by
+ * j (P-1)/n, so that the trees have different inner ranks and the pieces
+ * move in parallel.  Seed 000 cost: 3 log P (t_s + M/(B log P)).  Departure:
+ * the exact edge-disjoint spanning binomial trees of Johnsson & Ho (1989)
+ * exist only on hypercubes; rotated binomial trees share some edges.
+ * segment_bytes <= 0: one piece per tree (M/n bytes); > 0: segments of that
+ * size dealt round-robin over the trees.  Honours: order, k, segment_bytes, tag.
+ */
+int arcoll_bcast_nebst(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                       MPI_Comm comm, const arcoll_sched_t *s);
+
+/**
+ * Scatter + ring allgather (van de Geijn; Thakur, Rabenseifner, Gropp 2005,
+ * MPICH's MPIR_Bcast_intra_scatter_ring_allgather): binomial scatter of P
+ * pieces (piece q to position q), then P-1 ring steps in which position q
+ * sends to q+1.  T = log2(P) t_s + (P-1)/P M/B + (P-1) (t_s + M/(P B)).
+ * Honours: order, tag (falls back to the binomial tree when a piece would
+ * exceed INT_MAX elements).
+ */
+int arcoll_bcast_scatter_ring(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                              MPI_Comm comm, const arcoll_sched_t *s);
+
+/**
+ * Two-tree broadcast, simplified (Sanders, Speck, Träff 2009): two
+ * complementary in-order binary trees over the non-root positions
+ * (tree_extra.h, arcoll_tree_twotree); even segments go down tree 1, odd
+ * segments down tree 2, so every rank receives half the message from each
+ * parent and an inner node of one tree is mostly a leaf of the other.
+ * Departure from the paper: no edge colouring / single-ported send-receive
+ * schedule; the root sends each segment to one tree root.  Cost about
+ * 2 (k/2 + 2 log2 P) T_send(M/k) (paper: ~ M/B + O(log P t_s + sqrt(M log P t_s / B))).
+ * segment_bytes <= 0: two segments (one half per tree).
+ * Honours: order, segment_bytes, tag.
+ */
+int arcoll_bcast_twotree(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                         MPI_Comm comm, const arcoll_sched_t *s);
+
+/** Table of the bcast algorithms: binomial, chain, twopath, ksegment, nebst,
+ *  scatter_ring, twotree. */
+extern const arcoll_algo_desc_t arcoll_bcast_algorithms[];
+extern const int arcoll_bcast_nalgorithms;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,13 @@
+/*
+ * Binomial tree broadcast: arcoll_tree_binomial (over the schedule's order) + the generic
+ * segmented tree broadcast (bcast_tree.h).  Cost formula and honoured
+ * schedule fields: bcast.h (seed 000_32450fa7292fe18a.txt).
+ */
+#include "bcast.h"
+#include "bcast_etc_util.h"
+#include "tree.h"
+
+int arcoll_bcast_binomial(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                          MPI_Comm comm, const arcoll_sched_t *s) {
+  return arcoll_bcast_along(arcoll_tree_binomial, buf, count, datatype, root, comm, s);
+}

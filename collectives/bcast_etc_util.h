@@ -1,0 +1,75 @@
+/**
+ * @file bcast_etc_util.h
+ * @brief Helpers shared by the bcast / gather / scatter / alltoall / barrier
+ *        algorithms (group bcast_etc): rank orders, block partitions, local
+ *        copies and packed-byte buffers.
+ *
+ * Positions: an algorithm works over positions 0..P-1; `order[pos]` is the
+ * communicator rank at position `pos` (coll.h, arcoll_sched_t::order).
+ * Sizes are in bytes, counts in elements.
+ */
+#ifndef ARCOLL_COLLECTIVES_BCAST_ETC_UTIL_H
+#define ARCOLL_COLLECTIVES_BCAST_ETC_UTIL_H
+
+#include <mpi.h>
+
+#include "coll.h"
+#include "tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Resolve the rank order of a schedule for a collective over `comm`.
+ * Allocates *order_out (P ints, free() it): a copy of s->order when set, else
+ * the rotation position -> (root + pos) % P (root = 0 for unrooted
+ * collectives).  Checks that the order is a permutation of 0..P-1 with
+ * order[0] == root and sets *pos_out to the caller's position.
+ * @return MPI_SUCCESS, MPI_ERR_ARG (s->order not a permutation or
+ *         s->order[0] != root), MPI_ERR_NO_MEM, or an MPI_Comm_* error.
+ */
+int arcoll_order_resolve(const arcoll_sched_t *s, int root, MPI_Comm comm, int **order_out,
+                         int *pos_out, int *P_out);
+
+/** First element of block i when `count` elements are cut in n near-equal
+ *  blocks (the first count % n blocks get one more); 0 <= i <= n. */
+MPI_Aint arcoll_block_start(MPI_Aint count, int n, int i);
+
+/** Tag of a schedule (0 when s is NULL). */
+static inline int arcoll_sched_tag(const arcoll_sched_t *s) { return s ? s->tag : 0; }
+
+/**
+ * Local copy of (src, scount, stype) into (dst, rcount, rtype) (the type
+ * signatures must match, like a message) through MPI_Pack/MPI_Unpack.
+ * A no-op when the byte size is 0.  Counts must fit in an int.
+ * @return MPI_SUCCESS, MPI_ERR_NO_MEM, MPI_ERR_COUNT or an MPI error.
+ */
+int arcoll_local_copy(const void *src, MPI_Aint scount, MPI_Datatype stype, void *dst,
+                      MPI_Aint rcount, MPI_Datatype rtype, MPI_Comm comm);
+
+/**
+ * Allocate a byte copy of the memory spanned by `count` elements of `dt` at
+ * `buf` ((count - 1) * extent + true_extent bytes from buf + true_lb) and
+ * return in *shifted the address that plays the role of `buf` in the copy.
+ * Used for MPI_IN_PLACE (alltoall).  *raw is what to free().
+ */
+int arcoll_span_dup(const void *buf, MPI_Aint count, MPI_Datatype dt, void **raw,
+                    void **shifted);
+
+/** Builds one rank's view of a tree over an order (tree.h signature). */
+typedef int (*arcoll_tree_builder)(const int *order, int P, int me, arcoll_tree_t *tree);
+
+/**
+ * Broadcast along the tree that `build` makes over the schedule's order,
+ * with the generic segmented tree broadcast (bcast_tree.h), honouring
+ * s->order, s->segment_bytes and s->tag.  Return values as bcast.h.
+ */
+int arcoll_bcast_along(arcoll_tree_builder build, void *buf, MPI_Aint count,
+                       MPI_Datatype datatype, int root, MPI_Comm comm,
+                       const arcoll_sched_t *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

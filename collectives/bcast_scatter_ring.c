@@ -1,0 +1,76 @@
+/*
+ * Scatter + ring allgather broadcast (van de Geijn; Thakur, Rabenseifner,
+ * Gropp 2005, as MPICH's MPIR_Bcast_intra_scatter_ring_allgather), over an
+ * arbitrary order.  Cost and honoured schedule fields: bcast.h.
+ *
+ * Piece q (block q of the P-block partition of the elements) belongs to
+ * position q.  Binomial scatter: the subtree of position p covers positions
+ * [p, p + size(p)) (tree.h), whose pieces are one contiguous element range,
+ * sent in one message by the parent.  Ring: at step t = 0..P-2 position p
+ * sends piece (p - t) mod P to p + 1 and receives piece (p - t - 1) mod P from
+ * p - 1 (empty pieces, when count < P, are not sent).  The scatter messages
+ * from a parent precede its ring messages (blocking sends), so one tag
+ * suffices.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "bcast.h"
+#include "bcast_etc_util.h"
+#include "tree.h"
+
+int arcoll_bcast_scatter_ring(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                              MPI_Comm comm, const arcoll_sched_t *s) {
+  int *order = NULL, pos, P, rc, type_size;
+  MPI_Aint lb, extent;
+  if (count <= 0) return MPI_SUCCESS;
+  if ((rc = MPI_Type_size(datatype, &type_size)) != MPI_SUCCESS) return rc;
+  if (type_size == 0) return MPI_SUCCESS;
+  if ((rc = MPI_Type_get_extent(datatype, &lb, &extent)) != MPI_SUCCESS) return rc;
+  if (count > INT_MAX) { /* a subtree range may not fit in one message */
+    arcoll_sched_t bs = {s ? s->order : NULL, (MPI_Aint)INT_MAX * type_size, 0,
+                         arcoll_sched_tag(s)};
+    return arcoll_bcast_binomial(buf, count, datatype, root, comm, &bs);
+  }
+  if ((rc = arcoll_order_resolve(s, root, comm, &order, &pos, &P)) != MPI_SUCCESS) return rc;
+  const int tag = arcoll_sched_tag(s);
+#define START(q) arcoll_block_start(count, P, (q))
+#define PTR(q) ((char *)buf + START(q) * extent)
+  /* binomial scatter */
+  const int lowbit = pos & -pos;
+  if (pos > 0) {
+    const int size = arcoll_binomial_subtree_size(pos, P);
+    const MPI_Aint n = START(pos + size) - START(pos);
+    rc = MPI_Recv(PTR(pos), (int)n, datatype, order[pos & (pos - 1)], tag, comm,
+                  MPI_STATUS_IGNORE);
+  }
+  /* children pos + 2^j (2^j < lowbit, or < P at the root), largest subtree first */
+  int top = 1;
+  while (top * 2 < (pos == 0 ? P : lowbit)) top *= 2;
+  for (int d = top; d >= 1 && rc == MPI_SUCCESS; d /= 2) {
+    const int c = pos + d;
+    if (c >= P || (pos > 0 && d >= lowbit)) continue;
+    const int size = arcoll_binomial_subtree_size(c, P);
+    const MPI_Aint n = START(c + size) - START(c);
+    rc = MPI_Send(PTR(c), (int)n, datatype, order[c], tag, comm);
+  }
+  /* ring allgather */
+  const int next = order[(pos + 1) % P], prev = order[(pos + P - 1) % P];
+  for (int t = 0; t + 1 < P && rc == MPI_SUCCESS; ++t) {
+    const int sp = ((pos - t) % P + P) % P, rp = ((pos - t - 1) % P + P) % P;
+    const int sn = (int)(START(sp + 1) - START(sp)), rn = (int)(START(rp + 1) - START(rp));
+    /* empty pieces (count < P) are skipped on both sides: the sizes are known
+       everywhere */
+    MPI_Request r2[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    if (rn > 0) rc = MPI_Irecv(PTR(rp), rn, datatype, prev, tag, comm, &r2[0]);
+    if (rc == MPI_SUCCESS && sn > 0) rc = MPI_Isend(PTR(sp), sn, datatype, next, tag, comm, &r2[1]);
+    for (int i = 0; i < 2; ++i) {
+      int r = MPI_Wait(&r2[i], MPI_STATUS_IGNORE);
+      if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
+    }
+  }
+#undef START
+#undef PTR
+  free(order);
+  return rc;
+}

@@ -1,0 +1,76 @@
+/**
+ * @file gather.h
+ * @brief MPI_Gather and MPI_Scatter algorithms on point-to-point (group bcast_etc).
+ *
+ * Signatures (coll.h convention): the MPI call's arguments with counts as
+ * MPI_Aint, plus the schedule s (NULL: identity order rotated to the root,
+ * tag 0).  Semantics: any root; derived and non-contiguous datatypes (send
+ * and receive types may differ, type signatures must match as in MPI);
+ * MPI_IN_PLACE as the root's sendbuf (gather: its block is already in
+ * recvbuf) or as the root's recvbuf (scatter: its block stays in sendbuf);
+ * a zero-size block means no communication.  Arguments significant only at
+ * the root are ignored elsewhere.  Every message uses tag s->tag.
+ * Return MPI_SUCCESS, the first error of an MPI call, MPI_ERR_NO_MEM,
+ * MPI_ERR_ARG (bad s->order) or MPI_ERR_COUNT (linear: a block of more than
+ * INT_MAX elements; MPI_VERSION 3 has no large-count calls).
+ *
+ * Costs (seconds; seed 000_32450fa7292fe18a.txt: no algorithmic gain for
+ * large messages, the root's link is saturated; Thakur, Rabenseifner, Gropp
+ * 2005 for the binomial forms), m = bytes of one block, T_send(x) = t_s + x/B:
+ * linear (P-1) T_send(m); binomial log2(P) t_s + (P-1) m / B.
+ */
+#ifndef ARCOLL_COLLECTIVES_GATHER_H
+#define ARCOLL_COLLECTIVES_GATHER_H
+
+#include <mpi.h>
+
+#include "coll.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int (*arcoll_gather_fn)(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype,
+                                int root, MPI_Comm comm, const arcoll_sched_t *s);
+typedef arcoll_gather_fn arcoll_scatter_fn;
+
+/** Linear gather: the root posts a receive per rank straight into recvbuf
+ *  (user datatypes, no copy).  Honours: tag. */
+int arcoll_gather_linear(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, const arcoll_sched_t *s);
+
+/** Binomial gather over the order (tree.h layout): each rank packs its block
+ *  (MPI_Pack), receives its children's subtrees after it and sends the
+ *  subtree's packed blocks to its parent; the root unpacks block q into
+ *  recvbuf at rank order[q].  Falls back to linear when the root's packed
+ *  buffer would exceed INT_MAX bytes.  Honours: order, tag. */
+int arcoll_gather_binomial(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype, int root,
+                           MPI_Comm comm, const arcoll_sched_t *s);
+
+/** Linear scatter: the root sends each rank its block straight from sendbuf.
+ *  Honours: tag. */
+int arcoll_scatter_linear(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype, int root,
+                          MPI_Comm comm, const arcoll_sched_t *s);
+
+/** Binomial scatter over the order: the root packs the blocks in position
+ *  order and sends each child its subtree's range (largest subtree first);
+ *  inner ranks forward sub-ranges and unpack their own block.  Falls back to
+ *  linear above INT_MAX packed bytes.  Honours: order, tag. */
+int arcoll_scatter_binomial(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype, int root,
+                            MPI_Comm comm, const arcoll_sched_t *s);
+
+/** Tables: gather {linear, binomial}, scatter {linear, binomial}. */
+extern const arcoll_algo_desc_t arcoll_gather_algorithms[];
+extern const int arcoll_gather_nalgorithms;
+extern const arcoll_algo_desc_t arcoll_scatter_algorithms[];
+extern const int arcoll_scatter_nalgorithms;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

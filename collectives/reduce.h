@@ -1,0 +1,82 @@
+/**
+ * @file reduce.h
+ * @brief MPI_Reduce algorithms on point-to-point (group reduce_scan).
+ *
+ * Signature (coll.h convention): MPI_Reduce's arguments with the count as
+ * MPI_Aint, plus the schedule.  MPI semantics: MPI_IN_PLACE as sendbuf at the
+ * root (input in recvbuf), count 0, any root, derived datatypes (temporaries
+ * honour the true extent), built-in and user-defined ops.  Arguments are
+ * assumed valid (the caller delegates invalid ones to PMPI_Reduce).  Every
+ * message of one call uses tag s->tag (s may be NULL: identity order, one
+ * segment, tag 0).  Return MPI_SUCCESS, the first error of an MPI call,
+ * MPI_ERR_NO_MEM, MPI_ERR_ARG for a bad s->order, or MPI_ERR_OP when a
+ * commutative-only algorithm is handed a non-commutative op.
+ *
+ * Cost notation (seconds): t_s start-up, B bandwidth (bytes/s), t_op seconds
+ * per byte combined, M message bytes, P ranks, k segments.
+ */
+#ifndef ARCOLL_COLLECTIVES_REDUCE_H
+#define ARCOLL_COLLECTIVES_REDUCE_H
+
+#include <mpi.h>
+
+#include "coll.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int (*arcoll_reduce_fn)(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                                const arcoll_sched_t *s);
+
+/**
+ * Binomial-tree reduce.  Seed 000_32450fa7292fe18a.txt:
+ * T = log2(P) (t_s + (1/B + t_op) M).  Commutative ops: tree over the
+ * positions of s->order (root first; NULL = ranks relative to the root).
+ * Non-commutative ops: order-preserving variant (tree over ranks 0..P-1, each
+ * parent combines its lower block with the child's higher block, as MPICH's
+ * MPIR_Reduce_intra_binomial), then rank 0 sends the result to the root (+1
+ * T_send(M) when root != 0).  Honours: order (commutative only), tag.
+ */
+int arcoll_reduce_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                           const arcoll_sched_t *s);
+
+/**
+ * Segmented reduction: reduce-scatter by recursive halving, then binomial
+ * gather of the P' = 2^floor(log2 P) blocks to the root (Rabenseifner 2004;
+ * seed 000_32450fa7292fe18a.txt "reduction of segmented message":
+ * T = 4 t_s log2 P + (4/B + t_op) M (P-1)/P).  Non-power-of-two P: the first
+ * 2r positions (r = P - P') fold pairwise (odd position sends its vector to
+ * the even one, + T_send(M) + t_op M), as MPICH's
+ * MPIR_Reduce_intra_reduce_scatter_gather.  Commutative ops only
+ * (MPI_ERR_OP otherwise).  Honours: order, tag.
+ */
+int arcoll_reduce_rsag(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                       const arcoll_sched_t *s);
+
+/**
+ * Pipelined chain reduce: the message is cut in k segments of
+ * s->segment_bytes (<= 0: one segment); segment j flows from the last
+ * position to position 0 (the root), each rank combining its own block.
+ * Model (seed 000_32450fa7292fe18a.txt pipelined-chain form, with the
+ * combine added): T = (k + P - 2) (2 T_send(M/k) + t_op M/k),
+ * T_send(m) = t_s + m/B.  Non-commutative ops: the chain runs over ranks
+ * P-1 -> ... -> 0 (each rank computes x_i op (x_{i+1} op ...)), then rank 0
+ * forwards each finished segment to the root if root != 0.  Honours: order
+ * (commutative only), segment_bytes, tag.
+ */
+int arcoll_reduce_chain(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                        const arcoll_sched_t *s);
+
+/** Table of the reduce algorithms: "binomial", "rsag", "chain". */
+extern const arcoll_algo_desc_t arcoll_reduce_algorithms[];
+extern const int arcoll_reduce_nalgorithms;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

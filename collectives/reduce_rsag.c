@@ -1,0 +1,83 @@
+/* Reduce by recursive-halving reduce-scatter + binomial gather (seed
+ * 000_32450fa7292fe18a.txt: T = 4 t_s log P + (4/B + t_op) M (P-1)/P;
+ * Rabenseifner 2004).  See reduce.h. */
+#include <stdlib.h>
+
+#include "reduce.h"
+#include "reduce_scatter_halving.h"
+#include "reduce_util.h"
+
+int arcoll_reduce_rsag(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                       const arcoll_sched_t *s) {
+  int rc, P, me;
+  arcoll_red_typeinfo_t ti;
+  if (!arcoll_red_op_commutative(op)) return MPI_ERR_OP;
+  if (count <= 0) return MPI_SUCCESS;
+  if ((rc = MPI_Comm_size(comm, &P)) != MPI_SUCCESS) return rc;
+  if ((rc = MPI_Comm_rank(comm, &me)) != MPI_SUCCESS) return rc;
+  if ((rc = arcoll_red_typeinfo(datatype, &ti)) != MPI_SUCCESS) return rc;
+  if (ti.size == 0) return MPI_SUCCESS;
+  const int tag = s ? s->tag : 0;
+  const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (P == 1) return arcoll_red_copy(in, recvbuf, count, datatype, &ti);
+
+  int *map = NULL, *nrank = NULL, mypos;
+  arcoll_red_tmpbuf_t A = {0}, T = {0};
+  if ((rc = arcoll_red_pos_map(s ? s->order : NULL, P, root, me, &map, &mypos)) != MPI_SUCCESS)
+    return rc;
+  const int P2 = arcoll_red_pof2(P), rem = P - P2;
+  void *acc;
+  if (mypos == 0) { /* the root accumulates in recvbuf */
+    acc = recvbuf;
+    if ((rc = arcoll_red_copy(in, recvbuf, count, datatype, &ti)) != MPI_SUCCESS) goto done;
+  } else {
+    if ((rc = arcoll_red_tmpbuf_alloc(&ti, count, &A)) != MPI_SUCCESS) goto done;
+    acc = A.buf;
+    if ((rc = arcoll_red_copy(in, acc, count, datatype, &ti)) != MPI_SUCCESS) goto done;
+  }
+  if ((rc = arcoll_red_tmpbuf_alloc(&ti, count, &T)) != MPI_SUCCESS) goto done;
+  nrank = malloc(sizeof(int) * (size_t)P2);
+  if (!nrank) { rc = MPI_ERR_NO_MEM; goto done; }
+  for (int i = 0; i < P2; ++i) nrank[i] = map[i < rem ? 2 * i : i + rem];
+
+  /* Fold the first 2*rem positions: odd -> even (the root, position 0, stays). */
+  int newpos;
+  if (mypos < 2 * rem) {
+    if (mypos % 2) {
+      rc = arcoll_red_send(acc, count, map[mypos - 1], datatype, &ti, tag, comm);
+      goto done;
+    }
+    if ((rc = arcoll_red_recv(T.buf, count, map[mypos + 1], datatype, &ti, tag, comm)) != MPI_SUCCESS)
+      goto done;
+    if ((rc = arcoll_red_local(T.buf, acc, count, datatype, op, &ti)) != MPI_SUCCESS) goto done;
+    newpos = mypos / 2;
+  } else {
+    newpos = mypos - rem;
+  }
+  rc = arcoll_reduce_scatter_halving(acc, T.buf, count, datatype, op, &ti, newpos, P2, nrank,
+                                     tag, comm);
+  if (rc != MPI_SUCCESS) goto done;
+  /* Binomial gather of the blocks to newpos 0 (the root): newpos holds blocks
+   * [newpos, newpos + mask) at step mask. */
+  for (int mask = 1; mask < P2; mask <<= 1) {
+    if (newpos & mask) {
+      MPI_Aint d = arcoll_rs_block(count, P2, newpos);
+      MPI_Aint n = arcoll_rs_block(count, P2, newpos + mask) - d;
+      rc = arcoll_red_send(ARCOLL_RED_ELEM(acc, d, &ti), n, nrank[newpos - mask], datatype, &ti,
+                           tag, comm);
+      break;
+    }
+    MPI_Aint d = arcoll_rs_block(count, P2, newpos + mask);
+    MPI_Aint n = arcoll_rs_block(count, P2, newpos + 2 * mask) - d;
+    rc = arcoll_red_recv(ARCOLL_RED_ELEM(acc, d, &ti), n, nrank[newpos + mask], datatype, &ti, tag,
+                         comm);
+    if (rc != MPI_SUCCESS) break;
+  }
+done:
+  arcoll_red_tmpbuf_free(&A);
+  arcoll_red_tmpbuf_free(&T);
+  free(nrank);
+  free(map);
+  return rc;
+}

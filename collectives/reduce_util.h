@@ -1,0 +1,87 @@
+/**
+ * @file reduce_util.h
+ * @brief Buffers, local copies, local reductions and position maps shared by
+ *        the reduce / allreduce / scan / exscan algorithms (group reduce_scan).
+ *
+ * Temporary buffers follow MPICH's rule: a buffer for `count` elements of a
+ * datatype with true lower bound `true_lb` and true extent `true_extent`
+ * (MPI_Type_get_true_extent) and extent `extent` needs
+ * true_extent + (count - 1) * extent bytes, and the address handed to MPI is
+ * the allocation minus true_lb.  All sizes are in bytes.
+ *
+ * Operand order: MPI_Reduce_local(in, inout) computes inout = in op inout.
+ * arcoll_red_local() below keeps exactly that convention.
+ */
+#ifndef ARCOLL_COLLECTIVES_REDUCE_UTIL_H
+#define ARCOLL_COLLECTIVES_REDUCE_UTIL_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Layout facts of a datatype (bytes). */
+typedef struct arcoll_red_typeinfo {
+  int size;              /**< MPI_Type_size */
+  MPI_Aint lb, extent;   /**< MPI_Type_get_extent */
+  MPI_Aint true_lb, true_extent; /**< MPI_Type_get_true_extent */
+  int contiguous;        /**< 1 if count elements are size*count contiguous bytes at buf + true_lb */
+} arcoll_red_typeinfo_t;
+
+/** A temporary buffer: `buf` is the address to use with MPI (already shifted by -true_lb). */
+typedef struct arcoll_red_tmpbuf {
+  void *buf;
+  void *raw; /**< what to free */
+} arcoll_red_tmpbuf_t;
+
+/** Fill `ti`; returns the first error of the MPI_Type_* queries. */
+int arcoll_red_typeinfo(MPI_Datatype dt, arcoll_red_typeinfo_t *ti);
+
+/** Address of element `i` of `buf` (i * extent bytes further). */
+#define ARCOLL_RED_ELEM(buf, i, ti) ((char *)(buf) + (MPI_Aint)(i) * (ti)->extent)
+
+/** Allocate room for `count` (>= 0) elements. MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int arcoll_red_tmpbuf_alloc(const arcoll_red_typeinfo_t *ti, MPI_Aint count, arcoll_red_tmpbuf_t *t);
+/** Free a buffer from arcoll_red_tmpbuf_alloc (safe on a zeroed one). */
+void arcoll_red_tmpbuf_free(arcoll_red_tmpbuf_t *t);
+
+/** dst[0..count) = src[0..count) element-wise for any datatype (memcpy when
+ *  contiguous, else MPI_Pack/MPI_Unpack in bounded chunks).  src == dst is a no-op. */
+int arcoll_red_copy(const void *src, void *dst, MPI_Aint count, MPI_Datatype dt,
+                      const arcoll_red_typeinfo_t *ti);
+
+/** inout = in op inout over `count` elements (MPI_Reduce_local in INT_MAX chunks). */
+int arcoll_red_local(const void *in, void *inout, MPI_Aint count, MPI_Datatype dt,
+                        MPI_Op op, const arcoll_red_typeinfo_t *ti);
+
+/** 1 if `op` is commutative (MPI_Op_commutative), 0 otherwise (also on error). */
+int arcoll_red_op_commutative(MPI_Op op);
+
+/**
+ * Position -> rank map for order-honouring (commutative) algorithms:
+ * map[pos] = s->order[pos] when s and s->order are set (a permutation with
+ * order[0] == root for rooted collectives), else (root + pos) % P (root = 0
+ * for unrooted collectives).  *mypos receives the caller's position.
+ * @return MPI_SUCCESS, MPI_ERR_NO_MEM, or MPI_ERR_ARG if the order is not a
+ *         permutation of 0..P-1 or order[0] != root (pass root < 0 to skip
+ *         that check).  Free *map with free().
+ */
+int arcoll_red_pos_map(const int *order, int P, int root, int me, int **map, int *mypos);
+
+/** Send/receive `count` elements which may exceed INT_MAX (split in INT_MAX pieces). */
+int arcoll_red_sendrecv(const void *sbuf, MPI_Aint scount, int dst, void *rbuf,
+                        MPI_Aint rcount, int src, MPI_Datatype dt, const arcoll_red_typeinfo_t *ti,
+                        int tag, MPI_Comm comm);
+int arcoll_red_send(const void *buf, MPI_Aint count, int dst, MPI_Datatype dt,
+                    const arcoll_red_typeinfo_t *ti, int tag, MPI_Comm comm);
+int arcoll_red_recv(void *buf, MPI_Aint count, int src, MPI_Datatype dt,
+                    const arcoll_red_typeinfo_t *ti, int tag, MPI_Comm comm);
+
+/** Largest power of two <= n (n >= 1). */
+int arcoll_red_pof2(int n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

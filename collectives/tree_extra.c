@@ -1,0 +1,126 @@
+/* More broadcast trees; see tree_extra.h. */
+#include "tree_extra.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Position of me in order; checks the permutation. */
+static int locate(const int *order, int P, int me, int *pos_out) {
+  if (P < 1 || !order) return MPI_ERR_ARG;
+  char *seen = calloc((size_t)P, 1);
+  if (!seen) return MPI_ERR_NO_MEM;
+  int pos = -1;
+  for (int i = 0; i < P; ++i) {
+    int r = order[i];
+    if (r < 0 || r >= P || seen[r]) {
+      free(seen);
+      return MPI_ERR_ARG;
+    }
+    seen[r] = 1;
+    if (r == me) pos = i;
+  }
+  free(seen);
+  if (pos < 0) return MPI_ERR_ARG;
+  *pos_out = pos;
+  return MPI_SUCCESS;
+}
+
+/* Fill tree from parent/children positions (pos2rank maps positions). */
+static int fill(arcoll_tree_t *tree, int P, int root, int me, int pos, int parent,
+                const int *children, int n) {
+  tree->size = P;
+  tree->root = root;
+  tree->rank = me;
+  tree->position = pos;
+  tree->parent = parent;
+  tree->nchildren = 0;
+  tree->children = NULL;
+  if (n > 0) {
+    tree->children = malloc(sizeof(int) * (size_t)n);
+    if (!tree->children) return MPI_ERR_NO_MEM;
+    memcpy(tree->children, children, sizeof(int) * (size_t)n);
+    tree->nchildren = n;
+  }
+  return MPI_SUCCESS;
+}
+
+int arcoll_tree_2path(const int *order, int P, int me, arcoll_tree_t *tree) {
+  int pos, rc, ch[2], n = 0, parent = -1;
+  memset(tree, 0, sizeof(*tree));
+  if ((rc = locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  const int h = P / 2; /* = ceil((P-1)/2): first chain 1..h, second h+1..P-1 */
+  if (pos == 0) {
+    if (P > 1) ch[n++] = order[1];
+    if (h + 1 < P) ch[n++] = order[h + 1];
+  } else {
+    parent = (pos == 1 || pos == h + 1) ? order[0] : order[pos - 1];
+    if (pos + 1 < P && pos != h) ch[n++] = order[pos + 1];
+  }
+  return fill(tree, P, order[0], me, pos, parent, ch, n);
+}
+
+int arcoll_tree_binomial_rotated(const int *order, int P, int shift, int me,
+                                 arcoll_tree_t *tree) {
+  memset(tree, 0, sizeof(*tree));
+  if (P < 1 || !order) return MPI_ERR_ARG;
+  int *rot = malloc(sizeof(int) * (size_t)P);
+  if (!rot) return MPI_ERR_NO_MEM;
+  rot[0] = order[0];
+  int n = P - 1;
+  int sh = n > 0 ? ((shift % n) + n) % n : 0;
+  for (int q = 1; q < P; ++q) rot[q] = order[1 + (q - 1 + sh) % n];
+  int rc = arcoll_tree_binomial(rot, P, me, tree);
+  free(rot);
+  return rc;
+}
+
+/* Root of the in-order range [lo, hi] (1-based): the number with the most
+ * trailing zeros, so that odd numbers are exactly the leaves. */
+static int range_root(int lo, int hi) {
+  for (int t = 30; t > 0; --t) {
+    int c = (hi >> t) << t;
+    if (c >= lo) return c;
+  }
+  return hi;
+}
+
+/* In-order binary tree over nodes 1..n (root of a range: range_root); find
+ * node x's parent and children (0 = none / parent is the broadcast root). */
+static void inorder_links(int n, int x, int *parent, int *left, int *right) {
+  int lo = 1, hi = n, par = 0;
+  for (;;) {
+    int mid = range_root(lo, hi);
+    if (mid == x) {
+      *parent = par;
+      *left = lo <= mid - 1 ? range_root(lo, mid - 1) : 0;
+      *right = mid + 1 <= hi ? range_root(mid + 1, hi) : 0;
+      return;
+    }
+    par = mid;
+    if (x < mid) hi = mid - 1;
+    else lo = mid + 1;
+  }
+}
+
+int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_t *tree) {
+  int pos, rc, ch[2], nc = 0, parent = -1;
+  memset(tree, 0, sizeof(*tree));
+  if ((rc = locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  const int n = P - 1;
+  /* tree node t (1..n) <-> position: T1 identity; T2 shift (n odd) or mirror */
+#define TO_POS(t) (which == 0 ? (t) : (n % 2 ? (t) % n + 1 : n + 1 - (t)))
+#define FROM_POS(q) (which == 0 ? (q) : (n % 2 ? ((q) + n - 2) % n + 1 : n + 1 - (q)))
+  if (pos == 0) {
+    if (n > 0) ch[nc++] = order[TO_POS(range_root(1, n))];
+  } else {
+    int tp, tl, tr;
+    inorder_links(n, FROM_POS(pos), &tp, &tl, &tr);
+    parent = tp == 0 ? order[0] : order[TO_POS(tp)];
+    if (tl) ch[nc++] = order[TO_POS(tl)];
+    if (tr) ch[nc++] = order[TO_POS(tr)];
+  }
+#undef TO_POS
+#undef FROM_POS
+  return fill(tree, P, order[0], me, pos, parent, ch, nc);
+}

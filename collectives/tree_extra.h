@@ -1,0 +1,55 @@
+/**
+ * @file tree_extra.h
+ * @brief More broadcast trees over a rank order (group bcast_etc), in the
+ *        arcoll_tree_t form of tree.h (free with arcoll_tree_free()).
+ *
+ * All builders take `order[0..P-1]` (position -> communicator rank, a
+ * permutation, order[0] = root) and the caller's rank `me`, and return
+ * MPI_SUCCESS, MPI_ERR_ARG (P < 1, `order` not a permutation, me absent) or
+ * MPI_ERR_NO_MEM.
+ */
+#ifndef ARCOLL_COLLECTIVES_TREE_EXTRA_H
+#define ARCOLL_COLLECTIVES_TREE_EXTRA_H
+
+#include "tree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * 2-path pipeline (seed 000_32450fa7292fe18a.txt): the non-root positions are
+ * split into two chains, 1 -> 2 -> ... -> h and h+1 -> ... -> P-1 with
+ * h = ceil((P-1)/2); the root has the two chain heads as children and so
+ * feeds them alternately, segment by segment.
+ */
+int arcoll_tree_2path(const int *order, int P, int me, arcoll_tree_t *tree);
+
+/**
+ * Binomial tree over a rotated order: position 0 stays the root and the
+ * non-root positions are rotated by `shift` (position q >= 1 of the tree is
+ * order[1 + (q - 1 + shift) % (P - 1)]).  Different shifts put different
+ * ranks on the inner nodes; used by the nEBST broadcast.
+ */
+int arcoll_tree_binomial_rotated(const int *order, int P, int shift, int me,
+                                 arcoll_tree_t *tree);
+
+/**
+ * One of the two complementary binary trees of the two-tree broadcast
+ * (Sanders, Speck, Träff 2009, "Two-tree algorithms for full bandwidth
+ * broadcast, reduction and scan", Parallel Computing 35(12)): the n = P-1
+ * non-root positions are tree nodes 1..n (node t = position t in T1) hung
+ * in an in-order binary tree whose range roots are the numbers with the most
+ * trailing zeros, so the leaves are exactly the odd nodes; the root position
+ * 0 is the parent of that tree's root.  which = 0: tree T1; which = 1: T2,
+ * node t at position t % n + 1 (shift, n odd) or n + 1 - t (mirror, n even)
+ * as in the paper, so an inner node of one tree is a leaf of the other
+ * (up to one or two ranks at the ends of the numbering).
+ * Each node has at most 2 children (the root: 1).
+ */
+int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_t *tree);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,146 @@
+// Unit tests of collectives/tree_extra.h (2-path, rotated binomial and
+// two-tree trees): for many P and shuffled orders, every rank's view must be
+// consistent (parent/children agree), form one tree rooted at order[0]
+// spanning all ranks, and have the documented shape.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "tree_extra.h"
+
+namespace {
+
+using Builder = std::function<int(const int *, int, int, arcoll_tree_t *)>;
+
+struct Views {
+  std::vector<int> parent;
+  std::vector<std::vector<int>> children;
+};
+
+Views build_all(const Builder &b, const std::vector<int> &order, bool positions = true) {
+  const int P = static_cast<int>(order.size());
+  Views v{std::vector<int>(P), std::vector<std::vector<int>>(P)};
+  for (int r = 0; r < P; ++r) {
+    arcoll_tree_t t;
+    EXPECT_EQ(b(order.data(), P, r, &t), MPI_SUCCESS);
+    EXPECT_EQ(t.rank, r);
+    EXPECT_EQ(t.root, order[0]);
+    if (positions) EXPECT_EQ(order[t.position], r);
+    v.parent[r] = t.parent;
+    v.children[r].assign(t.children, t.children + t.nchildren);
+    arcoll_tree_free(&t);
+  }
+  return v;
+}
+
+// parent/children consistent, acyclic, spanning, rooted at order[0].
+void expect_tree(const Views &v, const std::vector<int> &order) {
+  const int P = static_cast<int>(order.size());
+  std::vector<int> indeg(P, 0);
+  for (int r = 0; r < P; ++r)
+    for (int c : v.children[r]) {
+      ASSERT_GE(c, 0);
+      ASSERT_LT(c, P);
+      EXPECT_EQ(v.parent[c], r) << "child " << c << " of " << r;
+      ++indeg[c];
+    }
+  for (int r = 0; r < P; ++r) {
+    if (r == order[0]) {
+      EXPECT_EQ(v.parent[r], -1);
+      EXPECT_EQ(indeg[r], 0);
+    } else {
+      EXPECT_EQ(indeg[r], 1) << "rank " << r;
+      int x = r, steps = 0; // walks up to the root
+      while (x != order[0] && steps <= P) x = v.parent[x], ++steps;
+      EXPECT_EQ(x, order[0]) << "rank " << r << " does not reach the root";
+    }
+  }
+}
+
+std::vector<int> shuffled(int P, unsigned seed) {
+  std::vector<int> o(P);
+  std::iota(o.begin(), o.end(), 0);
+  std::mt19937 g(seed);
+  std::shuffle(o.begin(), o.end(), g);
+  return o;
+}
+
+TEST(TreeExtra, TwoPathIsTwoChains) {
+  for (int P = 1; P <= 40; ++P) {
+    auto order = shuffled(P, 7u + P);
+    Views v = build_all(arcoll_tree_2path, order);
+    expect_tree(v, order);
+    EXPECT_EQ(v.children[order[0]].size(), static_cast<size_t>(std::min(P - 1, 2)));
+    int depth_max = 0;
+    for (int r = 0; r < P; ++r) {
+      EXPECT_LE(v.children[r].size(), r == order[0] ? 2u : 1u);
+      int d = 0;
+      for (int x = r; x != order[0]; x = v.parent[x]) ++d;
+      depth_max = std::max(depth_max, d);
+    }
+    EXPECT_EQ(depth_max, P / 2) << "P " << P; // longest chain ceil((P-1)/2)
+  }
+}
+
+TEST(TreeExtra, RotatedBinomialIsSpanningAndRotates) {
+  for (int P : {1, 2, 3, 5, 8, 13, 64, 100}) {
+    auto order = shuffled(P, 11u + P);
+    for (int shift : {0, 1, P / 3, P - 2}) {
+      Views v = build_all(
+          [shift](const int *o, int p, int me, arcoll_tree_t *t) {
+            return arcoll_tree_binomial_rotated(o, p, shift, me, t);
+          },
+          order, false);
+      expect_tree(v, order);
+    }
+    if (P >= 4) { // shift 1 moves the root's first child (position 1) to the next rank
+      Views v0 = build_all([](const int *o, int p, int me, arcoll_tree_t *t) {
+        return arcoll_tree_binomial_rotated(o, p, 0, me, t);
+      }, order, false);
+      Views v1 = build_all([](const int *o, int p, int me, arcoll_tree_t *t) {
+        return arcoll_tree_binomial_rotated(o, p, 1, me, t);
+      }, order, false);
+      EXPECT_EQ(v0.parent[order[1]], order[0]);
+      EXPECT_EQ(v1.parent[order[2]], order[0]);
+      EXPECT_NE(v0.children[order[2]], v1.children[order[2]]);
+    }
+  }
+}
+
+TEST(TreeExtra, TwoTreesAreBinaryAndComplementary) {
+  for (int P = 1; P <= 130; ++P) {
+    auto order = shuffled(P, 3u + P);
+    Views t[2];
+    for (int w = 0; w < 2; ++w) {
+      t[w] = build_all([w](const int *o, int p, int me, arcoll_tree_t *tr) {
+        return arcoll_tree_twotree(o, p, w, me, tr);
+      }, order);
+      expect_tree(t[w], order);
+      for (int r = 0; r < P; ++r)
+        EXPECT_LE(t[w].children[r].size(), r == order[0] ? 1u : 2u);
+    }
+    // inner in both trees: at most 2 ranks (the paper: none; our simplified
+    // relabelling leaves the ends of the in-order numbering)
+    int both = 0;
+    for (int r = 0; r < P; ++r)
+      if (r != order[0] && !t[0].children[r].empty() && !t[1].children[r].empty()) ++both;
+    EXPECT_LE(both, 2) << "P " << P;
+  }
+}
+
+TEST(TreeExtra, RejectsBadOrder) {
+  std::vector<int> order{0, 1, 1};
+  arcoll_tree_t t;
+  EXPECT_EQ(arcoll_tree_2path(order.data(), 3, 0, &t), MPI_ERR_ARG);
+  EXPECT_EQ(arcoll_tree_twotree(order.data(), 3, 0, 0, &t), MPI_ERR_ARG);
+  EXPECT_EQ(arcoll_tree_binomial_rotated(order.data(), 3, 1, 0, &t), MPI_ERR_ARG);
+  std::vector<int> ok{2, 0, 1};
+  EXPECT_EQ(arcoll_tree_2path(ok.data(), 3, 5, &t), MPI_ERR_ARG); // 5 not in order
+}
+
+} // namespace

@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Placement experiments of issue 4 (driver of tools/placement-experiments.sh).
+
+For every setting and workload (test/workloads/, the patterns of seed
+001_6a837e3d9ad6c429.txt's three programs):
+
+ 1. profile the workload once under SimGrid SMPI with the arcoll profiler
+    (nested SMPI build: <build>/smpi/test/workloads/<w>_prof linked with
+    <build>/smpi/profiler/libarcoll_profiler.so, privatised with
+    --cfg=smpi/privatize-libs), in-order placement -> a trace;
+ 2. run `arcoll place` for each strategy (identity, hopbytes, metis, scotch,
+    refined), starting from the in-order mapping (settings `seed001`,
+    `fattree4096`) or from a random one as a batch scheduler may give
+    (settings `*-random`, issue 4's setting 3), writing one host per rank
+    (`--format slurm`, which is also an smpirun -hostfile);
+ 3. rerun the plain workload under SMPI with each mapping; the simulated
+    communication time is the workload's `comm_time_s` (the largest time a
+    rank spent in the timed communication, simulated seconds);
+ 4. fidelity: over >= --fidelity-mappings distinct mappings (the strategies'
+    and random ones), the Spearman rank correlation between the model's
+    estimated time (`arcoll place --evaluate`) and the simulated time.
+
+The platform the simulation uses is generated at every run from the same
+topology.conf + hostfile + link parameters (tools/platforms/placement/
+<setting>.{topology.conf,hosts,params}) that `arcoll place` reads, by
+tools/topo2platform.py, so both see one machine.
+
+Every MPI launch is serialised with `flock /tmp/arcoll-mpi.lock` and bounded
+by `timeout`. Output: the tables on stdout and, under --out, the traces,
+mappings, logs and results.json.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLAT = os.path.join(REPO, "tools", "platforms", "placement")
+LOCK = "/tmp/arcoll-mpi.lock"
+STRATEGIES = ["identity", "hopbytes", "metis", "scotch", "refined"]
+
+# Workload arguments per machine. seed001: 32 ranks (16 nodes x 2), seed 001's
+# scale. fattree4096: 4096 ranks; the doubling all-to-all needs P*P*B bytes per
+# rank, so the hypercube variant (same partners rank ^ 2^k) is used there.
+WORKLOADS = {
+    "seed001": {
+        "rd_alltoall": ["-a", "doubling", "-b", "2048", "-i", "2"],
+        "cg_like": ["-n", "16384", "-i", "2"],
+        "umt_like": ["-b", "8192", "-i", "2"],
+    },
+    "fattree1024": {
+        "rd_alltoall": ["-a", "hypercube", "-b", "256", "-i", "1"],
+        "cg_like": ["-n", "8192", "-i", "1"],
+        "umt_like": ["-b", "4096", "-i", "1", "-g", "1"],
+    },
+    "fattree4096": {
+        "rd_alltoall": ["-a", "hypercube", "-b", "64", "-i", "1"],
+        "cg_like": ["-n", "4096", "-i", "1"],
+        "umt_like": ["-b", "2048", "-i", "1", "-g", "1"],
+    },
+}
+# setting name -> (machine, initial mapping)
+SETTINGS = {
+    "seed001": ("seed001", "in-order"),
+    "seed001-random": ("seed001", "random"),
+    "fattree1024": ("fattree1024", "in-order"),
+    "fattree1024-random": ("fattree1024", "random"),
+    "fattree4096": ("fattree4096", "in-order"),
+    "fattree4096-random": ("fattree4096", "random"),
+}
+
+
+class ExperimentError(Exception):
+    pass
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def spearman(x, y):
+    """Spearman rank correlation of two equal-length sequences (ties get their
+    average rank; Pearson correlation of the ranks). NaN when a side is constant
+    or has fewer than 3 values."""
+    def ranks(v):
+        order = sorted(range(len(v)), key=lambda i: v[i])
+        r = [0.0] * len(v)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                r[order[k]] = (i + j) / 2.0
+            i = j + 1
+        return r
+    if len(x) != len(y) or len(x) < 3:
+        return float("nan")
+    rx, ry = ranks(x), ranks(y)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
+
+
+class Runner:
+    def __init__(self, a):
+        self.a = a
+        self.build = os.path.abspath(a.build)
+        self.out = os.path.abspath(a.out)
+        self.arcoll = os.path.join(self.build, "tools", "arcoll")
+        self.wl_dir = os.path.join(self.build, "smpi", "test", "workloads")
+        self.prof_lib = os.path.join(self.build, "smpi", "profiler", "libarcoll_profiler.so")
+        self.smpirun = shutil.which("smpirun")
+        self.results = {"settings": {}, "commands": []}
+        self.check_tools()
+
+    # -- prerequisites -----------------------------------------------------------
+    def check_tools(self):
+        missing = []
+        if not self.smpirun:
+            missing.append("smpirun (SimGrid; apt-get install libsimgrid-dev simgrid)")
+        if not os.access(self.arcoll, os.X_OK):
+            missing.append(f"{self.arcoll} (build the target arcoll_cli)")
+        for w in WORKLOADS["seed001"]:
+            for suffix in ("", "_prof"):
+                p = os.path.join(self.wl_dir, w + suffix)
+                if not os.access(p, os.X_OK):
+                    missing.append(f"{p} (build the nested SMPI build: cmake --build {self.build} --target arcoll_smpi)")
+        if not os.path.exists(self.prof_lib):
+            missing.append(f"{self.prof_lib} (nested SMPI build of profiler/)")
+        if missing:
+            raise ExperimentError("missing prerequisites:\n  " + "\n  ".join(missing))
+        help_text = subprocess.run([self.arcoll, "place", "--help"], capture_output=True, text=True).stdout
+        self.has = {opt: opt in help_text for opt in ("--strategy", "--evaluate", "--initial", "--json", "--max-evals")}
+        if not self.has["--json"]:
+            raise ExperimentError(f"{self.arcoll} place has no --json option; this script needs it to read costs")
+        if not self.has["--strategy"]:
+            log("WARNING: `arcoll place` has no --strategy: only its best mapping is simulated")
+        if not self.has["--initial"]:
+            log("WARNING: `arcoll place` has no --initial: the *-random settings are skipped")
+        if not self.has["--evaluate"]:
+            log("WARNING: `arcoll place` has no --evaluate: the fidelity (Spearman) is not computed")
+
+    # -- commands ----------------------------------------------------------------
+    def run(self, cmd, timeout, env=None, log_path=None):
+        self.results["commands"].append(" ".join(cmd))
+        t0 = time.time()
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout + 60)
+        if log_path:
+            with open(log_path, "w") as f:
+                f.write("$ " + " ".join(cmd) + "\n" + p.stdout + "\n--- stderr ---\n" + p.stderr)
+        return p, time.time() - t0
+
+    def machine_files(self, machine):
+        base = os.path.join(PLAT, machine)
+        params = []
+        with open(base + ".params") as f:
+            for line in f:
+                if not line.lstrip().startswith("#"):
+                    params += line.split()
+        d = os.path.join(self.out, machine)
+        os.makedirs(d, exist_ok=True)
+        xml, hosts = os.path.join(d, "platform.xml"), os.path.join(d, "inorder.hosts")
+        cmd = [sys.executable, os.path.join(REPO, "tools", "topo2platform.py"), "--topology", base + ".topology.conf",
+               "--hosts", base + ".hosts", "-o", xml, "--smpi-hostfile", hosts] + params
+        p, _ = self.run(cmd, 60)
+        if p.returncode != 0:
+            raise ExperimentError(f"topo2platform failed: {p.stderr.strip()}")
+        nranks = sum(1 for _ in open(hosts))
+        return {"topology": base + ".topology.conf", "hosts": base + ".hosts", "params": params, "xml": xml,
+                "inorder": hosts, "nranks": nranks, "dir": d}
+
+    def smpi(self, m, hostfile, prog, args, log_path, trace=None):
+        """Runs one workload under SMPI; returns the simulated comm time (s)."""
+        cmd = ["flock", LOCK, "timeout", str(self.a.sim_timeout), self.smpirun, "-platform", m["xml"],
+               "-hostfile", hostfile, "-np", str(m["nranks"]), "--cfg=smpi/simulate-computation:no",
+               "--log=root.thres:critical"]
+        env = dict(os.environ)
+        if trace:
+            cmd.append(f"--cfg=smpi/privatize-libs:{self.prof_lib}")
+            env["ARCOLL_TRACE"] = trace
+            env["ARCOLL_PAPI"] = "0"
+        cmd += [os.path.join(self.wl_dir, prog)] + args
+        p, wall = self.run(cmd, self.a.sim_timeout, env=env, log_path=log_path)
+        mres = re.search(r"^WORKLOAD .*$", p.stdout, re.M)
+        if p.returncode != 0 or not mres or "status=OK" not in mres.group(0):
+            raise ExperimentError(f"SMPI run failed (exit {p.returncode}), see {log_path}")
+        kv = dict(t.split("=", 1) for t in mres.group(0).split()[1:] if "=" in t)
+        return float(kv["comm_time_s"]), wall
+
+    def place(self, m, trace, out_map, strategy, initial, seed, log_path):
+        cmd = [self.arcoll, "place", trace, "--topology", m["topology"], "--hosts", m["hosts"], "--json",
+               "--seed", str(seed), "--time-limit", str(self.a.time_limit)] + m["params"]
+        if self.has["--max-evals"] and self.a.max_evals > 0:
+            cmd += ["--max-evals", str(self.a.max_evals)]
+        if strategy and self.has["--strategy"]:
+            cmd += ["--strategy", strategy]
+        if initial != "in-order" and self.has["--initial"]:
+            cmd += ["--initial", initial]
+        cmd += ["--format", "slurm", "-o", out_map]
+        p, wall = self.run(cmd, 600, log_path=log_path)
+        if p.returncode != 0:
+            raise ExperimentError(f"arcoll place failed (exit {p.returncode}): {p.stderr.strip()} (log {log_path})")
+        j = json.loads(p.stdout)
+        chosen = j.get("chosen")
+        st = next((s for s in j["stages"] if s["name"] == chosen), None)
+        if st is None:
+            raise ExperimentError(f"arcoll place --json: chosen stage {chosen!r} not among the stages ({log_path})")
+        return st, j, wall
+
+    def evaluate(self, m, trace, map_path):
+        cmd = [self.arcoll, "place", trace, "--topology", m["topology"], "--hosts", m["hosts"], "--json",
+               "--evaluate", map_path] + m["params"]
+        p, _ = self.run(cmd, 600)
+        if p.returncode != 0:
+            raise ExperimentError(f"arcoll place --evaluate {map_path} failed: {p.stderr.strip()}")
+        return json.loads(p.stdout)["evaluate"]
+
+    # -- one setting -------------------------------------------------------------
+    def setting(self, name, workloads):
+        machine, initial_kind = SETTINGS[name]
+        m = self.machine_files(machine)
+        d = os.path.join(self.out, name)
+        os.makedirs(d, exist_ok=True)
+        res = {"machine": machine, "initial": initial_kind, "ranks": m["nranks"], "workloads": {}}
+        self.results["settings"][name] = res
+        for w in workloads:
+            args = WORKLOADS[machine][w]
+            wd = os.path.join(d, w)
+            os.makedirs(wd, exist_ok=True)
+            trace = os.path.join(self.out, machine, w + ".arctrace")
+            if not os.path.exists(trace):
+                log(f"[{name}] {w}: profiling ({m['nranks']} ranks, in-order)")
+                t_prof, wall = self.smpi(m, m["inorder"], w + "_prof", args, os.path.join(self.out, machine,
+                                                                                          w + ".profile.log"), trace)
+                log(f"[{name}] {w}: trace {trace} (simulated comm time {t_prof:.6e} s, {wall:.1f} s wall)")
+            initial = "in-order" if initial_kind == "in-order" else "random"
+            rows = []
+            strategies = STRATEGIES if self.has["--strategy"] else [None]
+            for s in strategies:
+                mp = os.path.join(wd, f"{s or 'best'}.hosts")
+                st, j, place_wall = self.place(m, trace, mp, s, initial, self.a.seed, mp + ".place.log")
+                sim, wall = self.smpi(m, mp, w, args, mp + ".smpi.log")
+                rows.append({"strategy": s or "best", "stage": st["name"], "model_s": st["time_s"],
+                             "hop_bytes": st["hop_bytes"], "max_congestion": st["max_congestion"],
+                             "map_seconds": st.get("seconds", place_wall), "sim_s": sim, "sim_wall_s": wall,
+                             "mapping": mp})
+                log(f"[{name}] {w} {s or 'best'}: model {st['time_s']:.6e} s, simulated {sim:.6e} s "
+                    f"({wall:.1f} s wall)")
+            res["workloads"][w] = {"args": args, "trace": trace, "rows": rows}
+            if self.has["--evaluate"] and self.has["--initial"] and self.a.fidelity_mappings > 0:
+                res["workloads"][w]["fidelity"] = self.fidelity(m, trace, w, args, wd, rows)
+        return res
+
+    def fidelity(self, m, trace, w, args, wd, rows):
+        """Model cost vs simulated time over >= N distinct mappings."""
+        pts, seen = [], set()
+        def add(map_path, label, sim=None):
+            key = open(map_path).read()
+            if key in seen:
+                return
+            seen.add(key)
+            ev = self.evaluate(m, trace, map_path)
+            if sim is None:
+                sim, _ = self.smpi(m, map_path, w, args, map_path + ".smpi.log")
+            pts.append({"label": label, "model_s": ev["time_s"], "hop_bytes": ev["hop_bytes"], "sim_s": sim})
+        for r in rows:
+            add(r["mapping"], r["strategy"], r["sim_s"])
+        k = 0
+        while len(pts) < self.a.fidelity_mappings and k < 4 * self.a.fidelity_mappings:
+            k += 1
+            mp = os.path.join(wd, f"random{k}.hosts")
+            self.place(m, trace, mp, "identity", "random", 1000 + k, mp + ".place.log")
+            add(mp, f"random seed {1000 + k}")
+        rho = spearman([p["model_s"] for p in pts], [p["sim_s"] for p in pts])
+        rho_hb = spearman([p["hop_bytes"] for p in pts], [p["sim_s"] for p in pts])
+        log(f"fidelity {w}: {len(pts)} mappings, Spearman(model, sim) = {rho:.3f}, (hop-bytes, sim) = {rho_hb:.3f}")
+        return {"points": pts, "spearman": rho, "spearman_hop_bytes": rho_hb}
+
+
+def print_tables(results):
+    for name, res in results["settings"].items():
+        print(f"\n== setting {name}: {res['machine']}, {res['ranks']} ranks, initial mapping {res['initial']} ==")
+        print(f"{'workload':<12} {'strategy':<9} {'model (ms)':>11} {'sim (ms)':>11} {'model gain':>10} "
+              f"{'sim gain':>9} {'hop-bytes':>13} {'maxlink':>7} {'map (s)':>8}")
+        for w, wr in res["workloads"].items():
+            base = wr["rows"][0]
+            for r in wr["rows"]:
+                mg = 100 * (r["model_s"] - base["model_s"]) / base["model_s"] if base["model_s"] > 0 else 0
+                sg = 100 * (r["sim_s"] - base["sim_s"]) / base["sim_s"] if base["sim_s"] > 0 else 0
+                print(f"{w:<12} {r['strategy']:<9} {1e3 * r['model_s']:>11.4f} {1e3 * r['sim_s']:>11.4f} "
+                      f"{mg:>+9.1f}% {sg:>+8.1f}% {r['hop_bytes']:>13.0f} {r['max_congestion']:>7} "
+                      f"{r['map_seconds']:>8.3f}")
+            if "fidelity" in wr:
+                f = wr["fidelity"]
+                print(f"{w:<12} fidelity over {len(f['points'])} mappings: Spearman(model cost, simulated time) = "
+                      f"{f['spearman']:.3f}  (hop-bytes: {f['spearman_hop_bytes']:.3f})")
+    print("\n(gain = change vs identity, i.e. the initial mapping; negative is better. model = arcoll's seed-001 "
+          "estimate; sim = SMPI simulated communication time.)")
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="Placement experiments of issue 4 (SMPI simulated time).")
+    ap.add_argument("--build", default=os.path.join(REPO, "build"), help="build directory (MPICH build with the "
+                    "nested SMPI build in <build>/smpi)")
+    ap.add_argument("--out", default="placement-results", help="directory for traces, mappings, logs, results.json")
+    ap.add_argument("--settings", default=None, help="comma-separated, from " + ",".join(SETTINGS) +
+                    " (default: the seed001 and fattree1024 ones; seed001 only with --quick; fattree4096 is opt-in: "
+                    "SMPI needed 317 s for one cg_like iteration at 4096 ranks)")
+    ap.add_argument("--workloads", default="rd_alltoall,cg_like,umt_like")
+    ap.add_argument("--quick", action="store_true", help="32-rank settings only, 20 fidelity mappings")
+    ap.add_argument("--fidelity-mappings", type=int, default=20, help="distinct mappings per workload (0 = skip)")
+    ap.add_argument("--fidelity-at-scale", action="store_true",
+                    help="also compute the fidelity on the 4096-rank settings (slow: one simulation per mapping)")
+    ap.add_argument("--time-limit", type=float, default=5.0, help="arcoll place --time-limit, seconds")
+    ap.add_argument("--max-evals", type=int, default=0, help="arcoll place --max-evals (0 = none)")
+    ap.add_argument("--seed", type=int, default=1, help="arcoll place --seed (also the random initial mapping)")
+    ap.add_argument("--sim-timeout", type=int, default=900, help="seconds per SMPI run")
+    a = ap.parse_args(argv)
+    names = (a.settings.split(",") if a.settings else
+             ["seed001", "seed001-random"] if a.quick else
+             ["seed001", "seed001-random", "fattree1024", "fattree1024-random"])
+    for n in names:
+        if n not in SETTINGS:
+            print(f"placement-experiments: unknown setting {n!r}; use {', '.join(SETTINGS)}", file=sys.stderr)
+            return 2
+    workloads = a.workloads.split(",")
+    for w in workloads:
+        if w not in WORKLOADS["seed001"]:
+            print(f"placement-experiments: unknown workload {w!r}", file=sys.stderr)
+            return 2
+    try:
+        r = Runner(a)
+        os.makedirs(r.out, exist_ok=True)
+        t0 = time.time()
+        for n in names:
+            fm = a.fidelity_mappings
+            if SETTINGS[n][0] == "fattree4096" and not a.fidelity_at_scale:
+                a.fidelity_mappings = 0
+            r.setting(n, workloads)
+            a.fidelity_mappings = fm
+        r.results["wall_seconds"] = time.time() - t0
+        with open(os.path.join(r.out, "results.json"), "w") as f:
+            json.dump(r.results, f, indent=1)
+        print_tables(r.results)
+        print(f"\nresults: {os.path.join(r.out, 'results.json')} ({r.results['wall_seconds']:.0f} s)")
+    except ExperimentError as e:
+        print(f"placement-experiments: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
