@@ -1,0 +1,110 @@
+/**
+ * @file select.h
+ * @brief Performance model and algorithm selection for the collectives of
+ *        collectives/ (issue 3).  The cost model (model.c: one predicted-time
+ *        function per algorithm) is apart from the search (select.c: evaluate
+ *        every eligible algorithm of a collective and every candidate segment
+ *        count, keep the fastest).
+ *
+ * Units: times in seconds, sizes in bytes, bandwidths in bytes/second.
+ *
+ * Model (seed 000_32450fa7292fe18a.txt): linear point-to-point time
+ * T_send(m) = t_s + m / B, and LogGP (L, o, g, G) as in Alexandrov et al. 1995;
+ * one set for pairs on the same node (intra) and one for pairs on different
+ * nodes (inter).  gamma: seconds per byte to apply a reduction op (T_comp).
+ * The model file (JSON, written by `arcoll calibrate`, read when
+ * ARCOLL_MODEL names it) is documented in collectives/README.md.
+ */
+#ifndef ARCOLL_COLLECTIVES_SELECT_H
+#define ARCOLL_COLLECTIVES_SELECT_H
+
+#include <mpi.h>
+
+#include "coll.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Point-to-point parameters of one class of rank pairs. */
+typedef struct arcoll_p2p_params {
+  double t_s;   /**< start-up time of the linear model, seconds */
+  double B;     /**< bandwidth of the linear model, bytes/second */
+  double L;     /**< LogGP latency, seconds */
+  double o;     /**< LogGP overhead (send = receive), seconds */
+  double g;     /**< LogGP gap between messages, seconds */
+  double G;     /**< LogGP gap per byte, seconds/byte */
+} arcoll_p2p_params_t;
+
+/** The whole model. */
+typedef struct arcoll_model {
+  arcoll_p2p_params_t intra; /**< pairs on one node */
+  arcoll_p2p_params_t inter; /**< pairs on different nodes */
+  double gamma;              /**< reduction cost, seconds/byte */
+  char source[256];          /**< "built-in default" or the model file path */
+} arcoll_model_t;
+
+/** What the selector chose. */
+typedef struct arcoll_choice {
+  const arcoll_algo_desc_t *algo; /**< entry of the collective's table */
+  MPI_Aint segment_bytes;         /**< for arcoll_sched_t.segment_bytes (<= 0: one segment) */
+  int k;                          /**< for arcoll_sched_t.k (0: algorithm default) */
+  double predicted_s;             /**< predicted time, seconds */
+} arcoll_choice_t;
+
+/** Collectives with selection (index into arcoll_algorithm_table()). */
+typedef enum {
+  ARCOLL_COLL_BCAST = 0,
+  ARCOLL_COLL_REDUCE,
+  ARCOLL_COLL_ALLREDUCE,
+  ARCOLL_COLL_SCAN,
+  ARCOLL_COLL_EXSCAN,
+  ARCOLL_COLL_GATHER,
+  ARCOLL_COLL_SCATTER,
+  ARCOLL_COLL_ALLTOALL,
+  ARCOLL_COLL_BARRIER,
+  ARCOLL_COLL_COUNT
+} arcoll_coll_t;
+
+/** Lower-case name of a collective ("bcast", ...); NULL when out of range. */
+const char *arcoll_coll_name(arcoll_coll_t c);
+
+/** The algorithm table of a collective and its length (*n). */
+const arcoll_algo_desc_t *arcoll_algorithm_table(arcoll_coll_t c, int *n);
+
+/** Table entry by name; NULL when the collective has no such algorithm. */
+const arcoll_algo_desc_t *arcoll_algorithm_find(arcoll_coll_t c, const char *name);
+
+/** The built-in default model (documented in collectives/README.md). */
+void arcoll_model_default(arcoll_model_t *m);
+
+/**
+ * Read a model file (JSON, format in collectives/README.md) into *m.
+ * Returns 0, or -1 with a message naming the file and the problem in
+ * err (size errlen): unreadable file, not JSON, missing or non-positive field.
+ */
+int arcoll_model_load(const char *path, arcoll_model_t *m, char *err, int errlen);
+
+/**
+ * Predicted time (seconds) of algorithm `algo` of collective c for P ranks
+ * and `bytes` bytes per rank (the count x type size of MPI_Bcast, MPI_Reduce,
+ * MPI_Allreduce, MPI_Scan; of one block for gather, scatter and alltoall),
+ * with the given segment size / parameter k (0: the algorithm's default).
+ * Returns a negative value when the model has no formula for it.
+ */
+double arcoll_model_predict(const arcoll_model_t *m, arcoll_coll_t c,
+                            const arcoll_algo_desc_t *algo, int P, MPI_Aint bytes,
+                            MPI_Aint segment_bytes, int k);
+
+/**
+ * Pick the algorithm and segmentation with the smallest predicted time.
+ * commutative = 0 excludes the ARCOLL_ALGO_COMMUTATIVE_ONLY algorithms.
+ * Returns 0 and fills *out; -1 when no algorithm is eligible.
+ */
+int arcoll_select(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                  int commutative, arcoll_choice_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
