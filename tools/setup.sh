@@ -11,7 +11,7 @@ prefix=${ARCOLL_PREFIX:-$build/prefix}
 
 packages=(build-essential cmake pkg-config python3 gfortran
   mpich libmpich-dev libmetis-dev libscotch-dev libpapi-dev papi-tools
-  libsimgrid-dev simgrid libgtest-dev libgmock-dev libbenchmark-dev
+  libsimgrid-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev)
 missing=()
 for p in "${packages[@]}"; do
