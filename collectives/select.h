@@ -86,6 +86,16 @@ void arcoll_model_default(arcoll_model_t *m);
 int arcoll_model_load(const char *path, arcoll_model_t *m, char *err, int errlen);
 
 /**
+ * Write *m to the model file `path` (format of arcoll_model_load; numbers
+ * printed exactly, so load(save(m)) == m).  extra_json: NULL or the text of a
+ * JSON object whose keys are written too (notes, raw measurements; the
+ * loader ignores them).  Returns 0, or -1 with a message naming the file in
+ * err (size errlen).  Used by arcoll-calibrate (tools/calibrate.c).
+ */
+int arcoll_model_save(const char *path, const arcoll_model_t *m, const char *extra_json,
+                      char *err, int errlen);
+
+/**
  * Predicted time (seconds) of algorithm `algo` of collective c for P ranks
  * and `bytes` bytes per rank (the count x type size of MPI_Bcast, MPI_Reduce,
  * MPI_Allreduce, MPI_Scan; of one block for gather, scatter and alltoall),

@@ -10,6 +10,8 @@
  *     arcoll place TRACE --topology ... --hosts ... --evaluate MAPPING_FILE [--json]
  *                  [--latency-us LEVEL=US]... [--bandwidth-gbps LEVEL=GBIT/S]...
  *                  [--linkspeed-gbps X] [--with-collectives]
+ *     arcoll list-algorithms [--sources]
+ *     arcoll calibrate [-o model.json] [--np N] [--launcher CMD] [--dry-run] [-- ARGS...]
  *     arcoll --version
  *
  * `place` prints the estimated communication time (seed 001_6a837e3d9ad6c429.txt
@@ -27,18 +29,31 @@
  * (node-internal, shared memory), `node` (host <-> leaf switch) or `switch`
  * (switch <-> switch). Exit codes: 0 success, 2 any error (message on stderr
  * naming the file).
+ *
+ * `list-algorithms` prints one `collective name` line per algorithm of the
+ * collectives/ tables (the values of ARCOLL_<COLL>_ALGORITHM; --sources adds
+ * the cost formula / paper).  `calibrate` runs
+ * `<launcher> -n <np> <dir of arcoll>/arcoll-calibrate -o FILE ARGS...`
+ * (default launcher mpiexec.hydra, np 2) and exits with its status;
+ * --dry-run prints the command instead (collectives/README.md, "Calibration").
  */
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <climits>
 #include <fstream>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <iostream>
 #include <string>
+#include <cstring>
+#include <cerrno>
 #include <vector>
 
+#include "algo_names.h"
 #include "comm_graph.hpp"
 #include "advice.hpp"
 #include "launch_files.hpp"
@@ -346,6 +361,79 @@ std::function<int()> add_summary(CLI::App &app) {
   };
 }
 
+// ---------------------------------------------------------------- list-algorithms
+
+/** Declares `arcoll list-algorithms`: one `collective name` line per algorithm. */
+std::function<int()> add_list_algorithms(CLI::App &app) {
+  auto *la = app.add_subcommand("list-algorithms",
+                                "print `collective name` for every collective algorithm (ARCOLL_<COLL>_ALGORITHM values)");
+  auto sources = std::make_shared<bool>(false);
+  la->add_flag("--sources", *sources, "append the cost formula / paper of each algorithm");
+  return [la, sources]() {
+    if (!*la) return -1;
+    for (int i = 0; i < arcoll_algo_names_count; ++i) {
+      const arcoll_algo_name_t &a = arcoll_algo_names[i];
+      if (*sources)
+        std::cout << a.collective << " " << a.name << "\t" << a.source << "\n";
+      else
+        std::cout << a.collective << " " << a.name << "\n";
+    }
+    return 0;
+  };
+}
+
+// ---------------------------------------------------------------- calibrate
+
+/** Directory of the running executable (where arcoll-calibrate is installed next to it). */
+std::string self_dir() {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  buf[n] = 0;
+  std::string p(buf);
+  auto slash = p.rfind('/');
+  return slash == std::string::npos ? "." : p.substr(0, slash);
+}
+
+/** Declares `arcoll calibrate`: runs arcoll-calibrate under the MPI launcher. */
+std::function<int()> add_calibrate(CLI::App &app) {
+  auto *cal = app.add_subcommand(
+      "calibrate", "measure point-to-point (ping-pong, LogGP) and write the model file read via ARCOLL_MODEL");
+  struct Args {
+    std::string out = "model.json", launcher = "mpiexec.hydra";
+    int np = 2;
+    bool dry = false;
+    std::vector<std::string> rest;
+  };
+  auto A = std::make_shared<Args>();
+  cal->add_option("-o,--output", A->out, "model file to write")->capture_default_str();
+  cal->add_option("--np", A->np, "ranks (2 measure; put them on 2 nodes for the inter-node class)")
+      ->capture_default_str()->check(CLI::Range(2, 1 << 20));
+  cal->add_option("--launcher", A->launcher, "MPI launcher (MPICH's)")->capture_default_str();
+  cal->add_flag("--dry-run", A->dry, "print the command instead of running it");
+  cal->add_option("ARGS", A->rest, "further arcoll-calibrate options after --: -r REPS, -m MAX_BYTES, -q");
+  return [cal, A]() {
+    if (!*cal) return -1;
+    std::string prog = self_dir() + "/arcoll-calibrate";
+    if (!A->dry && access(prog.c_str(), X_OK) != 0)
+      throw UsageError(prog + " not found or not executable; build/install arcoll (target arcoll_calibrate)");
+    std::vector<std::string> args{A->launcher, "-n", std::to_string(A->np), prog, "-o", A->out};
+    args.insert(args.end(), A->rest.begin(), A->rest.end());
+    if (A->dry) {
+      for (size_t i = 0; i < args.size(); ++i) std::cout << (i ? " " : "") << args[i];
+      std::cout << "\n";
+      return 0;
+    }
+    std::vector<char *> argv;
+    for (auto &s : args) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    std::cout.flush();
+    execvp(argv[0], argv.data());
+    throw UsageError("cannot run " + A->launcher + ": " + std::strerror(errno) +
+                     " (is MPICH installed? use --launcher)");
+  };
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -356,6 +444,8 @@ int main(int argc, char **argv) {
   std::vector<std::pair<std::string, std::function<int()>>> commands{
       {"summary", add_summary(app)},
       {"place", add_place(app)},
+      {"list-algorithms", add_list_algorithms(app)},
+      {"calibrate", add_calibrate(app)},
   };
   try {
     app.parse(argc, argv);

@@ -1,0 +1,36 @@
+# Model and selection (select.h): cost model (model.c), search (select.c),
+# model file reader/writer (model_io.cpp, nlohmann-json), the calibration
+# program arcoll-calibrate (tools/calibrate.c; built in both the MPICH and the
+# nested SMPI build, into <build>/tools/) and, MPICH build only, the
+# MPI-free table of algorithm names used by `arcoll list-algorithms`
+# (generated at build time from the algorithm tables themselves).
+find_package(nlohmann_json REQUIRED)
+target_sources(arcoll_collectives PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/model.c
+  ${CMAKE_CURRENT_LIST_DIR}/select.c
+  ${CMAKE_CURRENT_LIST_DIR}/model_io.cpp)
+set_target_properties(arcoll_collectives PROPERTIES CXX_VISIBILITY_PRESET hidden
+  VISIBILITY_INLINES_HIDDEN ON)
+target_link_libraries(arcoll_collectives PRIVATE nlohmann_json::nlohmann_json)
+target_link_libraries(arcoll_collectives PUBLIC m)
+
+add_executable(arcoll_calibrate ${CMAKE_SOURCE_DIR}/tools/calibrate.c)
+set_target_properties(arcoll_calibrate PROPERTIES OUTPUT_NAME arcoll-calibrate
+  RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tools)
+target_link_libraries(arcoll_calibrate PRIVATE arcoll_collectives arcoll_mpi)
+
+if(NOT ARCOLL_SMPI_BUILD)
+  install(TARGETS arcoll_calibrate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # Names of every algorithm, printed by a generator linked with the tables
+  # (no hand-kept copy), compiled into a library without MPI for the CLI.
+  add_executable(arcoll_algo_names_gen ${CMAKE_CURRENT_LIST_DIR}/algo_names_gen.c)
+  target_link_libraries(arcoll_algo_names_gen PRIVATE arcoll_collectives arcoll_mpi)
+  set(_names_c ${CMAKE_CURRENT_BINARY_DIR}/algo_names.c)
+  add_custom_command(OUTPUT ${_names_c}
+    COMMAND arcoll_algo_names_gen ${_names_c}
+    DEPENDS arcoll_algo_names_gen
+    COMMENT "Generating the table of algorithm names"
+    VERBATIM)
+  add_library(arcoll_algo_names STATIC ${_names_c})
+  target_include_directories(arcoll_algo_names PUBLIC ${CMAKE_CURRENT_LIST_DIR}/names)
+endif()

@@ -1,0 +1,119 @@
+/* Algorithm tables by collective and the selector (select.h): evaluate the
+ * model (model.c) for every eligible algorithm and every candidate segment
+ * size / parameter, keep the fastest.  The search is apart from the cost
+ * model; callers cache the result per (collective, P, size class). */
+#include <math.h>
+#include <string.h>
+
+#include "allreduce.h"
+#include "alltoall.h"
+#include "bcast.h"
+#include "gather.h"
+#include "reduce.h"
+#include "scan.h"
+#include "select.h"
+
+static const char *const coll_names[ARCOLL_COLL_COUNT] = {
+    "bcast", "reduce", "allreduce", "scan", "exscan", "gather", "scatter", "alltoall", "barrier"};
+
+const char *arcoll_coll_name(arcoll_coll_t c) {
+  return (int)c >= 0 && c < ARCOLL_COLL_COUNT ? coll_names[c] : NULL;
+}
+
+const arcoll_algo_desc_t *arcoll_algorithm_table(arcoll_coll_t c, int *n) {
+  const arcoll_algo_desc_t *t = NULL;
+  int len = 0;
+  switch (c) {
+    case ARCOLL_COLL_BCAST: t = arcoll_bcast_algorithms; len = arcoll_bcast_nalgorithms; break;
+    case ARCOLL_COLL_REDUCE: t = arcoll_reduce_algorithms; len = arcoll_reduce_nalgorithms; break;
+    case ARCOLL_COLL_ALLREDUCE:
+      t = arcoll_allreduce_algorithms; len = arcoll_allreduce_nalgorithms; break;
+    case ARCOLL_COLL_SCAN: t = arcoll_scan_algorithms; len = arcoll_scan_nalgorithms; break;
+    case ARCOLL_COLL_EXSCAN: t = arcoll_exscan_algorithms; len = arcoll_exscan_nalgorithms; break;
+    case ARCOLL_COLL_GATHER: t = arcoll_gather_algorithms; len = arcoll_gather_nalgorithms; break;
+    case ARCOLL_COLL_SCATTER: t = arcoll_scatter_algorithms; len = arcoll_scatter_nalgorithms; break;
+    case ARCOLL_COLL_ALLTOALL:
+      t = arcoll_alltoall_algorithms; len = arcoll_alltoall_nalgorithms; break;
+    case ARCOLL_COLL_BARRIER: t = arcoll_barrier_algorithms; len = arcoll_barrier_nalgorithms; break;
+    default: break;
+  }
+  if (n) *n = len;
+  return t;
+}
+
+const arcoll_algo_desc_t *arcoll_algorithm_find(arcoll_coll_t c, const char *name) {
+  int n = 0;
+  const arcoll_algo_desc_t *t = arcoll_algorithm_table(c, &n);
+  if (!t || !name) return NULL;
+  for (int i = 0; i < n; ++i)
+    if (!strcmp(t[i].name, name)) return &t[i];
+  return NULL;
+}
+
+/* Candidate segment sizes of a segmented algorithm for a message of `bytes`:
+ * 0 (one segment), powers of two from 1 KiB below the message, and the seed
+ * 000 closed form M / k_opt with k_opt = sqrt((P-2) M / (B t_s)) of the
+ * pipelined chain (and of its P/2-deep variant).  Returns the count. */
+static int segment_candidates(const arcoll_model_t *m, int P, MPI_Aint bytes, MPI_Aint *out,
+                              int cap) {
+  int n = 0;
+  out[n++] = 0;
+  for (MPI_Aint s = 1024; s < bytes && n < cap - 2; s *= 2) out[n++] = s;
+  double ts = m->inter.t_s, B = m->inter.B;
+  if (ts > 0 && B > 0 && bytes > 0) {
+    for (int half = 0; half < 2 && n < cap; ++half) {
+      double depth = half ? (P - 1) / 2.0 : P - 2.0;
+      if (depth < 1) depth = 1;
+      double k = sqrt(depth * (double)bytes / (B * ts));
+      if (k > 1) {
+        MPI_Aint s = (MPI_Aint)ceil((double)bytes / floor(k));
+        if (s > 0 && s < bytes) out[n++] = s;
+      }
+    }
+  }
+  return n;
+}
+
+/* Candidate parameters k of an algorithm honouring sched->k (0 = default). */
+static int k_candidates(const char *name, int P, int *out, int cap) {
+  int n = 0;
+  out[n++] = 0;
+  if (!strcmp(name, "ksegment")) {
+    /* seed 000: k = P/2; also every power of two below P */
+    for (int k = 2; k < P && n < cap; k *= 2) out[n++] = k;
+  }
+  return n;
+}
+
+int arcoll_select(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                  int commutative, arcoll_choice_t *out) {
+  int n = 0;
+  const arcoll_algo_desc_t *t = arcoll_algorithm_table(c, &n);
+  if (!m || !t || !out || P < 1) return -1;
+  int found = 0;
+  MPI_Aint segs[64];
+  int ks[40];
+  int nseg = segment_candidates(m, P, bytes, segs, 64);
+  for (int i = 0; i < n; ++i) {
+    const arcoll_algo_desc_t *a = &t[i];
+    if (!commutative && (a->flags & ARCOLL_ALGO_COMMUTATIVE_ONLY)) continue;
+    int ns = (a->flags & ARCOLL_ALGO_SEGMENTED) ? nseg : 1;
+    int nk = k_candidates(a->name, P, ks, 40);
+    for (int si = 0; si < ns; ++si) {
+      MPI_Aint sb = (a->flags & ARCOLL_ALGO_SEGMENTED) ? segs[si] : 0;
+      for (int ki = 0; ki < nk; ++ki) {
+        double p = arcoll_model_predict(m, c, a, P, bytes, sb, ks[ki]);
+        if (p < 0) continue;
+        /* strict < keeps the first (table order, then fewer segments) on ties */
+        if (!found || p < out->predicted_s) {
+          found = 1;
+          out->algo = a;
+          out->segment_bytes = sb;
+          out->k = ks[ki];
+          out->predicted_s = p;
+        }
+      }
+    }
+  }
+  return found ? 0 : -1;
+}
