@@ -42,7 +42,8 @@ run() {
   local mode=$1 dir=$2 log=$3; shift 3
   local env=(-env ARCOLL_TRACE "$dir/$mode.arctrace")
   [ -n "${preload[$mode]}" ] && env+=(-env LD_PRELOAD "${preload[$mode]}")
-  (cd "$dir" && timeout 900 mpiexec.hydra -n 2 "${env[@]}" "$@") >"$log" 2>&1
+  # flock: one MPI job at a time on this machine (other jobs take the same lock)
+  (cd "$dir" && flock /tmp/arcoll-mpi.lock timeout 900 mpiexec.hydra -n 2 "${env[@]}" "$@") >"$log" 2>&1
 }
 # After a profiler run the trace must exist and be readable by arcoll.
 trace_ok() { [ "$1" != profiler ] || "$prefix/bin/arcoll" summary "$2/profiler.arctrace" >>"$3" 2>&1; }
