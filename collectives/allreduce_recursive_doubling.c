@@ -8,18 +8,14 @@
 int arcoll_allreduce_recursive_doubling(const void *sendbuf, void *recvbuf, MPI_Aint count,
                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                         const arcoll_sched_t *s) {
-  int rc, P, me;
-  arcoll_red_typeinfo_t ti;
-  if (count <= 0) return MPI_SUCCESS;
-  if ((rc = MPI_Comm_size(comm, &P)) != MPI_SUCCESS) return rc;
-  if ((rc = MPI_Comm_rank(comm, &me)) != MPI_SUCCESS) return rc;
-  if ((rc = arcoll_red_typeinfo(datatype, &ti)) != MPI_SUCCESS) return rc;
-  if (ti.size == 0) return MPI_SUCCESS;
-  const int tag = s ? s->tag : 0;
-  if (sendbuf != MPI_IN_PLACE &&
-      (rc = arcoll_red_copy(sendbuf, recvbuf, count, datatype, &ti)) != MPI_SUCCESS)
+  int rc, done;
+  arcoll_red_call_t c;
+  if ((rc = arcoll_red_begin(sendbuf, recvbuf, count, datatype, comm, s, 1, &c, &done)) !=
+          MPI_SUCCESS ||
+      done)
     return rc;
-  if (P == 1) return MPI_SUCCESS;
+  const int P = c.P, me = c.me, tag = c.tag;
+  const arcoll_red_typeinfo_t ti = c.ti;
   const int commut = arcoll_red_op_commutative(op);
   int *map = NULL, mypos = me;
   if (commut && (rc = arcoll_red_pos_map(s ? s->order : NULL, P, -1, me, &map, &mypos)) != MPI_SUCCESS)

@@ -8,16 +8,15 @@
 int arcoll_reduce_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count,
                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                            const arcoll_sched_t *s) {
-  int rc, P, me;
-  arcoll_red_typeinfo_t ti;
-  if (count <= 0) return MPI_SUCCESS;
-  if ((rc = MPI_Comm_size(comm, &P)) != MPI_SUCCESS) return rc;
-  if ((rc = MPI_Comm_rank(comm, &me)) != MPI_SUCCESS) return rc;
-  if ((rc = arcoll_red_typeinfo(datatype, &ti)) != MPI_SUCCESS) return rc;
-  if (ti.size == 0) return MPI_SUCCESS;
-  const int tag = s ? s->tag : 0;
+  int rc, done;
+  arcoll_red_call_t c;
+  if ((rc = arcoll_red_begin(sendbuf, recvbuf, count, datatype, comm, s, 0, &c, &done)) !=
+          MPI_SUCCESS ||
+      done)
+    return rc;
+  const int P = c.P, me = c.me, tag = c.tag;
+  const arcoll_red_typeinfo_t ti = c.ti;
   const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (P == 1) return arcoll_red_copy(in, recvbuf, count, datatype, &ti);
 
   const int commut = arcoll_red_op_commutative(op);
   int *map = NULL, mypos = me;

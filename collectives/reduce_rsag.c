@@ -10,17 +10,16 @@
 int arcoll_reduce_rsag(const void *sendbuf, void *recvbuf, MPI_Aint count,
                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                        const arcoll_sched_t *s) {
-  int rc, P, me;
-  arcoll_red_typeinfo_t ti;
+  int rc, done;
+  arcoll_red_call_t c;
   if (!arcoll_red_op_commutative(op)) return MPI_ERR_OP;
-  if (count <= 0) return MPI_SUCCESS;
-  if ((rc = MPI_Comm_size(comm, &P)) != MPI_SUCCESS) return rc;
-  if ((rc = MPI_Comm_rank(comm, &me)) != MPI_SUCCESS) return rc;
-  if ((rc = arcoll_red_typeinfo(datatype, &ti)) != MPI_SUCCESS) return rc;
-  if (ti.size == 0) return MPI_SUCCESS;
-  const int tag = s ? s->tag : 0;
+  if ((rc = arcoll_red_begin(sendbuf, recvbuf, count, datatype, comm, s, 0, &c, &done)) !=
+          MPI_SUCCESS ||
+      done)
+    return rc;
+  const int P = c.P, me = c.me, tag = c.tag;
+  const arcoll_red_typeinfo_t ti = c.ti;
   const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (P == 1) return arcoll_red_copy(in, recvbuf, count, datatype, &ti);
 
   int *map = NULL, *nrank = NULL, mypos;
   arcoll_red_tmpbuf_t A = {0}, T = {0};

@@ -154,3 +154,22 @@ int arcoll_red_pof2(int n) {
   while (p <= n / 2) p <<= 1;
   return p;
 }
+
+int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
+                     MPI_Comm comm, const arcoll_sched_t *s, int allreduce,
+                     arcoll_red_call_t *c, int *done) {
+  int rc;
+  *done = 1;
+  if (count <= 0) return MPI_SUCCESS;
+  if ((rc = MPI_Comm_size(comm, &c->P)) != MPI_SUCCESS) return rc;
+  if ((rc = MPI_Comm_rank(comm, &c->me)) != MPI_SUCCESS) return rc;
+  if ((rc = arcoll_red_typeinfo(dt, &c->ti)) != MPI_SUCCESS) return rc;
+  if (c->ti.size == 0) return MPI_SUCCESS;
+  c->tag = s ? s->tag : 0;
+  const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if ((allreduce || c->P == 1) &&
+      (rc = arcoll_red_copy(in, recvbuf, count, dt, &c->ti)) != MPI_SUCCESS)
+    return rc;
+  *done = c->P == 1;
+  return MPI_SUCCESS;
+}

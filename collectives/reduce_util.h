@@ -17,6 +17,8 @@
 
 #include <mpi.h>
 
+#include "coll.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -77,6 +79,25 @@ int arcoll_red_send(const void *buf, MPI_Aint count, int dst, MPI_Datatype dt,
                     const arcoll_red_typeinfo_t *ti, int tag, MPI_Comm comm);
 int arcoll_red_recv(void *buf, MPI_Aint count, int src, MPI_Datatype dt,
                     const arcoll_red_typeinfo_t *ti, int tag, MPI_Comm comm);
+
+/** What every reduce / allreduce algorithm reads before it communicates. */
+typedef struct arcoll_red_call {
+  int P, me;              /**< communicator size and rank */
+  int tag;                /**< s->tag (0 when s is NULL) */
+  arcoll_red_typeinfo_t ti;
+} arcoll_red_call_t;
+
+/**
+ * Common start of the reduce (`allreduce` = 0) and allreduce (`allreduce` =
+ * 1) algorithms: fills *c.  Allreduce: the input is copied into recvbuf
+ * unless sendbuf is MPI_IN_PLACE.  Sets *done = 1 (and returns MPI_SUCCESS)
+ * when no communication is needed: count <= 0 or a zero-size type (nothing
+ * to do), or P == 1 (recvbuf then holds the input; for reduce it is copied
+ * there).  Returns the first error of an MPI call otherwise MPI_SUCCESS.
+ */
+int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
+                     MPI_Comm comm, const arcoll_sched_t *s, int allreduce,
+                     arcoll_red_call_t *c, int *done);
 
 /** Largest power of two <= n (n >= 1). */
 int arcoll_red_pof2(int n);
