@@ -34,3 +34,11 @@ if(NOT ARCOLL_SMPI_BUILD)
   add_library(arcoll_algo_names STATIC ${_names_c})
   target_include_directories(arcoll_algo_names PUBLIC ${CMAKE_CURRENT_LIST_DIR}/names)
 endif()
+
+# model_compare: measured (bench/smpi_coll_bench CSV) vs predicted times and
+# the model's ranking penalty; tools/model-check.sh drives it.
+if(NOT ARCOLL_SMPI_BUILD)
+  add_executable(model_compare ${CMAKE_CURRENT_LIST_DIR}/model_compare.c)
+  set_target_properties(model_compare PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tools)
+  target_link_libraries(model_compare PRIVATE arcoll_collectives arcoll_mpi)
+endif()

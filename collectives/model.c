@@ -47,20 +47,39 @@ void arcoll_model_default(arcoll_model_t *m) {
   strcpy(m->source, "built-in default");
 }
 
+double arcoll_model_p2p(const arcoll_p2p_params_t *p, const arcoll_p2p_curve_t *c, double m) {
+  if (m < 0) m = 0;
+  if (c && c->n >= 2) {
+    int i = 1;
+    while (i < c->n - 1 && c->bytes[i] < m) ++i;
+    if (m <= c->bytes[c->n - 1]) {
+      double x0 = c->bytes[i - 1], x1 = c->bytes[i], y0 = c->seconds[i - 1], y1 = c->seconds[i];
+      return y0 + (y1 - y0) * (m - x0) / (x1 - x0);
+    }
+    double G = p->G > 0 ? p->G : 1.0 / p->B;
+    return c->seconds[c->n - 1] + (m - c->bytes[c->n - 1]) * G;
+  }
+  return p->t_s + m / p->B;
+}
+
 /* ---------------------------------------------------------------- helpers */
 
+/* Segments in flight per link of the pipelined codes (bcast_tree.h,
+ * bcast_multitree.h, reduce_chain.c, scan_pipeline.c all use 8). */
+#define WINDOW 8.0
+
 typedef struct {
-  double a;   /* t_s, seconds */
-  double b;   /* 1/B, seconds per byte */
-  double gap; /* minimum period per message of a pipeline stage: max(g, o) */
+  const arcoll_p2p_params_t *p;
+  const arcoll_p2p_curve_t *cv;
+  double lat; /* T(0): start-up of a message, seconds */
   double gm;  /* gamma, seconds per byte combined */
 } cost_t;
 
 static cost_t cost_of(const arcoll_model_t *m) {
   cost_t c;
-  c.a = m->inter.t_s;
-  c.b = 1.0 / m->inter.B;
-  c.gap = m->inter.g > m->inter.o ? m->inter.g : m->inter.o;
+  c.p = &m->inter;
+  c.cv = &m->inter_curve;
+  c.lat = arcoll_model_p2p(c.p, c.cv, 0);
   c.gm = m->gamma;
   return c;
 }
@@ -79,8 +98,15 @@ static int pow2_floor(int P) {
   return p;
 }
 
-/* T_send(m) = t_s + m/B */
-static double tsend(const cost_t *c, double m) { return c->a + m * c->b; }
+/* T(m): one message of m bytes alone on its links */
+static double tsend(const cost_t *c, double m) { return arcoll_model_p2p(c->p, c->cv, m); }
+
+/* X(m) = T(m) - T(0): the link-occupying part of a message; n messages
+ * sharing a link take T(0) + n X(m) (max-min fair sharing). */
+static double xfer(const cost_t *c, double m) {
+  double x = tsend(c, m) - c->lat;
+  return x > 0 ? x : 0;
+}
 
 /* Segments of a message of M bytes cut in segments of `seg` bytes
  * (seg <= 0 or >= M: one segment). */
@@ -90,88 +116,102 @@ static double nsegments(double M, MPI_Aint seg) {
 }
 
 /* Pipeline of `nst` stages, stage i forwarding each segment of s bytes to
- * fan[i] children at once (shared link), plus `comb` seconds per byte of
- * combine work per stage; k segments.  T = sum of the stage times + (k - 1)
- * periods of the slowest stage. */
+ * fan[i] children (NULL: 1) with `comb` seconds per byte of combine work;
+ * k segments; up to w = min(WINDOW, k) segments in flight per link share it,
+ * so the first segment reaches the next stage after T(0) + w n X(s):
+ *   T = sum_i (T(0) + w n_i X(s) + s comb) + (k - w) max_i (n_i X(s) + s comb). */
 static double pipeline(const cost_t *c, const int *fan, int nst, double k, double s,
                        double comb) {
+  if (nst <= 0) return 0;
+  const double w = k < WINDOW ? k : WINDOW, x = xfer(c, s);
   double sum = 0, worst = 0;
   for (int i = 0; i < nst; ++i) {
     double n = fan ? fan[i] : 1;
-    sum += c->a + n * s * c->b + s * comb;
-    double per = n * (s * c->b > c->gap ? s * c->b : c->gap) + s * comb;
+    sum += c->lat + w * n * x + s * comb;
+    double per = n * x + s * comb;
     if (per > worst) worst = per;
   }
-  return sum + (k - 1) * worst;
-}
-
-/* Same with every stage of fan-out 1 (a chain of nst hops). */
-static double chain(const cost_t *c, int nst, double k, double s, double comb) {
-  if (nst <= 0) return 0;
-  double per = (s * c->b > c->gap ? s * c->b : c->gap) + s * comb;
-  return nst * (c->a + s * c->b + s * comb) + (k - 1) * per;
+  return sum + (k - w) * worst;
 }
 
 /* ------------------------------------------------------------------ bcast */
 
 static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint seg, int kp) {
   const int L = clog2(P);
+  int fan[64];
   if (!strcmp(name, "binomial")) {
     /* Critical path root -> largest subtree: fan-outs L, L-1, ..., 1 (every
-     * child of a rank is sent to at once).  Seed 000: L T_send(M). */
-    int fan[64];
+     * child of a rank is sent each segment at once).  Seed 000: L T_send(M). */
     for (int i = 0; i < L; ++i) fan[i] = L - i;
     double k = nsegments(M, seg);
     return pipeline(c, fan, L, k, M / k, 0);
   }
   if (!strcmp(name, "chain")) {
-    /* Seed 000: (k + P - 2) 2 T_send(M/k); here one T_send per hop. */
+    /* Seed 000: (k + P - 2) 2 T_send(M/k); here one message per hop and the
+     * window (pipeline()). */
     double k = nsegments(M, seg);
-    return chain(c, P - 1, k, M / k, 0);
+    return pipeline(c, NULL, P - 1, k, M / k, 0);
   }
   if (!strcmp(name, "twopath")) {
-    /* Seed 000: (k + P/2 - 2) 2 T_send(M/k).  The root feeds two chains of
-     * ceil((P-1)/2) ranks alternately: it sends all k segments (period s/B),
-     * depth ceil((P-1)/2) hops. */
-    double k = nsegments(M, seg), s = M / k;
-    int depth = (P - 1 + 1) / 2;
-    double per = s * c->b > c->gap ? s * c->b : c->gap;
-    return depth * tsend(c, s) + (k - 1) * per;
+    /* Seed 000: (k + P/2 - 2) 2 T_send(M/k).  The code (tree_2path over
+     * bcast_tree) sends every segment to both heads: fan-out 2 at the root,
+     * then a chain, depth ceil((P-1)/2). */
+    double k = nsegments(M, seg);
+    int depth = P / 2; /* = ceil((P-1)/2) */
+    if (depth < 1) depth = 1;
+    if (depth > 4096) depth = 4096;
+    int f2[4096];
+    for (int i = 0; i < depth; ++i) f2[i] = i == 0 && P > 2 ? 2 : 1;
+    return pipeline(c, f2, depth, k, M / k, 0);
   }
   if (!strcmp(name, "ksegment")) {
     /* Seed 000: (3k + P/k - 4) T_send(M/k).  Here: the root's k-1 pieces go
-     * out at once (t_s + (k-1) m/B), k-1 ring steps in which a head also
-     * forwards down its group chain (shared link: 2 m/B unless groups have
+     * out at once (T(0) + (k-1) X(m)), k-1 ring steps in which a head also
+     * forwards down its group chain (shared link: 2 X(m) unless groups have
      * one rank), then the tail of the group chains. */
     int k = kp > 0 ? kp : (P / 2 > 1 ? P / 2 : 1);
     if (k > P) k = P;
     double m = M / k;
     int gs = (P + k - 1) / k; /* ranks per group (largest) */
-    double ring_step = c->a + (gs > 1 ? 2 : 1) * m * c->b;
-    return c->a + (k - 1) * m * c->b + (k - 1) * ring_step + (gs - 1) * tsend(c, m);
+    double ring_step = c->lat + (gs > 1 ? 2 : 1) * xfer(c, m);
+    return c->lat + (k - 1) * xfer(c, m) + (k - 1) * ring_step + (gs - 1) * tsend(c, m);
   }
   if (!strcmp(name, "nebst")) {
     /* Seed 000: 3 log P (t_s + M/(B log P)).  The n = ceil(log2 P) rotated
      * binomial trees all have the root as root with L children each, so the
-     * root sends L copies of the message: its link is the bottleneck
-     * (L M/B), plus the depth L of one piece / segment. */
-    int n = kp > 0 ? kp : L;
+     * root sends L copies of every segment, like the binomial tree; every
+     * rank handles the segments in order, so the trees wait on each other:
+     * modelled as the binomial pipeline of the same segments, twice over. */
+    int n = kp > 0 ? kp : (L > 0 ? L : 1);
     double s = seg > 0 && (double)seg < M / n ? (double)seg : M / n;
-    return L * M * c->b + L * tsend(c, s) + (M / s) * c->gap;
+    if (s < 1) s = 1;
+    double k = ceil(M / s);
+    for (int i = 0; i < L; ++i) fan[i] = L - i;
+    return 2 * pipeline(c, fan, L, k, s, 0) - pipeline(c, fan, L, 1, s, 0);
   }
   if (!strcmp(name, "scatter_ring")) {
-    /* van de Geijn: L t_s + (P-1)/P M/B + (P-1) T_send(M/P). */
-    return L * c->a + (P - 1.0) / P * M * c->b + (P - 1) * tsend(c, M / P);
+    /* van de Geijn: L t_s + (P-1)/P M/B + (P-1) T_send(M/P); here the
+     * binomial scatter as its messages (halves, quarters, ...). */
+    double t = 0, piece = M;
+    for (int i = 0; i < L; ++i) {
+      piece /= 2;
+      t += tsend(c, piece);
+    }
+    return t + (P - 1) * tsend(c, M / P);
   }
   if (!strcmp(name, "twotree")) {
-    /* Sanders-Speck-Traff (simplified): every rank forwards half the
-     * segments to two children (period s/B), depth ~ log2 P + 1 hops with
-     * two sends each.  Default: two segments. */
+    /* Sanders-Speck-Traff (simplified): even segments down tree 1, odd down
+     * tree 2 (binary trees, depth ~ log2 P, inner fan-out 2); the root sends
+     * each segment once.  Ranks handle segments in order, so the two trees
+     * wait on each other: twice the pipeline of one tree carrying its half.
+     * Default: two segments. */
     double k = seg > 0 ? nsegments(M, seg) : 2.0;
     if (k > M) k = M > 1 ? M : 1;
     double s = M / k;
-    double per = s * c->b > c->gap ? s * c->b : c->gap;
-    return (L + 1) * (c->a + 2 * s * c->b) + (k - 1) * per;
+    int D = L > 1 ? L : 1;
+    for (int i = 0; i < D; ++i) fan[i] = i == 0 ? 1 : 2;
+    double kh = ceil(k / 2);
+    return 2 * pipeline(c, fan, D, kh, s, 0);
   }
   return -1;
 }
@@ -184,18 +224,22 @@ static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Ain
     return L * (tsend(c, M) + M * c->gm);
   if (!strcmp(name, "rsag")) {
     /* Seed 000: 4 t_s log P + (4/B + t_op) M (P-1)/P with 2 T_send per
-     * exchange; here one (full duplex): reduce-scatter by halving
-     * (L2 t_s + (P2-1)/P2 M (1/B + gamma)) + binomial gather (L2 t_s +
-     * (P2-1)/P2 M/B), + a fold of the extra ranks when P is not 2^n. */
-    double f = (P2 - 1.0) / P2 * M;
-    double t = 2 * L2 * c->a + f * (2 * c->b + c->gm);
+     * exchange; here one (full duplex): reduce-scatter by halving then
+     * binomial gather of the blocks (messages M/2, M/4, ... each way),
+     * + a fold of the extra ranks when P is not 2^n. */
+    double t = 0, piece = M;
+    for (int i = 0; i < L2; ++i) {
+      piece /= 2;
+      t += 2 * tsend(c, piece) + piece * c->gm;
+    }
     if (P != P2) t += tsend(c, M) + M * c->gm;
     return t;
   }
   if (!strcmp(name, "chain")) {
-    /* Seed 000: (k + P - 2)(2 T_send(M/k) + t_op M/k); one T_send per hop. */
+    /* Seed 000: (k + P - 2)(2 T_send(M/k) + t_op M/k); one message per hop
+     * and the window (pipeline()). */
     double k = nsegments(M, seg);
-    return chain(c, P - 1, k, M / k, c->gm);
+    return pipeline(c, NULL, P - 1, k, M / k, c->gm);
   }
   return -1;
 }
@@ -208,8 +252,13 @@ static double allreduce(const cost_t *c, const char *name, int P, double M, MPI_
   if (!strcmp(name, "recursive_doubling"))
     return L2 * (tsend(c, M) + M * c->gm) + fold;
   if (!strcmp(name, "rabenseifner")) {
-    double f = (P2 - 1.0) / P2 * M;
-    return 2 * L2 * c->a + 2 * f * c->b + f * c->gm + fold;
+    /* 2 log P t_s + 2 (P-1)/P M/B + (P-1)/P gamma M, as its messages */
+    double t = 0, piece = M;
+    for (int i = 0; i < L2; ++i) {
+      piece /= 2;
+      t += 2 * tsend(c, piece) + piece * c->gm;
+    }
+    return t + fold;
   }
   if (!strcmp(name, "ring")) {
     /* 2 (P-1) T_send(M/P) + (P-1)/P gamma M; segmented: phases of P
@@ -235,10 +284,10 @@ static double scan(const cost_t *c, const char *name, int P, double M, MPI_Aint 
   if (!strcmp(name, "linear")) /* seed 000: P (2 T_send(M) + T_comp(M)) */
     return (P - 1) * step;
   if (!strcmp(name, "pipeline")) {
-    /* seed 000: (k + P)(2 T_send(M/k) + T_comp(M)); one T_send per hop and
-     * T_comp of a segment per step. */
+    /* seed 000: (k + P)(2 T_send(M/k) + T_comp(M)); one message per hop,
+     * T_comp of a segment per step, and the window (pipeline()). */
     double k = nsegments(M, seg);
-    return chain(c, P - 1, k, M / k, c->gm);
+    return pipeline(c, NULL, P - 1, k, M / k, c->gm);
   }
   if (!strcmp(name, "brent_kung")) /* seed 000: (2 log P - 1)(T_send + T_comp) */
     return (2 * L - 1) * step + shift;
@@ -263,20 +312,23 @@ static double scan(const cost_t *c, const char *name, int P, double M, MPI_Aint 
 static double gather(const cost_t *c, const char *name, int P, double m) {
   const int L = clog2(P);
   if (!strcmp(name, "linear")) /* all P-1 blocks at once through the root's link */
-    return c->a + (P - 1) * (m * c->b > c->gap ? m * c->b : c->gap);
-  if (!strcmp(name, "binomial")) /* log P t_s + (P-1) m/B */
-    return L * c->a + (P - 1) * m * c->b;
+    return c->lat + (P - 1) * xfer(c, m);
+  if (!strcmp(name, "binomial")) { /* log P t_s + (P-1) m/B: blocks m, 2m, 4m, ... */
+    double t = 0, b = m;
+    for (int i = 0; i < L; ++i, b *= 2) t += tsend(c, b);
+    return t;
+  }
   return -1;
 }
 
 static double alltoall(const cost_t *c, const char *name, int P, double m) {
   const int L = clog2(P);
   if (!strcmp(name, "linear")) /* batches of 32 requests; all links busy */
-    return ((P - 1 + 31) / 32) * c->a + (P - 1) * (m * c->b > c->gap ? m * c->b : c->gap);
+    return ((P - 1 + 31) / 32) * c->lat + (P - 1) * xfer(c, m);
   if (!strcmp(name, "pairwise")) /* (P-1) T_send(m) */
     return (P - 1) * tsend(c, m);
   if (!strcmp(name, "bruck")) /* log P (t_s + P/2 m/B) + packing (~gamma per byte) */
-    return L * (c->a + (P / 2.0) * m * (c->b + c->gm));
+    return L * (tsend(c, (P / 2.0) * m) + (P / 2.0) * m * c->gm);
   return -1;
 }
 
@@ -317,7 +369,7 @@ double arcoll_model_predict(const arcoll_model_t *m, arcoll_coll_t coll,
     case ARCOLL_COLL_BARRIER:
       /* dissemination: ceil(log2 P) rounds of a 0-byte send-receive
        * (seed-style 2 t_s per round counts send and receive apart) */
-      t = strcmp(n, "dissemination") ? -1 : clog2(P) * c.a;
+      t = strcmp(n, "dissemination") ? -1 : clog2(P) * c.lat;
       break;
     default:
       t = -1;

@@ -4,6 +4,7 @@
 //    "intra": {"t_s": s, "B": B/s, "L": s, "o": s, "g": s, "G": s/B},
 //    "inter": {...same six fields...},
 //    "gamma": s/B,
+//    "intra_curve"/"inter_curve": optional [[bytes, seconds], ...] (select.h),
 //    ...any other keys (notes, raw measurements) are ignored}
 // B and G must be > 0; t_s, L, o, g and gamma >= 0.  Every error names the
 // file and the field.  No exception leaves this file (C callers).
@@ -60,6 +61,36 @@ void read_params(const std::string &path, const json &root, const char *key,
   p->G = number_field(path, *it, key, "G", true);
 }
 
+void read_curve(const std::string &path, const json &root, const char *key,
+                arcoll_p2p_curve_t *c) {
+  c->n = 0;
+  auto it = root.find(key);
+  if (it == root.end()) return;  // optional
+  const std::string k = key;
+  if (!it->is_array() || it->size() < 2 || it->size() > ARCOLL_MODEL_CURVE_MAX)
+    throw LoadError{path + ": field \"" + k + "\" must be an array of 2 to " +
+                    std::to_string(ARCOLL_MODEL_CURVE_MAX) + " [bytes, seconds] pairs"};
+  for (size_t i = 0; i < it->size(); ++i) {
+    const json &e = (*it)[i];
+    const std::string f = k + "[" + std::to_string(i) + "]";
+    if (!e.is_array() || e.size() != 2 || !e[0].is_number() || !e[1].is_number())
+      throw LoadError{path + ": field \"" + f + "\" must be [bytes, seconds], got " + e.dump()};
+    double b = e[0].get<double>(), t = e[1].get<double>();
+    if (!std::isfinite(b) || !std::isfinite(t) || t < 0 || (i == 0 ? b != 0 : b <= c->bytes[i - 1]))
+      throw LoadError{path + ": field \"" + f + "\": bytes must start at 0 and increase, seconds >= 0; got " +
+                      e.dump()};
+    c->bytes[i] = b;
+    c->seconds[i] = t;
+  }
+  c->n = (int)it->size();
+}
+
+json curve_json(const arcoll_p2p_curve_t &c) {
+  json a = json::array();
+  for (int i = 0; i < c.n; ++i) a.push_back(json::array({c.bytes[i], c.seconds[i]}));
+  return a;
+}
+
 json params_json(const arcoll_p2p_params_t &p) {
   return json{{"t_s", p.t_s}, {"B", p.B}, {"L", p.L}, {"o", p.o}, {"g", p.g}, {"G", p.G}};
 }
@@ -88,6 +119,8 @@ extern "C" int arcoll_model_load(const char *path, arcoll_model_t *m, char *err,
     read_params(p, root, "intra", &out.intra);
     read_params(p, root, "inter", &out.inter);
     out.gamma = number_field(p, root, "", "gamma", false);
+    read_curve(p, root, "intra_curve", &out.intra_curve);
+    read_curve(p, root, "inter_curve", &out.inter_curve);
     std::snprintf(out.source, sizeof out.source, "%s", path);
     *m = out;
     return 0;
@@ -119,6 +152,8 @@ extern "C" int arcoll_model_save(const char *path, const arcoll_model_t *m,
     root["intra"] = params_json(m->intra);
     root["inter"] = params_json(m->inter);
     root["gamma"] = m->gamma;
+    if (m->intra_curve.n > 0) root["intra_curve"] = curve_json(m->intra_curve);
+    if (m->inter_curve.n > 0) root["inter_curve"] = curve_json(m->inter_curve);
     std::ofstream out(path);
     if (!out) throw LoadError{p + ": cannot write the model file: " + std::strerror(errno)};
     out << root.dump(2) << "\n";

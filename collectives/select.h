@@ -36,13 +36,38 @@ typedef struct arcoll_p2p_params {
   double G;     /**< LogGP gap per byte, seconds/byte */
 } arcoll_p2p_params_t;
 
+/** Maximum number of points of a measured point-to-point curve. */
+#define ARCOLL_MODEL_CURVE_MAX 48
+
+/**
+ * Optional measured point-to-point times of one class of pairs: seconds[i]
+ * is the one-way time (half round trip) of a message of bytes[i] bytes,
+ * bytes strictly increasing, bytes[0] == 0.  n == 0: no curve, the model
+ * uses the linear T(m) = t_s + m/B.  With a curve, T(m) interpolates it
+ * linearly (beyond the last point: slope G), which captures the piecewise
+ * protocols (eager/rendezvous, SMPI's size-dependent factors) a single line
+ * misses.  Written by arcoll-calibrate ("inter_curve", "intra_curve").
+ */
+typedef struct arcoll_p2p_curve {
+  int n;
+  double bytes[ARCOLL_MODEL_CURVE_MAX];
+  double seconds[ARCOLL_MODEL_CURVE_MAX];
+} arcoll_p2p_curve_t;
+
 /** The whole model. */
 typedef struct arcoll_model {
   arcoll_p2p_params_t intra; /**< pairs on one node */
   arcoll_p2p_params_t inter; /**< pairs on different nodes */
   double gamma;              /**< reduction cost, seconds/byte */
   char source[256];          /**< "built-in default" or the model file path */
+  /* added after the first version of this header (fields appended only): */
+  arcoll_p2p_curve_t intra_curve; /**< optional measured curve, pairs on one node */
+  arcoll_p2p_curve_t inter_curve; /**< optional measured curve, pairs on different nodes */
 } arcoll_model_t;
+
+/** One-way time (seconds) of a `bytes`-byte message between two ranks of
+ *  class p / curve c (the curve when c->n > 0, else t_s + bytes/B). */
+double arcoll_model_p2p(const arcoll_p2p_params_t *p, const arcoll_p2p_curve_t *c, double bytes);
 
 /** What the selector chose. */
 typedef struct arcoll_choice {
@@ -81,7 +106,10 @@ void arcoll_model_default(arcoll_model_t *m);
 /**
  * Read a model file (JSON, format in collectives/README.md) into *m.
  * Returns 0, or -1 with a message naming the file and the problem in
- * err (size errlen): unreadable file, not JSON, missing or non-positive field.
+ * err (size errlen): unreadable file, not JSON, version not 1, missing or
+ * non-numeric field, B or G not > 0, t_s/L/o/g/gamma negative, a curve
+ * ("inter_curve"/"intra_curve", optional) that is not [[bytes, seconds], ...]
+ * with bytes increasing from 0 and seconds >= 0.
  */
 int arcoll_model_load(const char *path, arcoll_model_t *m, char *err, int errlen);
 

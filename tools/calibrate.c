@@ -7,7 +7,9 @@
  *     smpirun -np 2 -platform P.xml -hostfile H arcoll-calibrate -o model.json   (SMPI build)
  *
  * Measurement (seed 003_e288917cd7e80de5.txt care): every repetition starts
- * with an MPI_Barrier; the initiator of the ping-pong alternates between the
+ * with an MPI_Barrier and an untimed 0-byte ping-pong (so that the responder
+ * is waiting when the clock starts; the barrier alone releases the two ranks
+ * up to a latency apart); the initiator of the ping-pong alternates between the
  * two ranks of the pair (even repetitions: the lower rank); the min and the
  * median over the repetitions are reported.  Sizes 0 and 1, 2, 4, ... bytes up
  * to MAX_BYTES (default 4 MiB).  Fits (seconds, bytes/second):
@@ -21,6 +23,9 @@
  *    L = RTT(0)/2 - 2 o, clamped to >= 0;
  *  - gamma = median time of MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) over 1 MiB,
  *    per byte.
+ * The medians are also written as the measured curves "intra_curve" and
+ * "inter_curve" ([[bytes, seconds], ...], select.h), which the model
+ * interpolates.
  * Pairs: rank 0 with the first rank on its node (intra) and with the first
  * rank on another node (inter), by MPI_Get_processor_name.  A class with no
  * pair is copied from the other and the file says so
@@ -70,6 +75,15 @@ static void pingpong(MPI_Comm comm, int me, int a, int b, long bytes, int reps, 
   for (int r = 0; r < reps; ++r) {
     int init = (r % 2 == 0) ? a : b, other = init == a ? b : a;
     MPI_Barrier(comm);
+    /* untimed 0-byte ping-pong first: the barrier releases ranks at
+     * different times; after it the responder is already waiting */
+    if (me == init) {
+      MPI_Send(buf, 0, MPI_BYTE, other, 0, comm);
+      MPI_Recv(buf, 0, MPI_BYTE, other, 0, comm, MPI_STATUS_IGNORE);
+    } else if (me == other) {
+      MPI_Recv(buf, 0, MPI_BYTE, init, 0, comm, MPI_STATUS_IGNORE);
+      MPI_Send(buf, 0, MPI_BYTE, init, 0, comm);
+    }
     if (me == init) {
       double t0 = MPI_Wtime();
       MPI_Send(buf, (int)bytes, MPI_BYTE, other, 1, comm);
@@ -350,6 +364,18 @@ int main(int argc, char **argv) {
       copied = "intra_copied_from_inter";
     }
     m.gamma = gamma;
+    /* measured curves (medians), copied like the parameters */
+    pairres_t *ci = intra.have ? &intra : &inter, *ce = inter.have ? &inter : &intra;
+    for (int i = 0; i < ci->npts && i < ARCOLL_MODEL_CURVE_MAX; ++i) {
+      m.intra_curve.bytes[i] = (double)ci->pts[i].bytes;
+      m.intra_curve.seconds[i] = ci->pts[i].median_s;
+      m.intra_curve.n = i + 1;
+    }
+    for (int i = 0; i < ce->npts && i < ARCOLL_MODEL_CURVE_MAX; ++i) {
+      m.inter_curve.bytes[i] = (double)ce->pts[i].bytes;
+      m.inter_curve.seconds[i] = ce->pts[i].median_s;
+      m.inter_curve.n = i + 1;
+    }
     size_t elen = 16384;
     char *extra = malloc(elen), pj[6000];
     size_t k = (size_t)snprintf(

@@ -1,0 +1,12 @@
+# Tests of the model and the selector (collectives/select.h): unit tests, and
+# arcoll-calibrate at 2 ranks under MPICH whose output the unit test binary
+# then loads (ARCOLL_CALIBRATED_MODEL).
+find_package(nlohmann_json REQUIRED)
+add_executable(test_select ${CMAKE_CURRENT_LIST_DIR}/test_select.cpp)
+target_link_libraries(test_select PRIVATE arcoll_collectives GTest::gtest_main nlohmann_json::nlohmann_json)
+gtest_discover_tests(test_select PROPERTIES LABELS unit)
+
+set(_cal_out ${CMAKE_CURRENT_BINARY_DIR}/calibrated.model.json)
+add_test(NAME collectives.calibrate.np2
+  COMMAND sh -c "rm -f '${_cal_out}' && ${ARCOLL_MPIEXEC} -n 2 '$<TARGET_FILE:arcoll_calibrate>' -o '${_cal_out}' -r 6 -m 65536 -q && ARCOLL_CALIBRATED_MODEL='${_cal_out}' ARCOLL_CALIBRATED_MAX_BYTES=65536 '$<TARGET_FILE:test_select>' --gtest_filter=Calibrated.* 2>&1 | tee /dev/stderr | grep -q '\\[  PASSED  \\] 1 test'")
+set_tests_properties(collectives.calibrate.np2 PROPERTIES LABELS mpi TIMEOUT 120 RESOURCE_LOCK mpi)

@@ -1,0 +1,354 @@
+// Unit tests of the performance model and the selector (collectives/select.h,
+// model.c, select.c, model_io.cpp) and, when ARCOLL_CALIBRATED_MODEL names a
+// file written by arcoll-calibrate (ctest collectives.calibrate.np2), of that
+// file.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "select.h"
+
+namespace {
+
+std::string tmp_path(const std::string &name) {
+  const char *d = std::getenv("TMPDIR");
+  return std::string(d ? d : "/tmp") + "/arcoll_test_select_" + std::to_string(getpid()) + "_" + name;
+}
+
+void write_file(const std::string &path, const std::string &text) {
+  std::ofstream f(path);
+  f << text;
+}
+
+// A model with a measured curve (piecewise, like SMPI's) for the second pass.
+arcoll_model_t curve_model() {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  const double b[] = {0, 1024, 16384, 65536, 1 << 20, 4 << 20};
+  const double t[] = {4e-6, 6.3e-6, 2.7e-5, 8e-5, 9.2e-4, 3.6e-3};
+  m.inter_curve.n = 6;
+  for (int i = 0; i < 6; ++i) {
+    m.inter_curve.bytes[i] = b[i];
+    m.inter_curve.seconds[i] = t[i];
+  }
+  m.inter.G = 1.0 / 1.17e9;
+  return m;
+}
+
+const std::vector<int> kProcs = {2, 3, 5, 16, 64, 256, 1024};
+
+TEST(Select, NamesAndTables) {
+  const char *expect[] = {"bcast", "reduce", "allreduce", "scan", "exscan",
+                          "gather", "scatter", "alltoall", "barrier"};
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) {
+    ASSERT_STREQ(arcoll_coll_name((arcoll_coll_t)c), expect[c]);
+    int n = -1;
+    const arcoll_algo_desc_t *t = arcoll_algorithm_table((arcoll_coll_t)c, &n);
+    ASSERT_NE(t, nullptr);
+    ASSERT_GT(n, 0);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_STREQ(t[i].collective, expect[c]);
+      EXPECT_EQ(arcoll_algorithm_find((arcoll_coll_t)c, t[i].name), &t[i]);
+    }
+    EXPECT_EQ(arcoll_algorithm_find((arcoll_coll_t)c, "no_such_algorithm"), nullptr);
+  }
+  EXPECT_EQ(arcoll_coll_name(ARCOLL_COLL_COUNT), nullptr);
+  int n = 7;
+  EXPECT_EQ(arcoll_algorithm_table(ARCOLL_COLL_COUNT, &n), nullptr);
+  EXPECT_EQ(n, 0);
+  ASSERT_NE(arcoll_algorithm_find(ARCOLL_COLL_BCAST, "chain"), nullptr);
+  ASSERT_NE(arcoll_algorithm_find(ARCOLL_COLL_SCAN, "pipeline"), nullptr);
+}
+
+TEST(Model, EveryAlgorithmHasAFormula) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) {
+    int n = 0;
+    const arcoll_algo_desc_t *t = arcoll_algorithm_table((arcoll_coll_t)c, &n);
+    for (int i = 0; i < n; ++i) {
+      SCOPED_TRACE(std::string(t[i].collective) + " " + t[i].name);
+      EXPECT_EQ(arcoll_model_predict(&m, (arcoll_coll_t)c, &t[i], 1, 4096, 0, 0), 0.0);
+      double p = arcoll_model_predict(&m, (arcoll_coll_t)c, &t[i], 16, 4096, 0, 0);
+      EXPECT_GT(p, 0.0);
+      EXPECT_TRUE(std::isfinite(p));
+    }
+  }
+  arcoll_algo_desc_t fake = {"bcast", "nope", nullptr, 0, ""};
+  EXPECT_LT(arcoll_model_predict(&m, ARCOLL_COLL_BCAST, &fake, 16, 4096, 0, 0), 0.0);
+  EXPECT_LT(arcoll_model_predict(&m, ARCOLL_COLL_COUNT, arcoll_algorithm_find(ARCOLL_COLL_BCAST, "chain"),
+                                 16, 4096, 0, 0), 0.0);
+}
+
+// Seed 000 closed forms on the linear model for the cases the model keeps
+// exactly: binomial reduce = log P (t_s + M/B + gamma M); scan linear =
+// (P-1)(t_s + M/B + gamma M); barrier = ceil(log2 P) t_s.
+TEST(Model, ClosedFormsOfTheLinearModel) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  const double ts = m.inter.t_s, B = m.inter.B, g = m.gamma, M = 1 << 20;
+  auto pred = [&](arcoll_coll_t c, const char *a, int P) {
+    return arcoll_model_predict(&m, c, arcoll_algorithm_find(c, a), P, (MPI_Aint)M, 0, 0);
+  };
+  EXPECT_NEAR(pred(ARCOLL_COLL_REDUCE, "binomial", 64), 6 * (ts + M / B + g * M), 1e-12);
+  EXPECT_NEAR(pred(ARCOLL_COLL_SCAN, "linear", 64), 63 * (ts + M / B + g * M), 1e-12);
+  EXPECT_NEAR(pred(ARCOLL_COLL_BARRIER, "dissemination", 100), 7 * ts, 1e-15);
+  // one-segment chain broadcast = (P-1) T_send(M)
+  EXPECT_NEAR(pred(ARCOLL_COLL_BCAST, "chain", 10), 9 * (ts + M / B), 1e-12);
+  // the curve is interpolated linearly, and extrapolated with slope G
+  arcoll_model_t c = curve_model();
+  EXPECT_NEAR(arcoll_model_p2p(&c.inter, &c.inter_curve, 512), (4e-6 + 6.3e-6) / 2, 1e-15);
+  EXPECT_NEAR(arcoll_model_p2p(&c.inter, &c.inter_curve, 8 << 20), 3.6e-3 + (4 << 20) / 1.17e9, 1e-12);
+  EXPECT_NEAR(arcoll_model_p2p(&m.inter, &m.intra_curve, 1000), ts + 1000 / B, 1e-15);
+}
+
+TEST(Model, PredictionsMonotoneInSize) {
+  for (int pass = 0; pass < 2; ++pass) {
+    arcoll_model_t m;
+    if (pass == 0)
+      arcoll_model_default(&m);
+    else
+      m = curve_model();
+    for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) {
+      int n = 0;
+      const arcoll_algo_desc_t *t = arcoll_algorithm_table((arcoll_coll_t)c, &n);
+      for (int i = 0; i < n; ++i)
+        for (int P : kProcs)
+          for (MPI_Aint seg : {(MPI_Aint)0, (MPI_Aint)4096}) {
+            double prev = 0;
+            for (MPI_Aint b = 1; b <= ((MPI_Aint)64 << 20); b *= 2) {
+              double p = arcoll_model_predict(&m, (arcoll_coll_t)c, &t[i], P, b, seg, 0);
+              ASSERT_GE(p, prev * (1 - 1e-12))
+                  << t[i].collective << " " << t[i].name << " P=" << P << " seg=" << seg << " bytes=" << b
+                  << " pass=" << pass;
+              prev = p;
+            }
+          }
+    }
+  }
+}
+
+// Brute force over the table with an independently written candidate set
+// (one segment, every power of two from 1 KiB below the message; for
+// ksegment every power of two k below P): the selector must predict no more
+// than the brute force's best, report its own choice's prediction, and pick
+// the same algorithm whenever the brute force's best beats every other
+// algorithm by more than 1 %.
+TEST(Select, SameAsBruteForce) {
+  for (int pass = 0; pass < 2; ++pass) {
+    arcoll_model_t m;
+    if (pass == 0)
+      arcoll_model_default(&m);
+    else
+      m = curve_model();
+    for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
+      for (int P : kProcs)
+        for (MPI_Aint bytes : {(MPI_Aint)8, (MPI_Aint)1000, (MPI_Aint)65536, (MPI_Aint)1 << 20,
+                               (MPI_Aint)16 << 20})
+          for (int commutative = 0; commutative < 2; ++commutative) {
+            int n = 0;
+            const arcoll_algo_desc_t *t = arcoll_algorithm_table((arcoll_coll_t)c, &n);
+            std::vector<double> best_of(n, INFINITY);
+            for (int i = 0; i < n; ++i) {
+              if (!commutative && (t[i].flags & ARCOLL_ALGO_COMMUTATIVE_ONLY)) continue;
+              std::vector<MPI_Aint> segs{0};
+              if (t[i].flags & ARCOLL_ALGO_SEGMENTED)
+                for (MPI_Aint s = 1024; s < bytes; s *= 2) segs.push_back(s);
+              std::vector<int> ks{0};
+              if (std::string(t[i].name) == "ksegment")
+                for (int k = 2; k < P; k *= 2) ks.push_back(k);
+              for (MPI_Aint s : segs)
+                for (int k : ks)
+                  best_of[i] = std::min(best_of[i], arcoll_model_predict(&m, (arcoll_coll_t)c, &t[i], P,
+                                                                         bytes, s, k));
+            }
+            int bi = 0;
+            for (int i = 1; i < n; ++i)
+              if (best_of[i] < best_of[bi]) bi = i;
+            double second = INFINITY;
+            for (int i = 0; i < n; ++i)
+              if (i != bi) second = std::min(second, best_of[i]);
+            arcoll_choice_t ch;
+            ASSERT_EQ(arcoll_select(&m, (arcoll_coll_t)c, P, bytes, commutative, &ch), 0);
+            std::string where = std::string(arcoll_coll_name((arcoll_coll_t)c)) + " P=" + std::to_string(P) +
+                                " bytes=" + std::to_string(bytes) + " comm=" + std::to_string(commutative);
+            ASSERT_NE(ch.algo, nullptr) << where;
+            EXPECT_LE(ch.predicted_s, best_of[bi] * (1 + 1e-12)) << where;
+            EXPECT_DOUBLE_EQ(ch.predicted_s, arcoll_model_predict(&m, (arcoll_coll_t)c, ch.algo, P, bytes,
+                                                                  ch.segment_bytes, ch.k))
+                << where;
+            if (!commutative) EXPECT_FALSE(ch.algo->flags & ARCOLL_ALGO_COMMUTATIVE_ONLY) << where;
+            if (!(ch.algo->flags & ARCOLL_ALGO_SEGMENTED)) EXPECT_EQ(ch.segment_bytes, 0) << where;
+            if (second > best_of[bi] * 1.01) EXPECT_EQ(ch.algo, &t[bi]) << where << " brute " << t[bi].name;
+          }
+  }
+}
+
+TEST(Select, LargeBcastIsSegmentedAndSmallIsNot) {
+  arcoll_model_t m = curve_model();
+  arcoll_choice_t ch;
+  ASSERT_EQ(arcoll_select(&m, ARCOLL_COLL_BCAST, 64, (MPI_Aint)64 << 20, 1, &ch), 0);
+  // 64 MiB over 64 ranks: one-segment algorithms pay ~ (P-1) or log P times
+  // M/B; a pipelined or scatter-based one must win
+  arcoll_choice_t one;
+  ASSERT_EQ(arcoll_select(&m, ARCOLL_COLL_BCAST, 64, 8, 1, &one), 0);
+  EXPECT_LT(ch.predicted_s, arcoll_model_predict(&m, ARCOLL_COLL_BCAST,
+                                                 arcoll_algorithm_find(ARCOLL_COLL_BCAST, "binomial"), 64,
+                                                 (MPI_Aint)64 << 20, 0, 0) / 3);
+  EXPECT_TRUE(std::string(one.algo->name) != "chain");  // 8 bytes: never the 63-hop chain
+}
+
+TEST(ModelFile, RoundTripThroughTheWriter) {
+  arcoll_model_t m = curve_model();
+  m.intra = {1.25e-7, 7.5e9, 3.3e-8, 1.1e-8, 2.2e-8, 1.0 / 3.3e9};
+  m.inter = {4.155e-6, 1.0607e9, 4.03e-6, 1e-8, 8.78e-8, 8.5044e-10};
+  m.gamma = 0;  // allowed: SMPI without simulated computation
+  m.intra_curve.n = 2;
+  m.intra_curve.bytes[0] = 0;
+  m.intra_curve.seconds[0] = 1.5e-7;
+  m.intra_curve.bytes[1] = 4096;
+  m.intra_curve.seconds[1] = 9.75e-7;
+  const std::string p = tmp_path("roundtrip.json");
+  char err[512] = "";
+  ASSERT_EQ(arcoll_model_save(p.c_str(), &m, "{\"note\":\"test\",\"inter_copied_from_intra\":false}", err,
+                              sizeof err), 0)
+      << err;
+  arcoll_model_t r;
+  ASSERT_EQ(arcoll_model_load(p.c_str(), &r, err, sizeof err), 0) << err;
+  const arcoll_p2p_params_t *a[2] = {&m.intra, &m.inter}, *b[2] = {&r.intra, &r.inter};
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(a[i]->t_s, b[i]->t_s);
+    EXPECT_EQ(a[i]->B, b[i]->B);
+    EXPECT_EQ(a[i]->L, b[i]->L);
+    EXPECT_EQ(a[i]->o, b[i]->o);
+    EXPECT_EQ(a[i]->g, b[i]->g);
+    EXPECT_EQ(a[i]->G, b[i]->G);
+  }
+  EXPECT_EQ(r.gamma, 0.0);
+  ASSERT_EQ(r.inter_curve.n, m.inter_curve.n);
+  for (int i = 0; i < m.inter_curve.n; ++i) {
+    EXPECT_EQ(r.inter_curve.bytes[i], m.inter_curve.bytes[i]);
+    EXPECT_EQ(r.inter_curve.seconds[i], m.inter_curve.seconds[i]);
+  }
+  ASSERT_EQ(r.intra_curve.n, 2);
+  EXPECT_EQ(r.intra_curve.seconds[1], 9.75e-7);
+  EXPECT_STREQ(r.source, p.c_str());
+  // the extra keys are kept in the file
+  std::ifstream in(p);
+  nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["note"], "test");
+  EXPECT_EQ(j["version"], 1);
+  // same predictions from the loaded model
+  const arcoll_algo_desc_t *ch = arcoll_algorithm_find(ARCOLL_COLL_BCAST, "chain");
+  EXPECT_EQ(arcoll_model_predict(&m, ARCOLL_COLL_BCAST, ch, 64, 1 << 22, 4096, 0),
+            arcoll_model_predict(&r, ARCOLL_COLL_BCAST, ch, 64, 1 << 22, 4096, 0));
+  std::remove(p.c_str());
+  // unwritable path
+  EXPECT_EQ(arcoll_model_save("/nonexistent-dir/x.json", &m, nullptr, err, sizeof err), -1);
+  EXPECT_NE(std::string(err).find("/nonexistent-dir/x.json"), std::string::npos) << err;
+}
+
+struct BadCase {
+  const char *what, *text, *field;
+};
+
+TEST(ModelFile, BadFilesNameTheFileAndTheField) {
+  const std::string good_p = R"("t_s":1e-6,"B":1e9,"L":1e-6,"o":1e-7,"g":1e-7,"G":1e-9)";
+  auto doc = [&](const std::string &intra, const std::string &inter, const std::string &rest) {
+    return "{\"version\":1,\"intra\":{" + intra + "},\"inter\":{" + inter + "}" + rest + "}";
+  };
+  const std::string ok = doc(good_p, good_p, ",\"gamma\":1e-10");
+  std::string noB = R"("t_s":1e-6,"L":1e-6,"o":1e-7,"g":1e-7,"G":1e-9)";
+  std::string zeroB = R"("t_s":1e-6,"B":0,"L":1e-6,"o":1e-7,"g":1e-7,"G":1e-9)";
+  std::string negO = R"("t_s":1e-6,"B":1e9,"L":1e-6,"o":-1,"g":1e-7,"G":1e-9)";
+  std::string strG = R"("t_s":1e-6,"B":1e9,"L":1e-6,"o":1e-7,"g":1e-7,"G":"fast")";
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"{\"version\":1,", "JSON"},
+      {"[1,2]", "object"},
+      {doc(good_p, good_p, ",\"gamma\":1e-10").replace(11, 1, "2"), "version"},
+      {doc(good_p, noB, ",\"gamma\":1e-10"), "inter.B"},
+      {doc(zeroB, good_p, ",\"gamma\":1e-10"), "intra.B"},
+      {doc(good_p, negO, ",\"gamma\":1e-10"), "inter.o"},
+      {doc(good_p, strG, ",\"gamma\":1e-10"), "inter.G"},
+      {doc(good_p, good_p, ""), "gamma"},
+      {doc(good_p, good_p, ",\"gamma\":-1e-9"), "gamma"},
+      {"{\"version\":1,\"intra\":3,\"inter\":{" + good_p + "},\"gamma\":0}", "intra"},
+      {doc(good_p, good_p, ",\"gamma\":0,\"inter_curve\":[[0,1e-6],[0,2e-6]]"), "inter_curve[1]"},
+      {doc(good_p, good_p, ",\"gamma\":0,\"intra_curve\":[[0,1e-6],[8,-1]]"), "intra_curve[1]"},
+      {doc(good_p, good_p, ",\"gamma\":0,\"inter_curve\":{}"), "inter_curve"},
+  };
+  const std::string p = tmp_path("bad.json");
+  char err[512];
+  write_file(p, ok);
+  arcoll_model_t m;
+  ASSERT_EQ(arcoll_model_load(p.c_str(), &m, err, sizeof err), 0) << err;
+  EXPECT_EQ(m.inter.B, 1e9);
+  EXPECT_EQ(m.inter_curve.n, 0);
+  for (auto &[text, field] : cases) {
+    write_file(p, text);
+    arcoll_model_t before = m;
+    err[0] = 0;
+    ASSERT_EQ(arcoll_model_load(p.c_str(), &m, err, sizeof err), -1) << text;
+    std::string e = err;
+    EXPECT_NE(e.find(p), std::string::npos) << e;
+    EXPECT_NE(e.find(field), std::string::npos) << "expected field " << field << " in: " << e;
+    EXPECT_EQ(m.inter.B, before.inter.B);  // *m untouched on error
+  }
+  std::remove(p.c_str());
+  const std::string missing = tmp_path("does_not_exist.json");
+  ASSERT_EQ(arcoll_model_load(missing.c_str(), &m, err, sizeof err), -1);
+  EXPECT_NE(std::string(err).find(missing), std::string::npos) << err;
+}
+
+// Output of arcoll-calibrate (run by ctest collectives.calibrate.np2 under
+// MPICH at 2 ranks on one node): loads, sane values, inter copied from intra
+// and the file says so, the measured curve has every size 0, 1, 2, ... .
+TEST(Calibrated, FileFromArcollCalibrate) {
+  const char *p = std::getenv("ARCOLL_CALIBRATED_MODEL");
+  if (!p) GTEST_SKIP() << "ARCOLL_CALIBRATED_MODEL not set (the mpi-labelled ctest sets it)";
+  arcoll_model_t m;
+  char err[512];
+  ASSERT_EQ(arcoll_model_load(p, &m, err, sizeof err), 0) << err;
+  EXPECT_GT(m.intra.B, 1e6);
+  EXPECT_LT(m.intra.t_s, 1e-3);
+  EXPECT_GT(m.intra.G, 0);
+  EXPECT_GE(m.intra.L, 0);
+  EXPECT_GE(m.gamma, 0);
+  std::ifstream in(p);
+  nlohmann::json j = nlohmann::json::parse(in);
+  const char *max_env = std::getenv("ARCOLL_CALIBRATED_MAX_BYTES");
+  long max_bytes = max_env ? std::atol(max_env) : 4L << 20;
+  int npts = 1;
+  for (long s = 1; s <= max_bytes; s *= 2) ++npts;
+  if (j.value("inter_copied_from_intra", false)) {
+    EXPECT_EQ(m.inter.t_s, m.intra.t_s);
+    EXPECT_EQ(m.inter.B, m.intra.B);
+    EXPECT_EQ(m.inter_curve.n, m.intra_curve.n);
+  } else {
+    EXPECT_TRUE(j.value("intra_copied_from_inter", false) || j.value("both_classes_measured", false));
+  }
+  ASSERT_EQ(m.intra_curve.n, npts);
+  ASSERT_EQ(j["measurements"]["intra"].size(), (size_t)npts);
+  for (int i = 0; i < npts; ++i) {
+    EXPECT_EQ(m.intra_curve.bytes[i], i == 0 ? 0.0 : std::ldexp(1.0, i - 1));
+    EXPECT_GT(m.intra_curve.seconds[i], 0);
+    auto &pt = j["measurements"]["intra"][i];
+    EXPECT_LE(pt["min_s"].get<double>(), pt["median_s"].get<double>());
+    EXPECT_EQ(pt["median_s"].get<double>(), m.intra_curve.seconds[i]);
+  }
+  // the largest message takes longer than the empty one
+  EXPECT_GT(m.intra_curve.seconds[npts - 1], m.intra_curve.seconds[0]);
+  // the selector runs on it
+  arcoll_choice_t ch;
+  EXPECT_EQ(arcoll_select(&m, ARCOLL_COLL_BCAST, 4, 1 << 20, 1, &ch), 0);
+}
+
+}  // namespace
