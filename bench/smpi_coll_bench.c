@@ -1,0 +1,283 @@
+/**
+ * @file smpi_coll_bench.c
+ * @brief SimGrid SMPI benchmark of the collective algorithms of collectives/
+ *        (issue 3, "Benchmark"): simulated time of every algorithm of one
+ *        collective over a sweep of segment sizes, of the arcoll selector's
+ *        choice ("auto"), and of SMPI's own MPI_Bcast/MPI_Reduce/... (whose
+ *        algorithm SMPI picks with --cfg=smpi/coll-selector:mpich|ompi, so the
+ *        native column needs one smpirun per selector).
+ *
+ * Usage (under smpirun; tools/coll-bench.sh drives it):
+ *   smpi_coll_bench --coll bcast|reduce|allreduce|scan --sizes 8,64,...
+ *                   [--mode algos,auto,native] [--segs 0,1024,...]
+ *                   [--max-segs N] [--algos name,...] [--reps N] [--op sum|noop]
+ *
+ * Timing (seed 003_e288917cd7e80de5.txt: a collective's time runs from the
+ * first rank's start until *all* ranks have finished): every repetition is
+ * preceded by arcoll's dissemination barrier (the same for every column,
+ * whatever SMPI selector is configured); time = max over ranks of the end time
+ * minus min over ranks of the start time (MPI_Wtime: simulated seconds under
+ * SMPI).  An untimed 1-element call of the same configuration comes first
+ * (SMPI's selectors pay a set-up cost on a communicator's first collective).
+ * With several repetitions the minimum is reported (SMPI time is
+ * deterministic: the repetitions agree).
+ *
+ * Data: MPI_DOUBLE, count = m/8, root 0, identity rank order.  Buffers are
+ * SMPI_SHARED_MALLOC'ed (run with --cfg=smpi/shared-malloc:global): every
+ * rank's buffer maps the same pages, so results are garbage but the simulated
+ * network time is unchanged (SMPI does not simulate memory); correctness is
+ * tested in test/collectives.  --op noop (default) uses a commutative
+ * user-defined op that does nothing: with --cfg=smpi/simulate-computation:no
+ * the reduction costs no simulated time anyway, and noop saves the real CPU
+ * time of applying MPI_SUM to gigabytes (tools/coll-bench.sh checks that both
+ * ops give the same simulated times).
+ *
+ * Output (rank 0, stdout), one CSV line per measurement:
+ *   coll,P,m,kind,algo,segment_bytes,k,time_s,predicted_s
+ * kind: algo (a table entry with the given segment size; 0 = one segment),
+ * auto (arcoll_select's choice, predicted_s its predicted time), native
+ * (SMPI's MPI_ collective; algo "smpi").  predicted_s is -1 when unknown.
+ * Errors (bad argument, failing MPI call) go to stderr, exit status 2.
+ */
+#include <mpi.h>
+#include <smpi/smpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "allreduce.h"
+#include "alltoall.h" /* arcoll_barrier_dissemination */
+#include "bcast.h"
+#include "coll.h"
+#include "reduce.h"
+#include "scan.h"
+#ifdef ARCOLL_BENCH_HAVE_SELECT
+#include "select.h"
+#endif
+
+#define MAXLIST 64
+
+typedef enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_SCAN } coll_t;
+
+static const char *coll_names[] = {"bcast", "reduce", "allreduce", "scan"};
+
+static int rank_, nprocs_;
+
+static void die(const char *msg) {
+  if (rank_ == 0) fprintf(stderr, "smpi_coll_bench: %s\n", msg);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+  exit(2);
+}
+
+static int parse_list(const char *s, long long *out, int max) {
+  int n = 0;
+  char *copy = strdup(s), *save = NULL;
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *end;
+    long long v = strtoll(tok, &end, 10);
+    if (*end == 'K' || *end == 'k') v <<= 10, end++;
+    else if (*end == 'M' || *end == 'm') v <<= 20, end++;
+    if (*end != '\0' || v < 0 || n >= max) {
+      free(copy);
+      return -1;
+    }
+    out[n++] = v;
+  }
+  free(copy);
+  return n;
+}
+
+static void noop_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  (void)in, (void)inout, (void)len, (void)dt;
+}
+
+/* One call of table entry `a` (or the native MPI call when a == NULL). */
+static int run_one(coll_t c, const arcoll_algo_desc_t *a, void *sbuf, void *rbuf,
+                   MPI_Aint count, MPI_Op op, const arcoll_sched_t *s) {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  switch (c) {
+  case C_BCAST:
+    return a ? ((arcoll_bcast_fn)a->fn)(rbuf, count, MPI_DOUBLE, 0, comm, s)
+             : MPI_Bcast(rbuf, (int)count, MPI_DOUBLE, 0, comm);
+  case C_REDUCE:
+    return a ? ((arcoll_reduce_fn)a->fn)(sbuf, rbuf, count, MPI_DOUBLE, op, 0, comm, s)
+             : MPI_Reduce(sbuf, rbuf, (int)count, MPI_DOUBLE, op, 0, comm);
+  case C_ALLREDUCE:
+    return a ? ((arcoll_allreduce_fn)a->fn)(sbuf, rbuf, count, MPI_DOUBLE, op, comm, s)
+             : MPI_Allreduce(sbuf, rbuf, (int)count, MPI_DOUBLE, op, comm);
+  case C_SCAN:
+    return a ? ((arcoll_scan_fn)a->fn)(sbuf, rbuf, count, MPI_DOUBLE, op, comm, s)
+             : MPI_Scan(sbuf, rbuf, (int)count, MPI_DOUBLE, op, comm);
+  }
+  return MPI_ERR_ARG;
+}
+
+/* Time (seconds, simulated) of `reps` synchronised calls; minimum over reps. */
+static double measure(coll_t c, const arcoll_algo_desc_t *a, void *sbuf, void *rbuf,
+                      MPI_Aint count, MPI_Op op, const arcoll_sched_t *s, int reps) {
+  double best = -1;
+  arcoll_sched_t bar = {NULL, 0, 0, 32000};
+  /* Warm-up: one untimed 1-element call of the same configuration, so that
+   * first-call costs (SMPI's selectors build the node map of the
+   * communicator on first use: an internal allgather, ~0.1 ms simulated)
+   * are not charged to the measured call. */
+  if (run_one(c, a, sbuf, rbuf, 1, op, s) != MPI_SUCCESS) die("warm-up call failed");
+  for (int r = 0; r < reps; r++) {
+    if (arcoll_barrier_dissemination(MPI_COMM_WORLD, &bar) != MPI_SUCCESS) die("barrier failed");
+    double t0 = MPI_Wtime();
+    int rc = run_one(c, a, sbuf, rbuf, count, op, s);
+    double t1 = MPI_Wtime();
+    if (rc != MPI_SUCCESS) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "%s %s count %lld failed with MPI error %d", coll_names[c],
+               a ? a->name : "native", (long long)count, rc);
+      die(msg);
+    }
+    double t0min, t1max;
+    MPI_Allreduce(&t0, &t0min, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&t1, &t1max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    double t = t1max - t0min;
+    if (best < 0 || t < best) best = t;
+  }
+  return best;
+}
+
+static void emit(coll_t c, long long m, const char *kind, const char *algo, long long seg, int k,
+                 double t, double pred) {
+  if (rank_ == 0) {
+    printf("%s,%d,%lld,%s,%s,%lld,%d,%.9e,%.9e\n", coll_names[c], nprocs_, m, kind, algo, seg, k,
+           t, pred);
+    fflush(stdout);
+  }
+}
+
+static int in_list(const char *name, const char *list) {
+  if (!list) return 1;
+  size_t n = strlen(name);
+  for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+    if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) return 1;
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs_);
+
+  const char *coll_s = NULL, *sizes_s = NULL, *mode = "algos", *algos = NULL, *op_s = "noop";
+  const char *segs_s = "0,4K,16K,64K,256K,1M";
+  long long max_segs = 1024;
+  int reps = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define OPT(name) (strcmp(argv[i], name) == 0 && v && ++i)
+    if (OPT("--coll")) coll_s = v;
+    else if (OPT("--sizes")) sizes_s = v;
+    else if (OPT("--mode")) mode = v;
+    else if (OPT("--segs")) segs_s = v;
+    else if (OPT("--max-segs")) max_segs = atoll(v);
+    else if (OPT("--algos")) algos = v;
+    else if (OPT("--reps")) reps = atoi(v);
+    else if (OPT("--op")) op_s = v;
+    else {
+      char msg[300];
+      snprintf(msg, sizeof msg,
+               "unknown or incomplete argument '%s' (usage: --coll bcast|reduce|allreduce|scan "
+               "--sizes 8,64,... [--mode algos,auto,native] [--segs 0,1K,...] [--max-segs N] "
+               "[--algos a,b] [--reps N] [--op sum|noop])",
+               argv[i]);
+      die(msg);
+    }
+#undef OPT
+  }
+  if (!coll_s || !sizes_s) die("--coll and --sizes are required");
+  int c = -1;
+  for (int i = 0; i < 4; i++)
+    if (strcmp(coll_s, coll_names[i]) == 0) c = i;
+  if (c < 0) die("--coll must be bcast, reduce, allreduce or scan");
+  long long sizes[MAXLIST], segs[MAXLIST];
+  int nsizes = parse_list(sizes_s, sizes, MAXLIST);
+  int nsegs = parse_list(segs_s, segs, MAXLIST);
+  if (nsizes <= 0) die("--sizes: expected a comma-separated list of byte counts (suffix K/M allowed)");
+  if (nsegs <= 0) die("--segs: expected a comma-separated list of byte counts (suffix K/M allowed)");
+  if (reps < 1) die("--reps must be >= 1");
+  MPI_Op op;
+  if (strcmp(op_s, "sum") == 0) op = MPI_SUM;
+  else if (strcmp(op_s, "noop") == 0) MPI_Op_create(noop_op, 1, &op);
+  else die("--op must be sum or noop");
+
+  const arcoll_algo_desc_t *table = NULL;
+  int ntable = 0;
+  switch ((coll_t)c) {
+  case C_BCAST: table = arcoll_bcast_algorithms, ntable = arcoll_bcast_nalgorithms; break;
+  case C_REDUCE: table = arcoll_reduce_algorithms, ntable = arcoll_reduce_nalgorithms; break;
+  case C_ALLREDUCE:
+    table = arcoll_allreduce_algorithms, ntable = arcoll_allreduce_nalgorithms;
+    break;
+  case C_SCAN: table = arcoll_scan_algorithms, ntable = arcoll_scan_nalgorithms; break;
+  }
+
+  long long maxm = 8;
+  for (int i = 0; i < nsizes; i++) {
+    if (sizes[i] % 8 != 0 || sizes[i] == 0) die("--sizes: every size must be a positive multiple of 8 bytes");
+    if (sizes[i] > maxm) maxm = sizes[i];
+  }
+  char *sbuf = SMPI_SHARED_MALLOC((size_t)maxm);
+  char *rbuf = SMPI_SHARED_MALLOC((size_t)maxm);
+  if (!sbuf || !rbuf) die("out of memory for the buffers");
+  memset(sbuf, 0, (size_t)maxm);
+  memset(rbuf, 0, (size_t)maxm);
+
+#ifdef ARCOLL_BENCH_HAVE_SELECT
+  arcoll_model_t model;
+  arcoll_model_default(&model);
+  const char *mpath = getenv("ARCOLL_MODEL");
+  if (mpath && *mpath) {
+    char err[512];
+    if (arcoll_model_load(mpath, &model, err, sizeof err) != 0) die(err);
+  }
+  static const arcoll_coll_t sel_coll[] = {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE,
+                                           ARCOLL_COLL_ALLREDUCE, ARCOLL_COLL_SCAN};
+#endif
+  int tag = 100;
+  for (int si = 0; si < nsizes; si++) {
+    long long m = sizes[si];
+    MPI_Aint count = (MPI_Aint)(m / 8);
+    if (in_list("algos", mode)) {
+      for (int ai = 0; ai < ntable; ai++) {
+        const arcoll_algo_desc_t *a = &table[ai];
+        if (!in_list(a->name, algos)) continue;
+        for (int gi = 0; gi < nsegs; gi++) {
+          long long seg = segs[gi];
+          if (!(a->flags & ARCOLL_ALGO_SEGMENTED) && seg != 0) continue;
+          if (seg != 0 && (seg >= m || (m + seg - 1) / seg > max_segs)) continue;
+          arcoll_sched_t s = {NULL, (MPI_Aint)seg, 0, tag};
+          double t = measure((coll_t)c, a, sbuf, rbuf, count, op, &s, reps);
+          emit((coll_t)c, m, "algo", a->name, seg, 0, t, -1);
+        }
+      }
+    }
+    if (in_list("auto", mode)) {
+#ifdef ARCOLL_BENCH_HAVE_SELECT
+      arcoll_choice_t ch;
+      if (arcoll_select(&model, sel_coll[c], nprocs_, (MPI_Aint)m, 1, &ch) != 0)
+        die("arcoll_select found no eligible algorithm");
+      arcoll_sched_t s = {NULL, ch.segment_bytes, ch.k, tag};
+      double t = measure((coll_t)c, ch.algo, sbuf, rbuf, count, op, &s, reps);
+      emit((coll_t)c, m, "auto", ch.algo->name, (long long)ch.segment_bytes, ch.k, t,
+           ch.predicted_s);
+#else
+      die("--mode auto: this build has no selector (collectives/select.c); rebuild when it exists");
+#endif
+    }
+    if (in_list("native", mode)) {
+      double t = measure((coll_t)c, NULL, sbuf, rbuf, count, op, NULL, reps);
+      emit((coll_t)c, m, "native", "smpi", 0, 0, t, -1);
+    }
+  }
+  SMPI_SHARED_FREE(sbuf);
+  SMPI_SHARED_FREE(rbuf);
+  if (op != MPI_SUM) MPI_Op_free(&op);
+  MPI_Finalize();
+  return 0;
+}

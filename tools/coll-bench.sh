@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# coll-bench.sh: the SMPI benchmark of issue 3 in one command (bench/README.md).
+#
+# For each collective x platform x P x m it runs bench/smpi_coll_bench (built
+# by the nested SMPI build) four times under smpirun: every algorithm with a
+# sweep of segment sizes; the arcoll auto choice; SMPI's MPI_ collective
+# with --cfg=smpi/coll-selector:mpich; the same with :ompi.  Each smpirun runs
+# under `flock /tmp/arcoll-mpi.lock` and `timeout`.  Raw CSVs go to
+# OUT/raw/ (an existing complete file is reused: rerunning resumes), the
+# tables to stdout and OUT/report.txt, OUT/results.{csv,json}.
+#
+# Usage: tools/coll-bench.sh [--quick] [--out DIR] [--build DIR]
+#          [--colls "bcast reduce allreduce scan"] [--platforms "flat tree"]
+#          [--procs "16 64 256 1024"] [--sizes "8 64 ..."] [--no-native] [--no-auto]
+#          [--timeout SEC] [--report-only]
+#   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (a few minutes)
+#   default grid: P in {16, 64, 256, 1024}, m = 8 B .. 16 MiB in powers of 8, plus 64 MiB;
+#   caps (printed as "skipped"): see cap() below.
+# Environment: ARCOLL_MODEL = model file for the auto choice (default:
+# tools/platforms/cluster256.model.json when it exists, else the built-in model).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=/work/notes/bench/run
+BUILD=${ARCOLL_BUILD_DIR:-$ROOT/build}
+COLLS="bcast reduce allreduce scan"
+PLATFORMS="flat tree"
+PROCS="16 64 256 1024"
+SIZES="8 64 512 4096 32768 262144 2097152 16777216 67108864"
+NATIVE=1
+AUTO=1
+TMO=1800
+QUICK=0
+REPORT_ONLY=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) QUICK=1; PROCS="16 256"; SIZES="8 4096 262144 4194304" ;;
+    --out) OUT=$2; shift ;;
+    --build) BUILD=$2; shift ;;
+    --colls) COLLS=$2; shift ;;
+    --platforms) PLATFORMS=$2; shift ;;
+    --procs) PROCS=$2; shift ;;
+    --sizes) SIZES=$2; shift ;;
+    --no-native) NATIVE=0 ;;
+    --no-auto) AUTO=0 ;;
+    --timeout) TMO=$2; shift ;;
+    --report-only) REPORT_ONLY=1 ;;
+    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
+    *) echo "coll-bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+BIN=$BUILD/smpi/bench/smpi_coll_bench
+PLAT=$ROOT/tools/platforms/bench
+if [ "$REPORT_ONLY" = 0 ] && [ ! -x "$BIN" ]; then
+  echo "coll-bench.sh: $BIN not found: build first (ARCOLL_BUILD_DIR=$BUILD bash tools/setup.sh," \
+       "or cmake --build $BUILD), or pass --build DIR" >&2
+  exit 2
+fi
+if [ -z "${ARCOLL_MODEL:-}" ] && [ -f "$ROOT/tools/platforms/cluster256.model.json" ]; then
+  export ARCOLL_MODEL=$ROOT/tools/platforms/cluster256.model.json
+fi
+mkdir -p "$OUT/raw"
+: > "$OUT/skipped.txt"
+
+# Budget caps (measured, bench/README.md "Cost"): the simulation cost grows with
+# P x (messages per call); these points are left out of the default grid.
+cap() { # coll P m -> prints a reason when skipped
+  local coll=$1 P=$2 m=$3
+  if [ "$P" -ge 1024 ] && [ "$m" -gt 16777216 ]; then echo "P=1024 x m > 16 MiB (simulation cost)"; fi
+}
+
+platform_args() {
+  case "$1" in
+    flat) echo "-platform $PLAT/flat1024.xml -hostfile $PLAT/flat1024.hostfile" ;;
+    tree) echo "-platform $PLAT/tree1024.xml -hostfile $PLAT/tree1024.smpi-hosts" ;;
+    *) echo "coll-bench.sh: unknown platform '$1' (flat or tree)" >&2; exit 2 ;;
+  esac
+}
+
+run() { # plat coll P m what
+  local plat=$1 coll=$2 P=$3 m=$4 what=$5
+  local f="$OUT/raw/${plat}__${coll}__P${P}__m${m}__${what}.csv"
+  if [ -s "$f" ] && [ -f "$f.ok" ]; then return 0; fi
+  local mode=$what sel=()
+  case "$what" in
+    mpich|ompi) mode=native; sel=(--cfg=smpi/coll-selector:$what) ;;
+  esac
+  local t0=$SECONDS
+  rm -f "$f.ok"
+  # shellcheck disable=SC2046
+  if flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
+      --log=root.thres:warning --log=smpi_config.thres:warning \
+      --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
+      --cfg=smpi/auto-shared-malloc-thresh:65536 "${sel[@]}" \
+      "$BIN" --coll "$coll" --sizes "$m" --mode "$mode" > "$f" 2> "$f.err"; then
+    touch "$f.ok"
+    echo "  $plat $coll P=$P m=$m $what: $((SECONDS - t0)) s" >&2
+  else
+    echo "  $plat $coll P=$P m=$m $what: FAILED or timed out after $((SECONDS - t0)) s (see $f.err)" >&2
+    echo "$plat $coll P=$P m=$m $what: failed/timeout (${TMO} s)" >> "$OUT/skipped.txt"
+  fi
+}
+
+if [ "$REPORT_ONLY" = 0 ]; then
+  echo "coll-bench: out=$OUT model=${ARCOLL_MODEL:-built-in}" >&2
+  for P in $PROCS; do
+    for m in $SIZES; do
+      for plat in $PLATFORMS; do
+        for coll in $COLLS; do
+          why=$(cap "$coll" "$P" "$m")
+          if [ -n "$why" ]; then
+            echo "$plat $coll P=$P m=$m: $why" >> "$OUT/skipped.txt"
+            continue
+          fi
+          run "$plat" "$coll" "$P" "$m" algos
+          [ "$AUTO" = 1 ] && run "$plat" "$coll" "$P" "$m" auto
+          if [ "$NATIVE" = 1 ]; then
+            run "$plat" "$coll" "$P" "$m" mpich
+            run "$plat" "$coll" "$P" "$m" ompi
+          fi
+        done
+      done
+    done
+  done
+fi
+python3 "$ROOT/tools/coll_bench_report.py" "$OUT" --skipped "$OUT/skipped.txt" | tee "$OUT/report.txt"
