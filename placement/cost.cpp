@@ -9,8 +9,11 @@ namespace {
 
 // Time (seconds) of one set of messages; `load` is a zeroed scratch array of
 // size links (left zeroed), `rbuf` a scratch buffer for the routes.
+// `vload` the same for the bytes per link (Contention::Volume only).
 double step_cost(const std::vector<Message> &msgs, const Topology &topo, const Mapping &map, std::vector<int> &load,
-                 std::vector<int> &rbuf, CostReport *rep) {
+                 std::vector<double> &vload, std::vector<int> &rbuf, CostReport *rep) {
+  const bool volume = topo.contention == Contention::Volume;
+  if (volume && vload.size() < load.size()) vload.assign(load.size(), 0.0);
   const int R = topo.max_route();
   if (rbuf.size() < msgs.size() * (R + 1)) rbuf.resize(msgs.size() * (R + 1));
   // Pass 1: routes (length-prefixed) and link loads.
@@ -19,6 +22,8 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
     int n = topo.route_into(map[m.src], map[m.dst], w + 1);
     w[0] = n;
     for (int k = 1; k <= n; ++k) ++load[w[k]];
+    if (volume)
+      for (int k = 1; k <= n; ++k) vload[w[k]] += static_cast<double>(m.bytes);
     w += n + 1;
   }
   // Pass 2: per message L + S * coll / B with coll = max load on its route.
@@ -27,14 +32,15 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
   for (auto &m : msgs) {
     int n = r[0];
     int coll = 0;
-    double lat = 0, bw = topo.links[r[1]].bandwidth_Bps;
+    double lat = 0, bw = topo.links[r[1]].bandwidth_Bps, vt = 0;
     for (int k = 1; k <= n; ++k) {
       const Link &l = topo.links[r[k]];
       coll = std::max(coll, load[r[k]]);
       lat += l.latency_s;
       bw = std::min(bw, l.bandwidth_Bps);
+      if (volume) vt = std::max(vt, vload[r[k]] / l.bandwidth_Bps);
     }
-    double t = lat + static_cast<double>(m.bytes) * coll / bw;
+    double t = lat + (volume ? vt : static_cast<double>(m.bytes) * coll / bw);
     worst = std::max(worst, t);
     if (rep) {
       bool network = map[m.src] != map[m.dst];
@@ -48,6 +54,8 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
   r = rbuf.data();
   for (size_t i = 0; i < msgs.size(); ++i) {
     for (int k = 1; k <= r[0]; ++k) load[r[k]] = 0;
+    if (volume)
+      for (int k = 1; k <= r[0]; ++k) vload[r[k]] = 0;
     r += r[0] + 1;
   }
   return worst;
@@ -58,9 +66,10 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
 CostReport evaluate(const CommGraph &g, const Topology &topo, const Mapping &map) {
   CostReport r;
   std::vector<int> load(topo.links.size(), 0), rbuf;
+  std::vector<double> vload;
   r.step_time_s.reserve(g.steps.size());
   for (auto &s : g.steps) {
-    double t = step_cost(s.msgs, topo, map, load, rbuf, &r);
+    double t = step_cost(s.msgs, topo, map, load, vload, rbuf, &r);
     r.step_time_s.push_back(t);
     r.time_s += t;
   }
@@ -73,7 +82,8 @@ double estimated_time(const CommGraph &g, const Topology &topo, const Mapping &m
 
 double set_time(const std::vector<Message> &msgs, const Topology &topo, const Mapping &map) {
   std::vector<int> load(topo.links.size(), 0), rbuf;
-  return step_cost(msgs, topo, map, load, rbuf, nullptr);
+  std::vector<double> vload;
+  return step_cost(msgs, topo, map, load, vload, rbuf, nullptr);
 }
 
 CostModel::CostModel(const CommGraph &g, const Topology &topo)
@@ -94,7 +104,7 @@ double CostModel::reset(const Mapping &map) {
   step_.assign(g_.steps.size(), 0);
   total_ = 0;
   for (size_t t = 0; t < g_.steps.size(); ++t) {
-    step_[t] = step_cost(g_.steps[t].msgs, topo_, map_, load_, rbuf_, nullptr);
+    step_[t] = step_cost(g_.steps[t].msgs, topo_, map_, load_, vload_, rbuf_, nullptr);
     total_ += step_[t];
   }
   return total_;
@@ -111,7 +121,7 @@ double CostModel::apply(int a, int ha, int b, int hb) {
   if (b >= 0) map_[b] = hb;
   auto redo = [&](int t) {
     usteps_.emplace_back(t, step_[t]);
-    double nt = step_cost(g_.steps[t].msgs, topo_, map_, load_, rbuf_, nullptr);
+    double nt = step_cost(g_.steps[t].msgs, topo_, map_, load_, vload_, rbuf_, nullptr);
     total_ += nt - step_[t];
     step_[t] = nt;
   };

@@ -16,6 +16,17 @@
  *  Messages between two ranks of one host use the host's node-internal link
  *  (so they collide with each other, not with the network).
  *
+ * With Topology::contention == Contention::Volume (topology.hpp) the
+ * collision term is replaced by the time the most loaded link of the route
+ * needs for the step's bytes on it:
+ *
+ *     L(p,q) + max_{k in route(p,q)} V(t,k) / B_k,   V(t,k) = sum of the bytes of
+ *                                                    the step's messages on k
+ *
+ * (a generalisation, not in seed 001: with equal message sizes it equals the
+ * formula above; with irregular volumes the count model charges a big message
+ * as many times its own size as there are small messages on its links).
+ *
  * Collisions are counted per DIRECTED link per step: a full-duplex cable is
  * two links (Topology::up_link / down_link), so i->j and j->i never collide;
  * two messages of one step collide when their routes share a directed link;
@@ -90,6 +101,7 @@ class CostModel {
   std::vector<std::vector<int>> steps_of_rank_;
   double total_ = 0;
   std::vector<int> load_;   // scratch: messages per link
+  std::vector<double> vload_;  // scratch: bytes per link (Contention::Volume)
   std::vector<int> rbuf_;   // scratch: routes of one step
   // undo information
   int ua_ = -1, uha_ = -1, ub_ = -1, uhb_ = -1;

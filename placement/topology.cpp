@@ -214,6 +214,7 @@ void Topology::finalize(const TopologyParams &p) {
     throw TopologyError(fmt::format("the switch tree is {} levels deep (host {}); arcoll supports at most 60 levels",
                                     maxd, hosts.empty() ? "" : hosts[0].name));
   max_route_ = std::max(1, 2 * maxd);
+  contention = p.contention;
 }
 
 int Topology::route_into(int p, int q, int *buf) const {

@@ -49,12 +49,28 @@ struct LinkParams {
   double bandwidth_Bps;
 };
 
+/**
+ * How the messages of one step that share a directed link slow each other
+ * down (cost.hpp):
+ *  - Count (default, seed 001_6a837e3d9ad6c429.txt): a message takes
+ *    L + S * coll / B, coll = the largest number of messages of the step on
+ *    one link of its route (every colliding message counted as if it were as
+ *    large as this one);
+ *  - Volume: a message takes L + max over the links k of its route of
+ *    (bytes of all the step's messages on k) / B_k, the time a fairly shared
+ *    link needs to carry the step's load (what SimGrid's max-min sharing
+ *    gives for large messages). Equal to Count when every message of the step
+ *    has the same size and one bandwidth per route.
+ */
+enum class Contention { Count, Volume };
+
 /** Per-level link parameters. Defaults: a 100 Gbit/s fat-tree-like cluster. */
 struct TopologyParams {
   LinkParams intra{0.3e-6, 20e9};           ///< node-internal (shared memory): 0.3 us, 160 Gbit/s
   LinkParams node_leaf{1.0e-6, 12.5e9};     ///< host <-> leaf switch: 1 us, 100 Gbit/s
   LinkParams switch_switch{1.0e-6, 12.5e9}; ///< switch <-> switch: 1 us, 100 Gbit/s
   double linkspeed_gbps = 1.0;              ///< Gbit/s per unit of Slurm's LinkSpeed
+  Contention contention = Contention::Count; ///< collision model of the cost (cost.hpp)
 };
 
 /**
@@ -105,6 +121,7 @@ class Topology {
   std::vector<Link> links;         ///< see up_link(), down_link(), intra_link()
   std::vector<Host> hosts;
   int root = -1;
+  Contention contention = Contention::Count;  ///< set by finalize() from TopologyParams
 
   /** Vertex index by name, -1 if absent. */
   int find(const std::string &name) const;

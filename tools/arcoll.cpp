@@ -9,7 +9,7 @@
  *                  [--initial in-order|random|MAPPING_FILE] [--json] [--advice]
  *     arcoll place TRACE --topology ... --hosts ... --evaluate MAPPING_FILE [--json]
  *                  [--latency-us LEVEL=US]... [--bandwidth-gbps LEVEL=GBIT/S]...
- *                  [--linkspeed-gbps X] [--with-collectives]
+ *                  [--linkspeed-gbps X] [--contention count|volume] [--with-collectives]
  *     arcoll list-algorithms [--sources]
  *     arcoll calibrate [-o model.json] [--np N] [--launcher CMD] [--dry-run] [-- ARGS...]
  *     arcoll --version
@@ -106,7 +106,7 @@ std::string human_bytes(double b) {
 
 struct PlaceArgs {
   std::string trace_path, topo_path, hosts_path, out_path, format = "hydra", strategy = "best";
-  std::string evaluate_path, initial;
+  std::string evaluate_path, initial, contention = "count";
   uint64_t seed = 1;
   double time_limit = 10, linkspeed = 1.0;
   long max_evals = 0;
@@ -177,6 +177,9 @@ int run_place(const PlaceArgs &A) {
   apply_level(A.lat, "--latency-us", 1e-6, true, params);
   apply_level(A.bw, "--bandwidth-gbps", 1e9 / 8, false, params);
   params.linkspeed_gbps = A.linkspeed;
+  if (A.contention == "count") params.contention = ap::Contention::Count;
+  else if (A.contention == "volume") params.contention = ap::Contention::Volume;
+  else throw UsageError(fmt::format("--contention {}: use count (seed 001) or volume", A.contention));
 
   arcoll::trace::Trace trace = arcoll::trace::Trace::read(A.trace_path);
   ap::CommGraphOptions gopt;
@@ -204,7 +207,7 @@ int run_place(const PlaceArgs &A) {
   J["trace"] = {{"path", A.trace_path}, {"ranks", g.nranks}, {"steps", g.steps.size()}, {"messages", nmsg},
                 {"bytes", g.total_bytes}, {"ranks_without_messages", silent},
                 {"incomplete_rank_sections", incomplete}};
-  J["machine"] = {{"hosts", topo.hosts.size()}, {"slots", topo.total_slots()}};
+  J["machine"] = {{"hosts", topo.hosts.size()}, {"slots", topo.total_slots()}, {"contention", A.contention}};
   const bool text = !A.json;
   if (text) {
     std::cout << fmt::format("trace {}: {} ranks, {} communication steps, {} messages, {}\n", A.trace_path, g.nranks,
@@ -338,6 +341,9 @@ std::function<int()> add_place(CLI::App &app) {
                  "LEVEL=GBIT_PER_S, LEVEL in intra,node,switch (defaults 160,100,100)");
   pl->add_option("--linkspeed-gbps", A->linkspeed, "Gbit/s per unit of LinkSpeed in topology.conf")
       ->capture_default_str();
+  pl->add_option("--contention", A->contention,
+                 "collision model of the cost: count (seed 001: L + S x coll / B) or volume (L + the step's bytes "
+                 "on the route's busiest link / its bandwidth)")->capture_default_str();
   pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
   pl->add_flag("--json", A->json, "print one JSON object (stages, costs, advice) instead of text");
   pl->add_flag("--advice", A->advice, "print the barrier advice of every consecutive step pair");

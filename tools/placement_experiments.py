@@ -42,7 +42,10 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLAT = os.path.join(REPO, "tools", "platforms", "placement")
 LOCK = "/tmp/arcoll-mpi.lock"
-STRATEGIES = ["identity", "hopbytes", "metis", "scotch", "refined"]
+# Rows of the table: (label, `arcoll place --strategy`, `--contention`). "refined" minimises seed 001's
+# collision-count cost; "refined-vol" the volume variant (cost.hpp, Contention::Volume).
+STRATEGIES = [("identity", "identity", "count"), ("hopbytes", "hopbytes", "count"), ("metis", "metis", "count"),
+              ("scotch", "scotch", "count"), ("refined", "refined", "count"), ("refined-vol", "refined", "volume")]
 
 # Workload arguments per machine. seed001: 32 ranks (16 nodes x 2), seed 001's
 # scale. fattree4096: 4096 ranks; the doubling all-to-all needs P*P*B bytes per
@@ -120,6 +123,11 @@ class Runner:
         self.smpirun = shutil.which("smpirun")
         self.results = {"settings": {}, "commands": []}
         self.check_tools()
+        # Private copy: a rebuild during the (long) run must not swap the binary under it.
+        os.makedirs(self.out, exist_ok=True)
+        private = os.path.join(self.out, "arcoll")
+        shutil.copy2(self.arcoll, private)
+        self.arcoll = private
 
     # -- prerequisites -----------------------------------------------------------
     def check_tools(self):
@@ -138,7 +146,8 @@ class Runner:
         if missing:
             raise ExperimentError("missing prerequisites:\n  " + "\n  ".join(missing))
         help_text = subprocess.run([self.arcoll, "place", "--help"], capture_output=True, text=True).stdout
-        self.has = {opt: opt in help_text for opt in ("--strategy", "--evaluate", "--initial", "--json", "--max-evals")}
+        self.has = {opt: opt in help_text for opt in ("--strategy", "--evaluate", "--initial", "--json", "--max-evals",
+                                                      "--contention")}
         if not self.has["--json"]:
             raise ExperimentError(f"{self.arcoll} place has no --json option; this script needs it to read costs")
         if not self.has["--strategy"]:
@@ -195,9 +204,11 @@ class Runner:
         kv = dict(t.split("=", 1) for t in mres.group(0).split()[1:] if "=" in t)
         return float(kv["comm_time_s"]), wall
 
-    def place(self, m, trace, out_map, strategy, initial, seed, log_path):
+    def place(self, m, trace, out_map, strategy, initial, seed, log_path, contention="count"):
         cmd = [self.arcoll, "place", trace, "--topology", m["topology"], "--hosts", m["hosts"], "--json",
                "--seed", str(seed), "--time-limit", str(self.a.time_limit)] + m["params"]
+        if self.has["--contention"]:
+            cmd += ["--contention", contention]
         if self.has["--max-evals"] and self.a.max_evals > 0:
             cmd += ["--max-evals", str(self.a.max_evals)]
         if strategy and self.has["--strategy"]:
@@ -215,9 +226,11 @@ class Runner:
             raise ExperimentError(f"arcoll place --json: chosen stage {chosen!r} not among the stages ({log_path})")
         return st, j, wall
 
-    def evaluate(self, m, trace, map_path):
+    def evaluate(self, m, trace, map_path, contention="count"):
         cmd = [self.arcoll, "place", trace, "--topology", m["topology"], "--hosts", m["hosts"], "--json",
                "--evaluate", map_path] + m["params"]
+        if self.has["--contention"]:
+            cmd += ["--contention", contention]
         p, _ = self.run(cmd, 600)
         if p.returncode != 0:
             raise ExperimentError(f"arcoll place --evaluate {map_path} failed: {p.stderr.strip()}")
@@ -243,16 +256,21 @@ class Runner:
                 log(f"[{name}] {w}: trace {trace} (simulated comm time {t_prof:.6e} s, {wall:.1f} s wall)")
             initial = "in-order" if initial_kind == "in-order" else "random"
             rows = []
-            strategies = STRATEGIES if self.has["--strategy"] else [None]
-            for s in strategies:
-                mp = os.path.join(wd, f"{s or 'best'}.hosts")
-                st, j, place_wall = self.place(m, trace, mp, s, initial, self.a.seed, mp + ".place.log")
+            strategies = STRATEGIES if self.has["--strategy"] else [("best", None, "count")]
+            if not self.has["--contention"]:
+                strategies = [x for x in strategies if x[2] == "count"]
+            for label, s, contention in strategies:
+                mp = os.path.join(wd, f"{label}.hosts")
+                st, j, place_wall = self.place(m, trace, mp, s, initial, self.a.seed, mp + ".place.log", contention)
                 sim, wall = self.smpi(m, mp, w, args, mp + ".smpi.log")
-                rows.append({"strategy": s or "best", "stage": st["name"], "model_s": st["time_s"],
+                if contention != "count":   # the table's model column is always seed 001's cost
+                    ev = self.evaluate(m, trace, mp)
+                    st = dict(st, time_s=ev["time_s"], hop_bytes=ev["hop_bytes"], max_congestion=ev["max_congestion"])
+                rows.append({"strategy": label, "stage": st["name"], "model_s": st["time_s"],
                              "hop_bytes": st["hop_bytes"], "max_congestion": st["max_congestion"],
                              "map_seconds": st.get("seconds", place_wall), "sim_s": sim, "sim_wall_s": wall,
                              "mapping": mp})
-                log(f"[{name}] {w} {s or 'best'}: model {st['time_s']:.6e} s, simulated {sim:.6e} s "
+                log(f"[{name}] {w} {label}: model {st['time_s']:.6e} s, simulated {sim:.6e} s "
                     f"({wall:.1f} s wall)")
             res["workloads"][w] = {"args": args, "trace": trace, "rows": rows}
             if self.has["--evaluate"] and self.has["--initial"] and self.a.fidelity_mappings > 0:
@@ -268,9 +286,11 @@ class Runner:
                 return
             seen.add(key)
             ev = self.evaluate(m, trace, map_path)
+            vol = self.evaluate(m, trace, map_path, "volume")["time_s"] if self.has["--contention"] else float("nan")
             if sim is None:
                 sim, _ = self.smpi(m, map_path, w, args, map_path + ".smpi.log")
-            pts.append({"label": label, "model_s": ev["time_s"], "hop_bytes": ev["hop_bytes"], "sim_s": sim})
+            pts.append({"label": label, "model_s": ev["time_s"], "model_volume_s": vol, "hop_bytes": ev["hop_bytes"],
+                        "sim_s": sim})
         for r in rows:
             add(r["mapping"], r["strategy"], r["sim_s"])
         k = 0
@@ -281,29 +301,33 @@ class Runner:
             add(mp, f"random seed {1000 + k}")
         rho = spearman([p["model_s"] for p in pts], [p["sim_s"] for p in pts])
         rho_hb = spearman([p["hop_bytes"] for p in pts], [p["sim_s"] for p in pts])
-        log(f"fidelity {w}: {len(pts)} mappings, Spearman(model, sim) = {rho:.3f}, (hop-bytes, sim) = {rho_hb:.3f}")
-        return {"points": pts, "spearman": rho, "spearman_hop_bytes": rho_hb}
+        rho_v = spearman([p["model_volume_s"] for p in pts], [p["sim_s"] for p in pts])
+        log(f"fidelity {w}: {len(pts)} mappings, Spearman(model, sim) = {rho:.3f}, (volume model, sim) = {rho_v:.3f}, "
+            f"(hop-bytes, sim) = {rho_hb:.3f}")
+        return {"points": pts, "spearman": rho, "spearman_volume": rho_v, "spearman_hop_bytes": rho_hb}
 
 
 def print_tables(results):
     for name, res in results["settings"].items():
         print(f"\n== setting {name}: {res['machine']}, {res['ranks']} ranks, initial mapping {res['initial']} ==")
-        print(f"{'workload':<12} {'strategy':<9} {'model (ms)':>11} {'sim (ms)':>11} {'model gain':>10} "
+        print(f"{'workload':<12} {'strategy':<11} {'model (ms)':>11} {'sim (ms)':>11} {'model gain':>10} "
               f"{'sim gain':>9} {'hop-bytes':>13} {'maxlink':>7} {'map (s)':>8}")
         for w, wr in res["workloads"].items():
             base = wr["rows"][0]
             for r in wr["rows"]:
                 mg = 100 * (r["model_s"] - base["model_s"]) / base["model_s"] if base["model_s"] > 0 else 0
                 sg = 100 * (r["sim_s"] - base["sim_s"]) / base["sim_s"] if base["sim_s"] > 0 else 0
-                print(f"{w:<12} {r['strategy']:<9} {1e3 * r['model_s']:>11.4f} {1e3 * r['sim_s']:>11.4f} "
+                print(f"{w:<12} {r['strategy']:<11} {1e3 * r['model_s']:>11.4f} {1e3 * r['sim_s']:>11.4f} "
                       f"{mg:>+9.1f}% {sg:>+8.1f}% {r['hop_bytes']:>13.0f} {r['max_congestion']:>7} "
                       f"{r['map_seconds']:>8.3f}")
             if "fidelity" in wr:
                 f = wr["fidelity"]
                 print(f"{w:<12} fidelity over {len(f['points'])} mappings: Spearman(model cost, simulated time) = "
-                      f"{f['spearman']:.3f}  (hop-bytes: {f['spearman_hop_bytes']:.3f})")
+                      f"{f['spearman']:.3f}  (volume model: {f.get('spearman_volume', float('nan')):.3f}, hop-bytes: "
+                      f"{f['spearman_hop_bytes']:.3f})")
     print("\n(gain = change vs identity, i.e. the initial mapping; negative is better. model = arcoll's seed-001 "
-          "estimate; sim = SMPI simulated communication time.)")
+          "estimate (collision count); sim = SMPI simulated communication time; refined-vol = refinement of the "
+          "volume cost, `--contention volume`.)")
 
 
 def main(argv):
@@ -318,7 +342,8 @@ def main(argv):
     ap.add_argument("--quick", action="store_true", help="32-rank settings only, 20 fidelity mappings")
     ap.add_argument("--fidelity-mappings", type=int, default=20, help="distinct mappings per workload (0 = skip)")
     ap.add_argument("--fidelity-at-scale", action="store_true",
-                    help="also compute the fidelity on the 4096-rank settings (slow: one simulation per mapping)")
+                    help="also compute the fidelity on the fat-tree settings (1024/4096 ranks; slow: one simulation "
+                    "per mapping; by default only the 32-rank settings get it)")
     ap.add_argument("--time-limit", type=float, default=5.0, help="arcoll place --time-limit, seconds")
     ap.add_argument("--max-evals", type=int, default=0, help="arcoll place --max-evals (0 = none)")
     ap.add_argument("--seed", type=int, default=1, help="arcoll place --seed (also the random initial mapping)")
@@ -342,7 +367,7 @@ def main(argv):
         t0 = time.time()
         for n in names:
             fm = a.fidelity_mappings
-            if SETTINGS[n][0] == "fattree4096" and not a.fidelity_at_scale:
+            if SETTINGS[n][0] != "seed001" and not a.fidelity_at_scale:
                 a.fidelity_mappings = 0
             r.setting(n, workloads)
             a.fidelity_mappings = fm

@@ -84,3 +84,34 @@ TEST(Cost, IncrementalModelMatchesFullEvaluation) {
   EXPECT_EQ(cm.mapping(), m);
   EXPECT_DOUBLE_EQ(cm.total(), estimated_time(g, t, m));
 }
+
+// Contention::Volume (cost.hpp): a message takes L + max over its route's links of (bytes of the
+// step on the link) / B_link, instead of seed 001's S * coll / B.
+TEST(Cost, VolumeContentionChargesTheBytesOnTheBusiestLink) {
+  TopologyParams p = fixtures::round_params();
+  p.contention = Contention::Volume;
+  Topology t = make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\nnode04:1\n", 4, p);
+  // Step 0: 0->2 (1000 B) and 1->3 (100 B) share up(s1) and down(s2) (0.5e9 B/s): 1100 B there.
+  //   0->2: 6 us + 1100 / 0.5e9; 1->3: the same (the shared links are its busiest too).
+  //   Count model: 0->2 costs 6 us + 1000 * 2 / 0.5e9, larger.
+  CommGraph g = graph(4, {{{0, 2, 1000}, {1, 3, 100}}});
+  Mapping m{0, 1, 2, 3};
+  CostReport r = evaluate(g, t, m);
+  EXPECT_DOUBLE_EQ(r.time_s, 6e-6 + 1100.0 / 0.5e9);
+  EXPECT_EQ(r.max_congestion, 2);  // still the message count
+  EXPECT_DOUBLE_EQ(r.hop_bytes, 1000.0 * 4 + 100.0 * 4);
+  Topology tc = make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\nnode04:1\n", 4);
+  EXPECT_DOUBLE_EQ(estimated_time(g, tc, m), 6e-6 + 1000.0 * 2 / 0.5e9);
+  // Equal sizes and one bandwidth per route: both models agree.
+  CommGraph e = graph(4, {{{0, 2, 1000}, {1, 3, 1000}}});
+  EXPECT_DOUBLE_EQ(estimated_time(e, t, m), estimated_time(e, tc, m));
+  // The busiest link need not be the bottleneck-bandwidth one: 0->1 and 0->2 (node01's uplink,
+  // 1e9 B/s, carries 2000+4000 B) vs up(s1) (0.5e9 B/s, 4000 B): 0->2 takes 6 us + max(6000/1e9, 4000/0.5e9).
+  CommGraph h = graph(4, {{{0, 1, 2000}, {0, 2, 4000}}});
+  EXPECT_DOUBLE_EQ(estimated_time(h, t, m), std::max(2e-6 + 6000.0 / 1e9, 6e-6 + std::max(6000.0 / 1e9, 4000.0 / 0.5e9)));
+  // The incremental model agrees with the full evaluation under this contention too.
+  CostModel cm(h, t);
+  EXPECT_DOUBLE_EQ(cm.reset(m), estimated_time(h, t, m));
+  double after = cm.apply(1, 2, 2, 1);
+  EXPECT_NEAR(after, estimated_time(h, t, {0, 2, 1, 3}), 1e-15);
+}

@@ -421,3 +421,30 @@ TEST_F(Cli, TraceWithSilentAndIncompleteRanks) {
   EXPECT_EQ(js["trace"]["ranks_without_messages"], 1);
   EXPECT_EQ(js["trace"]["incomplete_rank_sections"], (std::vector<int>{3, 4}));
 }
+
+TEST_F(Cli, ContentionOptionSelectsTheCollisionModel) {
+  // Equal message sizes (rd8): both models give the same in-order estimate.
+  Result c = run(place_args("rd8.arctrace", "c.slurm", "slurm") + " --json --strategy identity");
+  Result v = run(place_args("rd8.arctrace", "v.slurm", "slurm") + " --json --strategy identity --contention volume");
+  ASSERT_EQ(c.rc, 0) << c.err;
+  ASSERT_EQ(v.rc, 0) << v.err;
+  auto jc = json_of(c), jv = json_of(v);
+  EXPECT_EQ(jv["machine"]["contention"], "volume");
+  EXPECT_DOUBLE_EQ(jc["stages"][0]["time_s"].get<double>(), jv["stages"][0]["time_s"].get<double>());
+  // Unequal sizes, in-order (ranks 0,1 on n01, 2,3 on n02, both under l1): 0->2 (1 MiB) and 1->3 (1 KiB)
+  // share up(n01) and down(n02) (defaults: 1 us, 100 Gbit/s = 12.5e9 B/s each).
+  testtrace::Writer w(4);
+  w.add({0, 0, 2, 1u << 20});
+  w.add({0, 1, 3, 1u << 10});
+  w.write(dir + "/uneq.arctrace");
+  spit(dir + "/hosts.txt", "n01:2\nn02:2\n");
+  c = run(place_args("uneq.arctrace", "c.slurm", "slurm") + " --json --strategy identity");
+  v = run(place_args("uneq.arctrace", "v.slurm", "slurm") + " --json --strategy identity --contention volume");
+  ASSERT_EQ(c.rc, 0) << c.err;
+  ASSERT_EQ(v.rc, 0) << v.err;
+  EXPECT_NEAR(json_of(c)["stages"][0]["time_s"].get<double>(), 2e-6 + 2.0 * (1 << 20) / 12.5e9, 1e-15);
+  EXPECT_NEAR(json_of(v)["stages"][0]["time_s"].get<double>(), 2e-6 + ((1 << 20) + (1 << 10)) / 12.5e9, 1e-15);
+  Result bad = run(place_args("rd8.arctrace", "b.slurm", "slurm") + " --contention fair");
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--contention fair"), std::string::npos) << bad.err;
+}
