@@ -3,7 +3,7 @@
  * @brief Introspection API of libarcoll.so (optional; programs do not need it).
  *
  * Programs that get libarcoll by LD_PRELOAD can look the function up with
- * dlsym(RTLD_DEFAULT, "arcoll_bcast_last_order").
+ * dlsym(RTLD_DEFAULT, "arcoll_bcast_last_order") (or "arcoll_last_algorithm").
  */
 #ifndef ARCOLL_ADAPT_ARCOLL_H
 #define ARCOLL_ADAPT_ARCOLL_H
@@ -25,6 +25,19 @@ extern "C" {
  */
 int arcoll_bcast_last_order(MPI_Comm comm, int *order, int len, long long *ncalls,
                             int *adaptive);
+
+/**
+ * Name of the algorithm that ran the calling thread's last call of a
+ * collective through libarcoll: a name of the collective's table
+ * (collectives/select.h, e.g. "binomial", "rsag") or "pmpi" when the call
+ * was passed to the MPI library (mode pmpi, intercommunicator, one rank,
+ * invalid arguments, no eligible algorithm).
+ * @param collective "bcast", "reduce", "allreduce", "scan", "exscan",
+ *                   "gather", "scatter", "alltoall" or "barrier".
+ * @return a static string, or NULL for an unknown collective or one that
+ *         has not been called yet on this thread.
+ */
+const char *arcoll_last_algorithm(const char *collective);
 
 #ifdef __cplusplus
 }

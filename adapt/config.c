@@ -1,6 +1,7 @@
 /* Environment configuration; see config.h. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,25 +16,67 @@ static int parse_ll(const char *s, long long lo, long long hi, long long *out) {
   return 0;
 }
 
+/* ARCOLL_<COLL>_ALGORITHM of collective c. */
+static int parse_algorithm(arcoll_config_t *cfg, arcoll_coll_t c, char *err, int errlen) {
+  char var[64], upper[32];
+  const char *name = arcoll_coll_name(c);
+  size_t i = 0;
+  for (; name[i] && i + 1 < sizeof upper; ++i) upper[i] = (char)toupper((unsigned char)name[i]);
+  upper[i] = '\0';
+  snprintf(var, sizeof var, "ARCOLL_%s_ALGORITHM", upper);
+  cfg->mode[c] = ARCOLL_MODE_AUTO;
+  cfg->forced[c] = NULL;
+  const char *s = getenv(var);
+  if (!s || !*s || !strcmp(s, "auto")) return 0;
+  if (!strcmp(s, "pmpi")) {
+    cfg->mode[c] = ARCOLL_MODE_PMPI;
+    return 0;
+  }
+  if (c == ARCOLL_COLL_BCAST && !strcmp(s, "adaptive")) {
+    cfg->mode[c] = ARCOLL_MODE_ADAPTIVE;
+    return 0;
+  }
+  const arcoll_algo_desc_t *a = arcoll_algorithm_find(c, s);
+  if (a) {
+    cfg->mode[c] = ARCOLL_MODE_FORCED;
+    cfg->forced[c] = a;
+    return 0;
+  }
+  int n = 0;
+  const arcoll_algo_desc_t *t = arcoll_algorithm_table(c, &n);
+  int len = snprintf(err, (size_t)errlen, "%s='%s' is not valid; use one of: %s", var, s,
+                     c == ARCOLL_COLL_BCAST
+                         ? "adaptive (binomial tree, late ranks become leaves), auto (default, "
+                           "model-selected algorithm over the adaptive order), pmpi (pass "
+                           "through to the MPI library)"
+                         : "auto (default, model-selected), pmpi (pass through to the MPI "
+                           "library)");
+  for (int j = 0; j < n && len > 0 && len < errlen; ++j)
+    len += snprintf(err + len, (size_t)(errlen - len), ", %s", t[j].name);
+  return -1;
+}
+
 int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
-  cfg->bcast_algorithm = ARCOLL_BCAST_ADAPTIVE;
+  memset(cfg, 0, sizeof *cfg);
   cfg->segment_bytes = 65536;
+  cfg->segment_set = 0;
   cfg->exchange_interval = 1;
   cfg->ewma_alpha = 0.5;
   cfg->debug = 0;
   const char *s;
   long long v;
-  if ((s = getenv("ARCOLL_BCAST_ALGORITHM")) && *s) {
-    if (!strcmp(s, "adaptive")) cfg->bcast_algorithm = ARCOLL_BCAST_ADAPTIVE;
-    else if (!strcmp(s, "binomial")) cfg->bcast_algorithm = ARCOLL_BCAST_BINOMIAL;
-    else if (!strcmp(s, "pmpi")) cfg->bcast_algorithm = ARCOLL_BCAST_PMPI;
-    else {
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
+    if (parse_algorithm(cfg, (arcoll_coll_t)c, err, errlen)) return -1;
+  if ((s = getenv("ARCOLL_MODEL")) && *s) {
+    char merr[512];
+    if (arcoll_model_load(s, &cfg->model, merr, (int)sizeof merr) != 0) {
       snprintf(err, (size_t)errlen,
-               "ARCOLL_BCAST_ALGORITHM='%s' is not valid; use one of: adaptive "
-               "(default, late ranks become leaves), binomial (same tree, no "
-               "reordering), pmpi (pass through to the MPI library)", s);
+               "ARCOLL_MODEL='%s' cannot be used: %s (fix the file, e.g. write it with "
+               "`arcoll calibrate`, or unset ARCOLL_MODEL for the built-in model)", s, merr);
       return -1;
     }
+  } else {
+    arcoll_model_default(&cfg->model);
   }
   if ((s = getenv("ARCOLL_BCAST_SEGMENT")) && *s) {
     if (parse_ll(s, 0, 1LL << 40, &v)) {
@@ -43,6 +86,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
       return -1;
     }
     cfg->segment_bytes = v;
+    cfg->segment_set = 1;
   }
   if ((s = getenv("ARCOLL_BCAST_EXCHANGE_INTERVAL")) && *s) {
     if (parse_ll(s, 1, 64, &v)) {

@@ -1,36 +1,55 @@
 /**
  * @file config.h
- * @brief Run-time configuration of libarcoll from environment variables.
+ * @brief Run-time configuration of libarcoll from environment variables
+ *        (read once, at MPI_Init; adapt/README.md has the full table).
  *
- * | variable                          | values                         | default  |
- * |-----------------------------------|--------------------------------|----------|
- * | ARCOLL_BCAST_ALGORITHM            | adaptive, binomial, pmpi       | adaptive |
- * | ARCOLL_BCAST_SEGMENT              | segment size in bytes, 0 = none | 65536   |
- * | ARCOLL_BCAST_EXCHANGE_INTERVAL    | calls per lateness exchange 1..64 | 1     |
- * | ARCOLL_BCAST_EWMA_ALPHA           | EWMA weight of newest call (0,1] | 0.5    |
- * | ARCOLL_DEBUG                      | 0 or 1 (print orders to stderr) | 0       |
+ * | variable                          | values                                   | default |
+ * |-----------------------------------|------------------------------------------|---------|
+ * | ARCOLL_<COLL>_ALGORITHM           | auto, pmpi, or a name of the collective's | auto    |
+ * |                                   | table (collectives/select.h); bcast also |         |
+ * |                                   | `adaptive`                               |         |
+ * | ARCOLL_MODEL                      | path of a model file (JSON)              | built-in|
+ * | ARCOLL_BCAST_SEGMENT              | segment size in bytes, 0 = none          | 65536 (adaptive) |
+ * | ARCOLL_BCAST_EXCHANGE_INTERVAL    | calls per lateness exchange 1..64        | 1       |
+ * | ARCOLL_BCAST_EWMA_ALPHA           | EWMA weight of newest call (0,1]         | 0.5     |
+ * | ARCOLL_DEBUG                      | 0 or 1 (print orders / choices to stderr)| 0       |
+ *
+ * <COLL> is BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER,
+ * ALLTOALL or BARRIER (arcoll_coll_name() upper-cased).
  */
 #ifndef ARCOLL_ADAPT_CONFIG_H
 #define ARCOLL_ADAPT_CONFIG_H
+
+#include "select.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum { ARCOLL_BCAST_ADAPTIVE = 0, ARCOLL_BCAST_BINOMIAL, ARCOLL_BCAST_PMPI } arcoll_bcast_algo_t;
+/** How a collective is dispatched. */
+typedef enum {
+  ARCOLL_MODE_AUTO = 0, /**< arcoll_select() with the model, per call (cached per size class) */
+  ARCOLL_MODE_PMPI,     /**< pass every call to the MPI library */
+  ARCOLL_MODE_FORCED,   /**< always the algorithm config.forced[c] */
+  ARCOLL_MODE_ADAPTIVE  /**< bcast only: binomial tree, late ranks become leaves */
+} arcoll_mode_t;
 
 typedef struct arcoll_config {
-  arcoll_bcast_algo_t bcast_algorithm;
-  long long segment_bytes; /**< bytes; 0 = one segment */
+  arcoll_mode_t mode[ARCOLL_COLL_COUNT];
+  const arcoll_algo_desc_t *forced[ARCOLL_COLL_COUNT]; /**< for ARCOLL_MODE_FORCED */
+  long long segment_bytes; /**< bcast segment, bytes; 0 = one segment */
+  int segment_set;         /**< 1 if ARCOLL_BCAST_SEGMENT was given */
   int exchange_interval;   /**< calls between lateness exchanges */
   double ewma_alpha;
   int debug;
+  arcoll_model_t model;    /**< ARCOLL_MODEL or arcoll_model_default() */
 } arcoll_config_t;
 
 /**
- * Parse the environment into *cfg.  On an invalid value writes a message
- * naming the variable, the value and the valid values into err (size errlen)
- * and returns -1; returns 0 on success.
+ * Parse the environment into *cfg (loads the model file named by
+ * ARCOLL_MODEL).  On an invalid value writes a message naming the variable,
+ * the value and the valid values (or the model file and its problem) into
+ * err (size errlen) and returns -1; returns 0 on success.
  */
 int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen);
 

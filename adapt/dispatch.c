@@ -1,0 +1,358 @@
+/*
+ * Dispatch shared by libarcoll's interposed collectives (dispatch.h): the
+ * configuration read at MPI_Init, MPI_Init / MPI_Init_thread / MPI_Finalize,
+ * the per-communicator state (private communicator + choice cache + the
+ * adaptive bcast's lateness history), the choice of the algorithm per
+ * (collective, P, byte size class, op commutative), and argument checks.
+ * Design: adapt/README.md.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "dispatch.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arcoll.h"
+
+arcoll_config_t arcoll_g_cfg;
+int arcoll_g_configured = 0;
+static int g_keyval = MPI_KEYVAL_INVALID;
+static arcoll_comm_state_t *g_states = NULL;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- configuration, MPI_Init, MPI_Finalize ------------------------------ */
+
+void arcoll_configure(void) {
+  char err[1024];
+  if (arcoll_g_configured) return;
+  if (arcoll_config_parse(&arcoll_g_cfg, err, sizeof err) != 0) {
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+      fprintf(stderr, "arcoll: error: %s\n", err);
+      fflush(stderr);
+    } else {
+      sleep(2); /* let rank 0 print before anybody's abort tears the job down */
+    }
+    PMPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  arcoll_g_configured = 1;
+}
+
+ARCOLL_EXPORT int MPI_Init(int *argc, char ***argv) {
+  int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) arcoll_configure();
+  return rc;
+}
+
+ARCOLL_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) arcoll_configure();
+  return rc;
+}
+
+static void state_free(arcoll_comm_state_t *st) {
+  if (st->gpending && st->greq != MPI_REQUEST_NULL) PMPI_Wait(&st->greq, MPI_STATUS_IGNORE);
+  if (st->bpending && st->breq != MPI_REQUEST_NULL) PMPI_Wait(&st->breq, MPI_STATUS_IGNORE);
+  if (st->priv != MPI_COMM_NULL) PMPI_Comm_free(&st->priv);
+  arcoll_history_free(&st->hist);
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) free(st->cache[c][0]), free(st->cache[c][1]);
+  free(st->batch);
+  free(st->batch_root);
+  free(st->gsend);
+  free(st->grecv);
+  free(st->groot);
+  free(st->bbuf);
+  free(st->broot);
+  free(st->wait);
+  free(st->order);
+  pthread_mutex_lock(&g_lock);
+  for (arcoll_comm_state_t **p = &g_states; *p; p = &(*p)->next)
+    if (*p == st) {
+      *p = st->next;
+      break;
+    }
+  pthread_mutex_unlock(&g_lock);
+  free(st);
+}
+
+static int delete_cb(MPI_Comm comm, int keyval, void *attr, void *extra) {
+  (void)comm, (void)keyval, (void)extra;
+  state_free((arcoll_comm_state_t *)attr);
+  return MPI_SUCCESS;
+}
+
+ARCOLL_EXPORT int MPI_Finalize(void) {
+  /* Deleting the attribute runs delete_cb: completes any pending exchange and
+   * frees the private communicator. */
+  while (g_states) {
+    arcoll_comm_state_t *st = g_states;
+    if (PMPI_Comm_delete_attr(st->user, g_keyval) != MPI_SUCCESS || g_states == st)
+      state_free(st); /* user comm no longer valid: free directly */
+  }
+  if (g_keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&g_keyval);
+  return PMPI_Finalize();
+}
+
+/* ---- per-communicator state ---------------------------------------------- */
+
+arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc_out) {
+  int flag = 0, rc;
+  void *attr = NULL;
+  *rc_out = MPI_SUCCESS;
+  if (g_keyval == MPI_KEYVAL_INVALID) {
+    pthread_mutex_lock(&g_lock);
+    rc = g_keyval == MPI_KEYVAL_INVALID
+             ? PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cb, &g_keyval, NULL)
+             : MPI_SUCCESS;
+    pthread_mutex_unlock(&g_lock);
+    if (rc != MPI_SUCCESS) return *rc_out = rc, NULL;
+  }
+  rc = PMPI_Comm_get_attr(comm, g_keyval, &attr, &flag);
+  if (rc != MPI_SUCCESS) return *rc_out = rc, NULL;
+  if (flag) return (arcoll_comm_state_t *)attr;
+
+  arcoll_comm_state_t *st = calloc(1, sizeof(*st));
+  if (!st) return *rc_out = MPI_ERR_NO_MEM, NULL;
+  st->user = comm;
+  st->priv = MPI_COMM_NULL;
+  st->greq = st->breq = MPI_REQUEST_NULL;
+  PMPI_Comm_size(comm, &st->P);
+  PMPI_Comm_rank(comm, &st->me);
+  /* Comm_split with one colour: a private copy (same rank order) that, unlike
+   * MPI_Comm_dup, does not run the user's attribute copy callbacks. */
+  rc = PMPI_Comm_split(comm, 0, st->me, &st->priv);
+  if (rc != MPI_SUCCESS) {
+    free(st);
+    return *rc_out = rc, NULL;
+  }
+  PMPI_Comm_set_errhandler(st->priv, MPI_ERRORS_RETURN);
+  st->K = arcoll_g_cfg.exchange_interval;
+  const size_t P = (size_t)st->P, K = (size_t)st->K;
+  st->batch = calloc(K, sizeof(*st->batch));
+  st->batch_root = calloc(K, sizeof(int));
+  st->gsend = calloc(K, sizeof(*st->gsend));
+  st->grecv = st->me == 0 ? calloc(P * K, sizeof(*st->grecv)) : malloc(1);
+  st->groot = calloc(K, sizeof(int));
+  st->bbuf = calloc(K * sizeof(uint64_t) + K * P * sizeof(float), 1);
+  st->broot = calloc(K, sizeof(int));
+  st->wait = calloc(P, sizeof(double));
+  st->order = calloc(P, sizeof(int));
+  int hrc = arcoll_history_init(&st->hist, st->P, arcoll_g_cfg.ewma_alpha);
+  if (hrc || !st->batch || !st->batch_root || !st->gsend || !st->grecv || !st->groot ||
+      !st->bbuf || !st->broot || !st->wait || !st->order) {
+    state_free(st);
+    return *rc_out = MPI_ERR_NO_MEM, NULL;
+  }
+  rc = PMPI_Comm_set_attr(comm, g_keyval, st);
+  if (rc != MPI_SUCCESS) {
+    state_free(st);
+    return *rc_out = rc, NULL;
+  }
+  pthread_mutex_lock(&g_lock);
+  st->next = g_states;
+  g_states = st;
+  pthread_mutex_unlock(&g_lock);
+  return st;
+}
+
+arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm) {
+  int flag = 0;
+  void *attr = NULL;
+  if (g_keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL) return NULL;
+  if (PMPI_Comm_get_attr(comm, g_keyval, &attr, &flag) != MPI_SUCCESS || !flag) return NULL;
+  return (arcoll_comm_state_t *)attr;
+}
+
+/* ---- size classes and the choice ----------------------------------------- */
+
+int arcoll_size_class(MPI_Aint bytes) {
+  if (bytes <= 0) return 0;
+  uint64_t b = (uint64_t)bytes;
+  int e = 63 - __builtin_clzll(b);                           /* 2^e <= b < 2^(e+1) */
+  int frac = e >= 2 ? (int)((b >> (e - 2)) & 3) : (e == 1 ? (int)((b & 1) << 1) : 0);
+  return 1 + 4 * e + frac;
+}
+
+MPI_Aint arcoll_class_bytes(int cls) {
+  if (cls <= 0) return 0;
+  int e = (cls - 1) / 4, frac = (cls - 1) % 4;
+  if (e < 2) return (MPI_Aint)((1u << e) + (e == 1 ? (unsigned)frac / 2 : 0u));
+  /* class [2^e (4+frac)/4, 2^e (5+frac)/4): the geometric-ish midpoint */
+  uint64_t lo = ((uint64_t)(4 + frac) << e) >> 2, hi = ((uint64_t)(5 + frac) << e) >> 2;
+  return (MPI_Aint)(lo + (hi - lo) / 2);
+}
+
+/* Segment size minimising the model's prediction for a forced segmented
+ * algorithm (0 = one segment, then powers of two from 1 KiB). */
+static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P, MPI_Aint bytes) {
+  MPI_Aint best = 0;
+  double tbest = arcoll_model_predict(&arcoll_g_cfg.model, c, a, P, bytes, 0, 0);
+  for (MPI_Aint s = 1024; s < bytes; s *= 2) {
+    double t = arcoll_model_predict(&arcoll_g_cfg.model, c, a, P, bytes, s, 0);
+    if (t >= 0 && (tbest < 0 || t < tbest)) tbest = t, best = s;
+  }
+  if (tbest < 0) best = 65536; /* no formula: the adaptive bcast's default */
+  return best;
+}
+
+static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arcoll_cached_t *out) {
+  const MPI_Aint bytes = arcoll_class_bytes(cls);
+  const arcoll_config_t *cfg = &arcoll_g_cfg;
+  out->algo = NULL;
+  out->segment_bytes = 0;
+  out->k = 0;
+  if (cfg->mode[c] == ARCOLL_MODE_ADAPTIVE) {
+    out->algo = arcoll_algorithm_find(c, "binomial");
+    out->segment_bytes = (MPI_Aint)cfg->segment_bytes;
+    return;
+  }
+  if (cfg->mode[c] == ARCOLL_MODE_FORCED) {
+    const arcoll_algo_desc_t *a = cfg->forced[c];
+    if (commutative || !(a->flags & ARCOLL_ALGO_COMMUTATIVE_ONLY)) {
+      out->algo = a;
+      if (a->flags & ARCOLL_ALGO_SEGMENTED)
+        out->segment_bytes = c == ARCOLL_COLL_BCAST && cfg->segment_set
+                                 ? (MPI_Aint)cfg->segment_bytes
+                                 : best_segment(a, c, P, bytes);
+      return;
+    }
+    /* non-commutative op and a commutative-only algorithm: the best
+     * order-preserving one (below), else PMPI */
+  }
+  arcoll_choice_t ch;
+  if (arcoll_select(&cfg->model, c, P, bytes, commutative, &ch) == 0 && ch.algo) {
+    out->algo = ch.algo;
+    out->segment_bytes = ch.segment_bytes;
+    out->k = ch.k;
+  }
+}
+
+const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, MPI_Aint bytes,
+                                     int commutative) {
+  const int cls = arcoll_size_class(bytes);
+  commutative = commutative != 0;
+  arcoll_cached_t *tab = st->cache[c][commutative];
+  if (__builtin_expect(tab != NULL && tab[cls].valid, 1)) return &tab[cls];
+  if (!tab) {
+    tab = calloc(ARCOLL_NCLASS, sizeof *tab);
+    if (!tab) return NULL; /* same on every rank only if memory fails everywhere; fatal anyway */
+    st->cache[c][commutative] = tab;
+  }
+  compute_choice(c, st->P, cls, commutative, &tab[cls]);
+  tab[cls].valid = 1;
+  arcoll_debug_choice(st, c, bytes, commutative, &tab[cls]);
+  return &tab[cls];
+}
+
+void arcoll_debug_choice(const arcoll_comm_state_t *st, arcoll_coll_t c, MPI_Aint bytes,
+                         int commutative, const arcoll_cached_t *ch) {
+  if (!arcoll_g_cfg.debug || st->me != 0) return;
+  fprintf(stderr, "arcoll: %s P=%d bytes=%lld (class %d, ~%lld)%s -> %s segment %lld k %d\n",
+          arcoll_coll_name(c), st->P, (long long)bytes, arcoll_size_class(bytes),
+          (long long)arcoll_class_bytes(arcoll_size_class(bytes)),
+          commutative ? "" : " non-commutative op", ch->algo ? ch->algo->name : "pmpi",
+          (long long)ch->segment_bytes, ch->k);
+}
+
+/* ---- checks ---------------------------------------------------------------- */
+
+int arcoll_intra(arcoll_coll_t c, MPI_Comm comm, int *P) {
+  int flag = 0;
+  if (__builtin_expect(!arcoll_g_configured, 0)) arcoll_configure();
+  if (arcoll_g_cfg.mode[c] == ARCOLL_MODE_PMPI || comm == MPI_COMM_NULL) return 0;
+  if (PMPI_Comm_test_inter(comm, &flag) != MPI_SUCCESS || flag) return 0;
+  if (PMPI_Comm_size(comm, P) != MPI_SUCCESS || *P <= 1) return 0;
+  return 1;
+}
+
+int arcoll_type_ok(MPI_Datatype dt, int *size) {
+  if (dt == MPI_DATATYPE_NULL) return 0;
+  return PMPI_Type_size(dt, size) == MPI_SUCCESS && *size >= 0;
+}
+
+int arcoll_buf_ok(const void *buf, MPI_Aint count, int type_size, MPI_Datatype dt) {
+  if (buf != NULL || count == 0 || type_size == 0) return 1;
+  int ni, na, nd, comb;
+  if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS) return 0;
+  return comb != MPI_COMBINER_NAMED; /* MPI_BOTTOM + absolute addresses */
+}
+
+static int in_list(MPI_Datatype t, const MPI_Datatype *l, int n) {
+  for (int i = 0; i < n; ++i)
+    if (l[i] == t) return 1;
+  return 0;
+}
+
+/* Predefined op x predefined type, the MPI standard's groups (C types only; a
+ * Fortran or multi-language type goes to PMPI, which is always correct).
+ * Derived types never get here: MPICH 4.0 rejects predefined ops on them even
+ * in MPI_Reduce_local, which the algorithms use (MPI_ERR_OP). */
+static int predefined_pair_ok(MPI_Op op, MPI_Datatype b) {
+  static const MPI_Datatype cint[] = {
+      MPI_INT, MPI_LONG, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
+      MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR,
+      MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T,
+      MPI_UINT32_T, MPI_UINT64_T};
+  static const MPI_Datatype fp[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
+  static const MPI_Datatype cplx[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
+                                      MPI_C_LONG_DOUBLE_COMPLEX};
+  static const MPI_Datatype pairs[] = {MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT,
+                                       MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT};
+  const int ci = in_list(b, cint, (int)(sizeof cint / sizeof *cint));
+  const int fl = in_list(b, fp, 3);
+  if (op == MPI_MAX || op == MPI_MIN) return ci || fl;
+  if (op == MPI_SUM || op == MPI_PROD) return ci || fl || in_list(b, cplx, 3);
+  if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) return ci || b == MPI_C_BOOL;
+  if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) return ci || b == MPI_BYTE;
+  if (op == MPI_MAXLOC || op == MPI_MINLOC) return in_list(b, pairs, 6);
+  return 0;
+}
+
+int arcoll_op_ok(MPI_Op op, MPI_Datatype dt, int *commutative) {
+  if (op == MPI_OP_NULL || op == MPI_REPLACE || op == MPI_NO_OP) return 0;
+  const int predefined = op == MPI_MAX || op == MPI_MIN || op == MPI_SUM || op == MPI_PROD ||
+                         op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND ||
+                         op == MPI_BOR || op == MPI_BXOR || op == MPI_MAXLOC || op == MPI_MINLOC;
+  if (predefined) {
+    int ni, na, nd, comb;
+    if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+        comb != MPI_COMBINER_NAMED || !predefined_pair_ok(op, dt))
+      return 0;
+    *commutative = 1;
+    return 1;
+  }
+  if (PMPI_Op_commutative(op, commutative) != MPI_SUCCESS) return 0;
+  return 1;
+}
+
+/* ---- introspection, errors ------------------------------------------------ */
+
+static const arcoll_algo_desc_t g_pmpi_desc = {"", "pmpi", NULL, 0, "the MPI library"};
+const arcoll_algo_desc_t arcoll_none_desc = {"", "none", NULL, 0, "no data to move"};
+#ifdef ARCOLL_SMPI
+static const arcoll_algo_desc_t *g_last[ARCOLL_COLL_COUNT]; /* privatized per rank */
+#else
+static __thread const arcoll_algo_desc_t *g_last[ARCOLL_COLL_COUNT];
+#endif
+
+void arcoll_note(arcoll_coll_t c, const arcoll_algo_desc_t *algo) {
+  g_last[c] = algo ? algo : &g_pmpi_desc;
+}
+
+ARCOLL_EXPORT const char *arcoll_last_algorithm(const char *collective) {
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
+    if (collective && !strcmp(collective, arcoll_coll_name((arcoll_coll_t)c)))
+      return g_last[c] ? g_last[c]->name : NULL;
+  return NULL;
+}
+
+int arcoll_finish(MPI_Comm comm, int rc) {
+  if (rc != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm, rc);
+  return rc;
+}

@@ -1,0 +1,158 @@
+/**
+ * @file dispatch.h
+ * @brief Internal to libarcoll.so: what every interposed collective shares
+ *        (configuration, per-communicator state on a private communicator,
+ *        the cached algorithm choice, argument checks).  Not installed.
+ *
+ * Dispatch of one call (adapt/README.md, "Dispatch"):
+ *  1. arcoll_intra(): the communicator is a valid intracommunicator with
+ *     more than one rank, and the collective is not in mode pmpi; the
+ *     collective's own checks (counts, datatypes, root, op) - otherwise
+ *     PMPI_<Coll>, which reports MPICH's own error class;
+ *  2. arcoll_state(): the communicator's state (private communicator made on
+ *     first use, MPI_Comm_split with one colour);
+ *  3. arcoll_choose(): the algorithm for (collective, P, byte size class,
+ *     op commutative), computed once per communicator and class;
+ *  4. the algorithm runs on the private communicator with tag
+ *     ARCOLL_TAG(collective); errors go to the user communicator's handler.
+ *
+ * Every decision depends only on arguments that MPI requires to agree on all
+ * ranks (communicator, root, message bytes, op, datatype of reductions), so
+ * all ranks of a correct program take the same path.
+ */
+#ifndef ARCOLL_ADAPT_DISPATCH_H
+#define ARCOLL_ADAPT_DISPATCH_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "order.h"
+#include "select.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ARCOLL_EXPORT __attribute__((visibility("default")))
+#define ARCOLL_HIDDEN __attribute__((visibility("hidden")))
+
+/** Point-to-point tag of collective c on the private communicator (7001..7009). */
+#define ARCOLL_TAG(c) (7001 + (int)(c))
+
+/** Byte size classes: 0 for 0 bytes, then 4 per power of two (quarter octaves). */
+#define ARCOLL_NCLASS (1 + 4 * 63 + 4)
+
+/** A cached choice; algo == NULL: pass to PMPI. */
+typedef struct arcoll_cached {
+  const arcoll_algo_desc_t *algo;
+  MPI_Aint segment_bytes; /**< for arcoll_sched_t.segment_bytes */
+  int k;                  /**< for arcoll_sched_t.k */
+  int valid;              /**< 1 once computed */
+} arcoll_cached_t;
+
+/** Per-communicator state, attached to the user's communicator as an attribute. */
+typedef struct arcoll_comm_state {
+  MPI_Comm user, priv; /**< priv: private copy for arcoll's own traffic */
+  int P, me;
+  /** choices [collective][op commutative][size class], allocated on first use */
+  arcoll_cached_t *cache[ARCOLL_COLL_COUNT][2];
+  /* ---- adaptive bcast (bcast.c) ---- */
+  uint64_t ncalls; /**< broadcasts arcoll ran on this comm */
+  uint64_t acalls; /**< of which with an adaptive order (exchange index) */
+  arcoll_history_t hist;
+  int K;                           /**< calls per exchange */
+  arcoll_lateness_record_t *batch; /**< [K] this rank's records since the last exchange */
+  int *batch_root;                 /**< [K] roots of those calls */
+  arcoll_lateness_record_t *gsend; /**< [K] stage 1 send buffer */
+  arcoll_lateness_record_t *grecv; /**< [P*K] stage 1 receive buffer (rank 0) */
+  int *groot;                      /**< [K] roots of the gathered calls */
+  MPI_Request greq;
+  int gpending;
+  unsigned char *bbuf; /**< stage 2: K sites (uint64) + K*P waits (float) */
+  int *broot;          /**< [K] roots of the broadcast calls */
+  MPI_Request breq;
+  int bpending;
+  uint64_t bdue;  /**< call at whose start stage 2 is applied */
+  double *wait;   /**< [P] scratch */
+  int *order;     /**< [P] order of the last adaptive call */
+  int last_adaptive;
+  int bcast_calls_recorded; /**< 1 once an adaptive-order broadcast ran */
+  struct arcoll_comm_state *next;
+} arcoll_comm_state_t;
+
+extern ARCOLL_HIDDEN arcoll_config_t arcoll_g_cfg;
+extern ARCOLL_HIDDEN int arcoll_g_configured;
+
+/** Parse the environment once (MPI_Init does it; later calls are no-ops).
+ *  Invalid settings: world rank 0 prints the message, MPI_Abort(WORLD, 1). */
+ARCOLL_HIDDEN void arcoll_configure(void);
+
+/**
+ * 1 if collective c should be run by arcoll on comm: configured mode is not
+ * pmpi, comm is not MPI_COMM_NULL, is an intracommunicator, has P > 1 ranks
+ * (*P receives the size).  0: pass the call to PMPI.
+ */
+ARCOLL_HIDDEN int arcoll_intra(arcoll_coll_t c, MPI_Comm comm, int *P);
+
+/** The state of comm, created collectively on first use; NULL with *rc set on failure. */
+ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc);
+
+/** The state of comm if it exists (never creates it); NULL otherwise. */
+ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm);
+
+/**
+ * The algorithm for collective c on st's communicator for `bytes` bytes
+ * (per rank for bcast/reduce/allreduce/scan/exscan, per block for
+ * gather/scatter/alltoall, 0 for barrier) and an op that is commutative or
+ * not.  Cached per (c, commutative, size class); the choice depends only on
+ * the class (its representative size), so every rank gets the same one.
+ * Returns NULL when the call must go to PMPI (no eligible algorithm).
+ */
+ARCOLL_HIDDEN const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c,
+                                                   MPI_Aint bytes, int commutative);
+
+/** Size class of a byte count (0..ARCOLL_NCLASS-1) and its representative size. */
+ARCOLL_HIDDEN int arcoll_size_class(MPI_Aint bytes);
+ARCOLL_HIDDEN MPI_Aint arcoll_class_bytes(int cls);
+
+/**
+ * 1 if op can be used by arcoll for reductions of dt: a user-defined op
+ * (any datatype), or a predefined op (MPI_MAX ... MPI_MINLOC) on a
+ * predefined C datatype of the op's group in the MPI standard.  0 (pass to
+ * PMPI, which computes it or reports MPICH's error): MPI_OP_NULL,
+ * MPI_REPLACE, MPI_NO_OP, a predefined op on a derived datatype (MPICH 4.0
+ * rejects it, also in the MPI_Reduce_local the algorithms use), on a Fortran
+ * type, or outside its group.  *commutative receives MPI_Op_commutative.
+ */
+ARCOLL_HIDDEN int arcoll_op_ok(MPI_Op op, MPI_Datatype dt, int *commutative);
+
+/** 1 if dt is a committed-looking usable handle with size >= 0 (*size set). */
+ARCOLL_HIDDEN int arcoll_type_ok(MPI_Datatype dt, int *size);
+
+/** 1 if buf may be used for count elements of dt: not NULL with data of a
+ *  predefined datatype (MPICH's MPI_ERR_BUFFER).  MPI_BOTTOM with a derived
+ *  type (absolute addresses) is allowed. */
+ARCOLL_HIDDEN int arcoll_buf_ok(const void *buf, MPI_Aint count, int type_size, MPI_Datatype dt);
+
+/** Returned by a collective's implementation: "run the PMPI form instead". */
+#define ARCOLL_USE_PMPI (-0x7a5c)
+
+/** Marker of calls that moved no data (count 0): arcoll_last_algorithm() says "none". */
+extern ARCOLL_HIDDEN const arcoll_algo_desc_t arcoll_none_desc;
+
+/** Record the algorithm of the calling thread's last call of c (NULL = PMPI). */
+ARCOLL_HIDDEN void arcoll_note(arcoll_coll_t c, const arcoll_algo_desc_t *algo);
+
+/** rc != MPI_SUCCESS: call the user communicator's error handler; returns rc. */
+ARCOLL_HIDDEN int arcoll_finish(MPI_Comm comm, int rc);
+
+/** Debug print (ARCOLL_DEBUG=1) of a fresh choice, by rank 0 of the communicator. */
+ARCOLL_HIDDEN void arcoll_debug_choice(const arcoll_comm_state_t *st, arcoll_coll_t c,
+                                       MPI_Aint bytes, int commutative, const arcoll_cached_t *ch);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

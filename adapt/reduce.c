@@ -1,0 +1,59 @@
+/*
+ * libarcoll: MPI_Reduce and MPI_Reduce_c (MPI >= 4) dispatched to the reduce
+ * algorithms of collectives/ (reduce.h): binomial, rsag (commutative ops
+ * only), chain.  Dispatch and PMPI cases: dispatch.h, adapt/README.md.
+ */
+#include <limits.h>
+#include <mpi.h>
+
+#include "dispatch.h"
+#include "reduce.h"
+
+#define C ARCOLL_COLL_REDUCE
+
+static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
+                       MPI_Op op, int root, MPI_Comm comm) {
+  int P, tsize, commut = 0, me, rc;
+  if (!arcoll_intra(C, comm, &P)) return ARCOLL_USE_PMPI;
+  if (count < 0 || root < 0 || root >= P || !arcoll_type_ok(dt, &tsize)) return ARCOLL_USE_PMPI;
+  if (!arcoll_op_ok(op, dt, &commut)) return ARCOLL_USE_PMPI;
+  PMPI_Comm_rank(comm, &me);
+  const MPI_Aint bytes = count * (MPI_Aint)tsize; /* identical on all ranks */
+  if (bytes > INT_MAX) return ARCOLL_USE_PMPI;
+  if (bytes > 0) { /* MPICH's buffer / in-place / alias errors */
+    if (me != root && sendbuf == MPI_IN_PLACE) return ARCOLL_USE_PMPI;
+    if (sendbuf != MPI_IN_PLACE && !arcoll_buf_ok(sendbuf, count, tsize, dt)) return ARCOLL_USE_PMPI;
+    if (me == root && (!arcoll_buf_ok(recvbuf, count, tsize, dt) || sendbuf == recvbuf))
+      return ARCOLL_USE_PMPI;
+  }
+  if (bytes == 0) {
+    arcoll_note(C, &arcoll_none_desc);
+    return MPI_SUCCESS;
+  }
+  arcoll_comm_state_t *st = arcoll_state(comm, &rc);
+  if (!st) return arcoll_finish(comm, rc);
+  const arcoll_cached_t *ch = arcoll_choose(st, C, bytes, commut);
+  if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
+  arcoll_note(C, ch->algo);
+  const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
+  return arcoll_finish(comm, ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op,
+                                                              root, st->priv, &s));
+}
+
+ARCOLL_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
+                             MPI_Op op, int root, MPI_Comm comm) {
+  int rc = reduce_impl(sendbuf, recvbuf, count, dt, op, root, comm);
+  if (rc != ARCOLL_USE_PMPI) return rc;
+  arcoll_note(C, NULL);
+  return PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
+}
+
+#if MPI_VERSION >= 4
+ARCOLL_EXPORT int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
+                               MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm) {
+  int rc = reduce_impl(sendbuf, recvbuf, (MPI_Aint)count, dt, op, root, comm);
+  if (rc != ARCOLL_USE_PMPI) return rc;
+  arcoll_note(C, NULL);
+  return PMPI_Reduce_c(sendbuf, recvbuf, count, dt, op, root, comm);
+}
+#endif
