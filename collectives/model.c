@@ -62,16 +62,42 @@ double arcoll_model_p2p(const arcoll_p2p_params_t *p, const arcoll_p2p_curve_t *
   return p->t_s + m / p->B;
 }
 
+double arcoll_model_gap(const arcoll_p2p_params_t *p, const arcoll_p2p_curve_t *gc, double m) {
+  if (m < 0) m = 0;
+  if (gc && gc->n >= 2) {
+    int i = 1;
+    while (i < gc->n - 1 && gc->bytes[i] < m) ++i;
+    if (m <= gc->bytes[gc->n - 1]) {
+      double x0 = gc->bytes[i - 1], x1 = gc->bytes[i], y0 = gc->seconds[i - 1], y1 = gc->seconds[i];
+      return y0 + (y1 - y0) * (m - x0) / (x1 - x0);
+    }
+    double G = p->G > 0 ? p->G : 1.0 / p->B;
+    return gc->seconds[gc->n - 1] + (m - gc->bytes[gc->n - 1]) * G;
+  }
+  double x = m / p->B;
+  return x > p->g ? x : p->g;
+}
+
 /* ---------------------------------------------------------------- helpers */
 
 /* Segments in flight per link of the pipelined codes (bcast_tree.h,
  * bcast_multitree.h, reduce_chain.c, scan_pipeline.c all use 8). */
 #define WINDOW 8.0
+/* Messages below this size are sent eagerly (MPI_Send returns before the
+ * receiver has them): MPICH's default eager threshold and SMPI's
+ * smpi/send-is-detached-thresh are both 64 KiB. */
+#define EAGER_LIMIT 65536.0
+/* Per-message overhead of a forwarding stage (receive + forward), as a
+ * fraction of T(0).  Measured under SMPI (cluster256, chains of P = 16 and
+ * 64, 1-8 KiB segments): the period is the stream gap + 0.3 to 0.7 us,
+ * ~0.1 T(0). */
+#define HOP_OVERHEAD_OF_LATENCY 0.1
 
 typedef struct {
   const arcoll_p2p_params_t *p;
-  const arcoll_p2p_curve_t *cv;
+  const arcoll_p2p_curve_t *cv, *gc;
   double lat; /* T(0): start-up of a message, seconds */
+  double hop; /* per-message overhead of a forwarding stage, seconds */
   double gm;  /* gamma, seconds per byte combined */
 } cost_t;
 
@@ -79,7 +105,9 @@ static cost_t cost_of(const arcoll_model_t *m) {
   cost_t c;
   c.p = &m->inter;
   c.cv = &m->inter_curve;
+  c.gc = &m->inter_gap_curve;
   c.lat = arcoll_model_p2p(c.p, c.cv, 0);
+  c.hop = HOP_OVERHEAD_OF_LATENCY * c.lat;
   c.gm = m->gamma;
   return c;
 }
@@ -101,11 +129,13 @@ static int pow2_floor(int P) {
 /* T(m): one message of m bytes alone on its links */
 static double tsend(const cost_t *c, double m) { return arcoll_model_p2p(c->p, c->cv, m); }
 
-/* X(m) = T(m) - T(0): the link-occupying part of a message; n messages
- * sharing a link take T(0) + n X(m) (max-min fair sharing). */
-static double xfer(const cost_t *c, double m) {
-  double x = tsend(c, m) - c->lat;
-  return x > 0 ? x : 0;
+/* X(m): the link occupancy of one message (stream gap); n messages sharing
+ * a link take T(m) + (n - 1) X(m) (max-min fair sharing). */
+static double xfer(const cost_t *c, double m) { return arcoll_model_gap(c->p, c->gc, m); }
+
+/* n messages of m bytes at once through one link */
+static double shared(const cost_t *c, double n, double m) {
+  return n <= 0 ? 0 : tsend(c, m) + (n - 1) * xfer(c, m);
 }
 
 /* Segments of a message of M bytes cut in segments of `seg` bytes
@@ -118,17 +148,21 @@ static double nsegments(double M, MPI_Aint seg) {
 /* Pipeline of `nst` stages, stage i forwarding each segment of s bytes to
  * fan[i] children (NULL: 1) with `comb` seconds per byte of combine work;
  * k segments; up to w = min(WINDOW, k) segments in flight per link share it,
- * so the first segment reaches the next stage after T(0) + w n X(s):
- *   T = sum_i (T(0) + w n_i X(s) + s comb) + (k - w) max_i (n_i X(s) + s comb). */
+ * so the first segment reaches the next stage after T(s) + (w n_i - 1) X(s):
+ *   T = sum_i (T(s) + (w n_i - 1) X(s) + s comb)
+ *       + (k - w) max_i (n_i (X(s) + hop) + s comb). */
 static double pipeline(const cost_t *c, const int *fan, int nst, double k, double s,
                        double comb) {
   if (nst <= 0) return 0;
-  const double w = k < WINDOW ? k : WINDOW, x = xfer(c, s);
+  const double w = k < WINDOW ? k : WINDOW, x = xfer(c, s), t = tsend(c, s);
+  /* period of one message: occupancy + forwarding overhead (at most X(s):
+   * tiny messages have none) */
+  const double xp = x + (k > 1 ? (x < c->hop ? x : c->hop) : 0);
   double sum = 0, worst = 0;
   for (int i = 0; i < nst; ++i) {
     double n = fan ? fan[i] : 1;
-    sum += c->lat + w * n * x + s * comb;
-    double per = n * x + s * comb;
+    sum += t + (w * n - 1) * x + s * comb;
+    double per = n * xp + s * comb;
     if (per > worst) worst = per;
   }
   return sum + (k - w) * worst;
@@ -166,15 +200,22 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
   }
   if (!strcmp(name, "ksegment")) {
     /* Seed 000: (3k + P/k - 4) T_send(M/k).  Here: the root's k-1 pieces go
-     * out at once (T(0) + (k-1) X(m)), k-1 ring steps in which a head also
-     * forwards down its group chain (shared link: 2 X(m) unless groups have
-     * one rank), then the tail of the group chains. */
+     * out at once (k-1 messages sharing its link), k-1 ring steps in which a
+     * head also forwards the piece down its group chain (shared link, see
+     * ring_step), then the tail of the group chains.  The
+     * code caps k at the element count; the model does not see the datatype
+     * and assumes 8-byte elements (k <= M/8). */
     int k = kp > 0 ? kp : (P / 2 > 1 ? P / 2 : 1);
     if (k > P) k = P;
+    if (k > M / 8) k = M / 8 >= 1 ? (int)(M / 8) : 1;
     double m = M / k;
     int gs = (P + k - 1) / k; /* ranks per group (largest) */
-    double ring_step = c->lat + (gs > 1 ? 2 : 1) * xfer(c, m);
-    return c->lat + (k - 1) * xfer(c, m) + (k - 1) * ring_step + (gs - 1) * tsend(c, m);
+    double x = xfer(c, m);
+    /* measured (SMPI, P 16-256): a ring step costs T(m) + X(m) + min(X(m),
+     * 1.5 T(0)) when the head also forwards: small pieces pay their link
+     * occupancy twice, large ones overlap the forward */
+    double ring_step = tsend(c, m) + (gs > 1 ? x + (x < 1.5 * c->lat ? x : 1.5 * c->lat) : 0);
+    return shared(c, k - 1, m) + (k - 1) * ring_step + (gs - 1) * tsend(c, m);
   }
   if (!strcmp(name, "nebst")) {
     /* Seed 000: 3 log P (t_s + M/(B log P)).  The n = ceil(log2 P) rotated
@@ -190,28 +231,38 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
     return 2 * pipeline(c, fan, L, k, s, 0) - pipeline(c, fan, L, 1, s, 0);
   }
   if (!strcmp(name, "scatter_ring")) {
-    /* van de Geijn: L t_s + (P-1)/P M/B + (P-1) T_send(M/P); here the
-     * binomial scatter as its messages (halves, quarters, ...). */
-    double t = 0, piece = M;
-    for (int i = 0; i < L; ++i) {
-      piece /= 2;
+    /* van de Geijn: L t_s + (P-1)/P M/B + (P-1) T_send(M/P).  Here the
+     * binomial scatter level by level: a rank sends its pieces M/2^i,
+     * M/2^(i+1), ... with MPI_Send, largest first; a rendezvous piece
+     * (>= EAGER_LIMIT) is sent alone, eager ones all at once (the call
+     * returns), so the critical piece shares the link with the smaller eager
+     * ones.  Ring steps: T(M/P) + the forwarding overhead. */
+    double t = 0;
+    for (int i = 1; i <= L; ++i) {
+      double piece = M / (double)(1L << i);
       t += tsend(c, piece);
+      if (piece < EAGER_LIMIT)
+        for (int j = i + 1; j <= L; ++j) t += xfer(c, M / (double)(1L << j));
     }
-    return t + (P - 1) * tsend(c, M / P);
+    double x = xfer(c, M / P);
+    return t + (P - 1) * (tsend(c, M / P) + (x < c->hop ? x : c->hop));
   }
   if (!strcmp(name, "twotree")) {
     /* Sanders-Speck-Traff (simplified): even segments down tree 1, odd down
-     * tree 2 (binary trees, depth ~ log2 P, inner fan-out 2); the root sends
-     * each segment once.  Ranks handle segments in order, so the two trees
-     * wait on each other: twice the pipeline of one tree carrying its half.
-     * Default: two segments. */
+     * tree 2 (binary trees of depth D = ceil(log2 P), inner fan-out 2); the
+     * root sends each segment once.  Measured under SMPI (cluster256, P 16,
+     * 64, 256): the two halves do not overlap (every rank handles the
+     * segments in order), T ~ D T(0) + 2 sum_i n_i X(M/2) = D T(0) +
+     * (2D - 1) M/B, and more segments do not pipeline but add about
+     * 0.7 D (X(s) + hop) each.  Default: two segments. */
     double k = seg > 0 ? nsegments(M, seg) : 2.0;
     if (k > M) k = M > 1 ? M : 1;
+    if (k < 2) k = 2;
     double s = M / k;
     int D = L > 1 ? L : 1;
-    for (int i = 0; i < D; ++i) fan[i] = i == 0 ? 1 : 2;
-    double kh = ceil(k / 2);
-    return 2 * pipeline(c, fan, D, kh, s, 0);
+    double xs = xfer(c, s), xh = xfer(c, M / 2);
+    double t = D * c->lat + 2 * (1 + 2.0 * (D - 1)) * xh;
+    return t + (k - 2) * 0.7 * D * (xs + (xs < c->hop ? xs : c->hop));
   }
   return -1;
 }

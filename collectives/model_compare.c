@@ -31,6 +31,8 @@ static arcoll_coll_t coll_of(const char *s) {
   return ARCOLL_COLL_COUNT;
 }
 
+static const arcoll_model_t *model_;
+
 static void flush_group(row_t *g, int n, double *sum, double *mx, int *groups) {
   if (n == 0) return;
   int best = 0, pick = 0;
@@ -43,6 +45,20 @@ static void flush_group(row_t *g, int n, double *sum, double *mx, int *groups) {
          "(pred %.4e) penalty %.2f%%\n",
          g[0].coll, g[0].P, g[0].m, g[best].algo, g[best].seg, g[best].t, g[pick].algo,
          g[pick].seg, g[pick].t, g[pick].pred, 100 * pen);
+  arcoll_choice_t ch;
+  arcoll_coll_t cc = coll_of(g[0].coll);
+  if (cc < ARCOLL_COLL_COUNT && arcoll_select(model_, cc, g[0].P, (MPI_Aint)g[0].m, 1, &ch) == 0) {
+    int hit = -1;
+    for (int i = 0; i < n; ++i)
+      if (!strcmp(g[i].algo, ch.algo->name) && g[i].seg == (long long)ch.segment_bytes && g[i].k == ch.k)
+        hit = i;
+    if (hit >= 0)
+      printf("   selector: %s/seg=%lld/k=%d measured %.4e s, penalty %.2f%%\n", ch.algo->name,
+             (long long)ch.segment_bytes, ch.k, g[hit].t, 100 * (g[hit].t / g[best].t - 1));
+    else
+      printf("   selector: %s/seg=%lld/k=%d (pred %.4e s) not among the measured lines\n", ch.algo->name,
+             (long long)ch.segment_bytes, ch.k, ch.predicted_s);
+  }
   *sum += pen;
   if (pen > *mx) *mx = pen;
   ++*groups;
@@ -58,6 +74,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  model_ = &model;
   printf("# model: %s\n# %-9s %5s %9s %-18s %8s %12s %12s %7s\n", model.source, "coll", "P", "m",
          "algo", "seg", "measured_s", "predicted_s", "ratio");
   char line[512];

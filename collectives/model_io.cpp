@@ -4,7 +4,8 @@
 //    "intra": {"t_s": s, "B": B/s, "L": s, "o": s, "g": s, "G": s/B},
 //    "inter": {...same six fields...},
 //    "gamma": s/B,
-//    "intra_curve"/"inter_curve": optional [[bytes, seconds], ...] (select.h),
+//    "intra_curve"/"inter_curve", "intra_gap_curve"/"inter_gap_curve":
+//        optional [[bytes, seconds], ...] (select.h),
 //    ...any other keys (notes, raw measurements) are ignored}
 // B and G must be > 0; t_s, L, o, g and gamma >= 0.  Every error names the
 // file and the field.  No exception leaves this file (C callers).
@@ -121,6 +122,8 @@ extern "C" int arcoll_model_load(const char *path, arcoll_model_t *m, char *err,
     out.gamma = number_field(p, root, "", "gamma", false);
     read_curve(p, root, "intra_curve", &out.intra_curve);
     read_curve(p, root, "inter_curve", &out.inter_curve);
+    read_curve(p, root, "intra_gap_curve", &out.intra_gap_curve);
+    read_curve(p, root, "inter_gap_curve", &out.inter_gap_curve);
     std::snprintf(out.source, sizeof out.source, "%s", path);
     *m = out;
     return 0;
@@ -154,6 +157,8 @@ extern "C" int arcoll_model_save(const char *path, const arcoll_model_t *m,
     root["gamma"] = m->gamma;
     if (m->intra_curve.n > 0) root["intra_curve"] = curve_json(m->intra_curve);
     if (m->inter_curve.n > 0) root["inter_curve"] = curve_json(m->inter_curve);
+    if (m->intra_gap_curve.n > 0) root["intra_gap_curve"] = curve_json(m->intra_gap_curve);
+    if (m->inter_gap_curve.n > 0) root["inter_gap_curve"] = curve_json(m->inter_gap_curve);
     std::ofstream out(path);
     if (!out) throw LoadError{p + ": cannot write the model file: " + std::strerror(errno)};
     out << root.dump(2) << "\n";

@@ -63,11 +63,21 @@ typedef struct arcoll_model {
   /* added after the first version of this header (fields appended only): */
   arcoll_p2p_curve_t intra_curve; /**< optional measured curve, pairs on one node */
   arcoll_p2p_curve_t inter_curve; /**< optional measured curve, pairs on different nodes */
+  /** optional measured stream periods: seconds[i] = time per message when
+   *  messages of bytes[i] bytes are sent back to back to one peer (the link
+   *  occupancy of a message; LogGP's g + (m-1) G per size).  n == 0: derived
+   *  from the linear model (m/B, at least g). */
+  arcoll_p2p_curve_t intra_gap_curve;
+  arcoll_p2p_curve_t inter_gap_curve;
 } arcoll_model_t;
 
 /** One-way time (seconds) of a `bytes`-byte message between two ranks of
  *  class p / curve c (the curve when c->n > 0, else t_s + bytes/B). */
 double arcoll_model_p2p(const arcoll_p2p_params_t *p, const arcoll_p2p_curve_t *c, double bytes);
+
+/** Stream period (seconds per message) of `bytes`-byte messages: the gap
+ *  curve when gc->n > 0, else max(g, bytes/B). */
+double arcoll_model_gap(const arcoll_p2p_params_t *p, const arcoll_p2p_curve_t *gc, double bytes);
 
 /** What the selector chose. */
 typedef struct arcoll_choice {
@@ -108,7 +118,8 @@ void arcoll_model_default(arcoll_model_t *m);
  * Returns 0, or -1 with a message naming the file and the problem in
  * err (size errlen): unreadable file, not JSON, version not 1, missing or
  * non-numeric field, B or G not > 0, t_s/L/o/g/gamma negative, a curve
- * ("inter_curve"/"intra_curve", optional) that is not [[bytes, seconds], ...]
+ * ("inter_curve", "intra_curve", "inter_gap_curve", "intra_gap_curve";
+ * optional) that is not [[bytes, seconds], ...]
  * with bytes increasing from 0 and seconds >= 0.
  */
 int arcoll_model_load(const char *path, arcoll_model_t *m, char *err, int errlen);

@@ -25,7 +25,11 @@
  *    per byte.
  * The medians are also written as the measured curves "intra_curve" and
  * "inter_curve" ([[bytes, seconds], ...], select.h), which the model
- * interpolates.
+ * interpolates.  Stream period per size ("intra_gap_curve",
+ * "inter_gap_curve"): 8 messages sent back to back (MPI_Isend) and a 0-byte
+ * acknowledgement take T(m) + 7 gap(m) + T(0), so
+ * gap(m) = (T_stream - T(m) - T(0)) / 7 (clamped to >= 0): the link
+ * occupancy of one message, which the pipelines' period uses.
  * Pairs: rank 0 with the first rank on its node (intra) and with the first
  * rank on another node (inter), by MPI_Get_processor_name.  A class with no
  * pair is copied from the other and the file says so
@@ -41,6 +45,7 @@
 #include "select.h"
 
 #define NB_BURST 64
+#define NB_STREAM 8 /* messages of a stream (the pipelined codes keep 8 in flight) */
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -55,6 +60,7 @@ static double median(double *v, int n) {
 typedef struct {
   long bytes;
   double min_s, median_s;
+  double gap_s; /* stream period per message (median based) */
 } point_t;
 
 typedef struct {
@@ -69,7 +75,7 @@ typedef struct {
 /* Half round-trip times of `reps` ping-pongs of `bytes` between ranks a and b;
  * every rank of comm joins the barriers.  Result (valid on rank 0): min, median. */
 static void pingpong(MPI_Comm comm, int me, int a, int b, long bytes, int reps, char *buf,
-                     double *tmin, double *tmed) {
+                     double *tmin, double *tmed, int stream) {
   double *t = malloc(sizeof(double) * (size_t)reps);
   int nt = 0;
   for (int r = 0; r < reps; ++r) {
@@ -84,7 +90,23 @@ static void pingpong(MPI_Comm comm, int me, int a, int b, long bytes, int reps, 
       MPI_Recv(buf, 0, MPI_BYTE, init, 0, comm, MPI_STATUS_IGNORE);
       MPI_Send(buf, 0, MPI_BYTE, init, 0, comm);
     }
-    if (me == init) {
+    if (stream) {
+      /* NB_STREAM messages back to back, then a 0-byte acknowledgement */
+      MPI_Request rq[NB_STREAM];
+      if (me == init) {
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < NB_STREAM; ++i)
+          MPI_Isend(buf, (int)bytes, MPI_BYTE, other, 7, comm, &rq[i]);
+        for (int i = 0; i < NB_STREAM; ++i) MPI_Wait(&rq[i], MPI_STATUS_IGNORE);
+        MPI_Recv(buf, 0, MPI_BYTE, other, 8, comm, MPI_STATUS_IGNORE);
+        t[nt++] = MPI_Wtime() - t0;
+      } else if (me == other) {
+        for (int i = 0; i < NB_STREAM; ++i)
+          MPI_Irecv(buf + (size_t)i * (size_t)bytes, (int)bytes, MPI_BYTE, init, 7, comm, &rq[i]);
+        for (int i = 0; i < NB_STREAM; ++i) MPI_Wait(&rq[i], MPI_STATUS_IGNORE);
+        MPI_Send(buf, 0, MPI_BYTE, init, 8, comm);
+      }
+    } else if (me == init) {
       double t0 = MPI_Wtime();
       MPI_Send(buf, (int)bytes, MPI_BYTE, other, 1, comm);
       MPI_Recv(buf, (int)bytes, MPI_BYTE, other, 1, comm, MPI_STATUS_IGNORE);
@@ -230,14 +252,23 @@ static void measure(MPI_Comm comm, int me, pairres_t *r, long max_bytes, int rep
     if (s > 0 && (long)reps_small * s > (64L << 20)) rr = (64L << 20) / s;
     if (rr < 6) rr = 6;
     rr += rr % 2; /* even: both ranks initiate equally often */
-    double mn = 0, md = 0;
-    pingpong(comm, me, r->a, r->b, s, (int)rr, buf, &mn, &md);
+    double mn = 0, md = 0, smn = 0, smd = 0;
+    pingpong(comm, me, r->a, r->b, s, (int)rr, buf, &mn, &md, 0);
+    long rs = rr / 2 > 4 ? rr / 2 : 4; /* streams move NB_STREAM times the data */
+    rs += rs % 2;
+    pingpong(comm, me, r->a, r->b, s, (int)rs, buf, &smn, &smd, 1);
     r->pts[n].bytes = s;
     r->pts[n].min_s = mn;
     r->pts[n].median_s = md;
+    r->pts[n].gap_s = smd; /* converted to a period below, once T(0) is known */
     ++n;
   }
   r->npts = n;
+  /* stream of N: T(m) + (N-1) gap(m) + T(0) (the acknowledgement) */
+  for (int i = 0; i < n; ++i) {
+    double gp = (r->pts[i].gap_s - r->pts[i].median_s - r->pts[0].median_s) / (NB_STREAM - 1);
+    r->pts[i].gap_s = gp > 0 ? gp : 0;
+  }
   double sc = send_call(comm, me, r->a, r->b, reps_small, buf);
   double bt = burst(comm, me, r->a, r->b, reps_small, buf);
   /* the sender's numbers to rank 0 */
@@ -256,10 +287,11 @@ static void measure(MPI_Comm comm, int me, pairres_t *r, long max_bytes, int rep
 }
 
 static void print_class(FILE *f, const char *name, const pairres_t *r) {
-  fprintf(f, "# %s pair: ranks %d and %d\n# %12s %14s %14s\n", name, r->a, r->b, "bytes",
-          "min_s", "median_s");
+  fprintf(f, "# %s pair: ranks %d and %d\n# %12s %14s %14s %14s\n", name, r->a, r->b, "bytes",
+          "min_s", "median_s", "stream_gap_s");
   for (int i = 0; i < r->npts; ++i)
-    fprintf(f, "  %12ld %14.6e %14.6e\n", r->pts[i].bytes, r->pts[i].min_s, r->pts[i].median_s);
+    fprintf(f, "  %12ld %14.6e %14.6e %14.6e\n", r->pts[i].bytes, r->pts[i].min_s, r->pts[i].median_s,
+            r->pts[i].gap_s);
   fprintf(f,
           "# %s fit: t_s=%.4e s B=%.4e B/s | LogGP L=%.4e o=%.4e g=%.4e G=%.4e s/B "
           "(1/G=%.4e B/s)\n",
@@ -271,8 +303,9 @@ static int points_json(char *buf, size_t len, const pairres_t *r) {
   size_t n = 0;
   n += (size_t)snprintf(buf + n, len - n, "[");
   for (int i = 0; i < r->npts && n < len; ++i)
-    n += (size_t)snprintf(buf + n, len - n, "%s{\"bytes\":%ld,\"min_s\":%.17g,\"median_s\":%.17g}",
-                          i ? "," : "", r->pts[i].bytes, r->pts[i].min_s, r->pts[i].median_s);
+    n += (size_t)snprintf(buf + n, len - n, "%s{\"bytes\":%ld,\"min_s\":%.17g,\"median_s\":%.17g,\"stream_gap_s\":%.17g}",
+                          i ? "," : "", r->pts[i].bytes, r->pts[i].min_s, r->pts[i].median_s,
+                          r->pts[i].gap_s);
   if (n < len) n += (size_t)snprintf(buf + n, len - n, "]");
   return (int)n;
 }
@@ -330,7 +363,7 @@ int main(int argc, char **argv) {
       c->b = r;
     }
   }
-  char *buf = calloc((size_t)max_bytes + 8 * NB_BURST, 1);
+  char *buf = calloc((size_t)max_bytes * NB_STREAM + 8 * NB_BURST, 1);
   if (intra.have) measure(comm, me, &intra, max_bytes, reps, buf);
   if (inter.have) measure(comm, me, &inter, max_bytes, reps, buf);
   /* gamma: MPI_Reduce_local on 1 MiB of doubles */
@@ -375,6 +408,16 @@ int main(int argc, char **argv) {
       m.inter_curve.bytes[i] = (double)ce->pts[i].bytes;
       m.inter_curve.seconds[i] = ce->pts[i].median_s;
       m.inter_curve.n = i + 1;
+    }
+    for (int i = 0; i < ci->npts && i < ARCOLL_MODEL_CURVE_MAX; ++i) {
+      m.intra_gap_curve.bytes[i] = (double)ci->pts[i].bytes;
+      m.intra_gap_curve.seconds[i] = ci->pts[i].gap_s;
+      m.intra_gap_curve.n = i + 1;
+    }
+    for (int i = 0; i < ce->npts && i < ARCOLL_MODEL_CURVE_MAX; ++i) {
+      m.inter_gap_curve.bytes[i] = (double)ce->pts[i].bytes;
+      m.inter_gap_curve.seconds[i] = ce->pts[i].gap_s;
+      m.inter_gap_curve.n = i + 1;
     }
     size_t elen = 16384;
     char *extra = malloc(elen), pj[6000];
