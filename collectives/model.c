@@ -222,13 +222,22 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
      * binomial trees all have the root as root with L children each, so the
      * root sends L copies of every segment, like the binomial tree; every
      * rank handles the segments in order, so the trees wait on each other:
-     * modelled as the binomial pipeline of the same segments, twice over. */
+     * modelled as the binomial pipeline of the same segments, twice over
+     * (measured: 1-3x too slow for large messages, never the fastest). */
     int n = kp > 0 ? kp : (L > 0 ? L : 1);
     double s = seg > 0 && (double)seg < M / n ? (double)seg : M / n;
     if (s < 1) s = 1;
     double k = ceil(M / s);
     for (int i = 0; i < L; ++i) fan[i] = L - i;
-    return 2 * pipeline(c, fan, L, k, s, 0) - pipeline(c, fan, L, 1, s, 0);
+    double t = 2 * pipeline(c, fan, L, k, s, 0) - pipeline(c, fan, L, 1, s, 0);
+    /* small messages (SMPI, P = 16-256): at least the twotree form below,
+     * (2L - 1) ceil(k/2) (T(s) + X(s)); nebst was never the fastest
+     * measured, so the model errs on the slow side */
+    if (k >= 2 && M >= 16) {
+      double t2 = (2.0 * L - 1) * ceil(k / 2) * (tsend(c, s) + xfer(c, s));
+      if (t2 > t) t = t2;
+    }
+    return t;
   }
   if (!strcmp(name, "scatter_ring")) {
     /* van de Geijn: L t_s + (P-1)/P M/B + (P-1) T_send(M/P).  Here the
@@ -249,20 +258,21 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
   }
   if (!strcmp(name, "twotree")) {
     /* Sanders-Speck-Traff (simplified): even segments down tree 1, odd down
-     * tree 2 (binary trees of depth D = ceil(log2 P), inner fan-out 2); the
-     * root sends each segment once.  Measured under SMPI (cluster256, P 16,
-     * 64, 256): the two halves do not overlap (every rank handles the
-     * segments in order), T ~ D T(0) + 2 sum_i n_i X(M/2) = D T(0) +
-     * (2D - 1) M/B, and more segments do not pipeline but add about
-     * 0.7 D (X(s) + hop) each.  Default: two segments. */
+     * tree 2 (binary trees of depth L = ceil(log2 P), inner fan-out 2).
+     * Paper: ~ M/B + O(log P t_s + sqrt(M log P t_s / B)).  The code does not
+     * pipeline (every rank handles the segments in order, the trees wait on
+     * each other): fitted to SMPI (cluster256, P = 16, 64, 256, 8 B - 4 MiB,
+     * 2 - 4096 segments, within ~10 %):
+     *   T = (2L - 1) ceil(k/2) (T(s) + X(s))   for k >= 2 segments,
+     *   T = L (T(M) + X(M))                    for one segment (one element:
+     * the code cannot split it; the model assumes 8-byte elements).
+     * Default: two segments. */
     double k = seg > 0 ? nsegments(M, seg) : 2.0;
-    if (k > M) k = M > 1 ? M : 1;
-    if (k < 2) k = 2;
+    if (k > M / 8) k = M / 8 >= 1 ? floor(M / 8) : 1;
     double s = M / k;
     int D = L > 1 ? L : 1;
-    double xs = xfer(c, s), xh = xfer(c, M / 2);
-    double t = D * c->lat + 2 * (1 + 2.0 * (D - 1)) * xh;
-    return t + (k - 2) * 0.7 * D * (xs + (xs < c->hop ? xs : c->hop));
+    if (k < 2) return D * (tsend(c, M) + xfer(c, M));
+    return (2.0 * D - 1) * ceil(k / 2) * (tsend(c, s) + xfer(c, s));
   }
   return -1;
 }
