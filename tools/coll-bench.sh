@@ -64,9 +64,15 @@ mkdir -p "$OUT/raw"
 
 # Budget caps (measured, bench/README.md "Cost"): the simulation cost grows with
 # P x (messages per call); these points are left out of the default grid.
-cap() { # coll P m -> prints a reason when skipped
-  local coll=$1 P=$2 m=$3
-  if [ "$P" -ge 1024 ] && [ "$m" -gt 16777216 ]; then echo "P=1024 x m > 16 MiB (simulation cost)"; fi
+cap() { # coll P m what -> prints a reason when skipped
+  local coll=$1 P=$2 m=$3 what=$4
+  if [ "$P" -ge 1024 ] && [ "$m" -gt 16777216 ]; then
+    echo "P=1024 x m > 16 MiB (simulation cost)"
+  elif [ "$coll" = scan ] && [ "$P" -ge 256 ] && { [ "$what" = mpich ] || [ "$what" = ompi ]; }; then
+    # SMPI's MPI_Scan (scan__default under both selectors) posts all P(P-1)/2
+    # messages at once; at P=256 one 8-byte call did not finish in 300 s.
+    echo "SMPI native scan at P >= 256 (P^2/2 concurrent messages: infeasible to simulate)"
+  fi
 }
 
 platform_args() {
@@ -77,47 +83,67 @@ platform_args() {
   esac
 }
 
-run() { # plat coll P m what
-  local plat=$1 coll=$2 P=$3 m=$4 what=$5
-  local f="$OUT/raw/${plat}__${coll}__P${P}__m${m}__${what}.csv"
-  if [ -s "$f" ] && [ -f "$f.ok" ]; then return 0; fi
+point_file() { echo "$OUT/raw/${1}__${2}__P${3}__m${4}__${5}.csv"; }
+
+run() { # plat coll P what "m1 m2 ...": one smpirun for these sizes, split into per-point files
+  local plat=$1 coll=$2 P=$3 what=$4 ms=$5
   local mode=$what sel=()
   case "$what" in
     mpich|ompi) mode=native; sel=(--cfg=smpi/coll-selector:$what) ;;
   esac
-  local t0=$SECONDS
-  rm -f "$f.ok"
+  local t0=$SECONDS list tmp="$OUT/raw/run.$$.csv"
+  list=$(echo $ms | tr ' ' ',')
   # shellcheck disable=SC2046
   if flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
       --log=root.thres:warning --log=smpi_config.thres:warning \
       --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
       --cfg=smpi/auto-shared-malloc-thresh:65536 "${sel[@]}" \
-      "$BIN" --coll "$coll" --sizes "$m" --mode "$mode" > "$f" 2> "$f.err"; then
-    touch "$f.ok"
-    echo "  $plat $coll P=$P m=$m $what: $((SECONDS - t0)) s" >&2
+      "$BIN" --coll "$coll" --sizes "$list" --mode "$mode" > "$tmp" 2> "$tmp.err"; then
+    for m in $ms; do
+      local f
+      f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
+      grep "^$coll,$P,$m," "$tmp" > "$f" || true
+      touch "$f.ok"
+    done
+    echo "  $plat $coll P=$P m=$list $what: $((SECONDS - t0)) s" >&2
   else
-    echo "  $plat $coll P=$P m=$m $what: FAILED or timed out after $((SECONDS - t0)) s (see $f.err)" >&2
-    echo "$plat $coll P=$P m=$m $what: failed/timeout (${TMO} s)" >> "$OUT/skipped.txt"
+    cp "$tmp.err" "$OUT/raw/${plat}__${coll}__P${P}__${what}.failed.err"
+    echo "  $plat $coll P=$P m=$list $what: FAILED or timed out after $((SECONDS - t0)) s" \
+         "(see $OUT/raw/${plat}__${coll}__P${P}__${what}.failed.err)" >&2
+    for m in $ms; do echo "$plat $coll P=$P m=$m $what: failed/timeout (${TMO} s)" >> "$OUT/skipped.txt"; done
   fi
+  rm -f "$tmp" "$tmp.err"
 }
 
 if [ "$REPORT_ONLY" = 0 ]; then
   echo "coll-bench: out=$OUT model=${ARCOLL_MODEL:-built-in}" >&2
+  whats="algos"
+  [ "$AUTO" = 1 ] && whats="$whats auto"
+  [ "$NATIVE" = 1 ] && whats="$whats mpich ompi"
   for P in $PROCS; do
-    for m in $SIZES; do
-      for plat in $PLATFORMS; do
-        for coll in $COLLS; do
-          why=$(cap "$coll" "$P" "$m")
-          if [ -n "$why" ]; then
-            echo "$plat $coll P=$P m=$m: $why" >> "$OUT/skipped.txt"
-            continue
-          fi
-          run "$plat" "$coll" "$P" "$m" algos
-          [ "$AUTO" = 1 ] && run "$plat" "$coll" "$P" "$m" auto
-          if [ "$NATIVE" = 1 ]; then
-            run "$plat" "$coll" "$P" "$m" mpich
-            run "$plat" "$coll" "$P" "$m" ompi
-          fi
+    for plat in $PLATFORMS; do
+      for coll in $COLLS; do
+        for what in $whats; do
+          # sizes <= 256 KiB in one smpirun, larger ones one per smpirun
+          small=""
+          for m in $SIZES; do
+            why=$(cap "$coll" "$P" "$m" "$what")
+            if [ -n "$why" ]; then
+              echo "$plat $coll P=$P m=$m $what: $why" >> "$OUT/skipped.txt"
+              continue
+            fi
+            f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
+            [ -f "$f.ok" ] && continue
+            if [ "$m" -le 262144 ]; then small="$small $m"; fi
+          done
+          [ -n "$small" ] && run "$plat" "$coll" "$P" "$what" "$small"
+          for m in $SIZES; do
+            [ "$m" -le 262144 ] && continue
+            [ -n "$(cap "$coll" "$P" "$m" "$what")" ] && continue
+            f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
+            [ -f "$f.ok" ] && continue
+            run "$plat" "$coll" "$P" "$what" "$m"
+          done
         done
       done
     done
