@@ -4,16 +4,19 @@
  * Starting point: the formulas of seed 000_32450fa7292fe18a.txt (see the table
  * entries' `source` strings); departures are listed in collectives/README.md
  * ("Model") and next to each formula below.  The main ones:
- *  - a send-receive step costs ONE T_send(m) (full-duplex links, the codes
- *    post MPI_Irecv/MPI_Isend or MPI_Sendrecv), not the seed's 2 T_send;
- *  - a pipeline of k segments costs the sum of its stages' times plus
- *    (k - 1) periods of its slowest stage (a window of segments is in flight,
- *    so the start-up t_s is hidden and the period is the stage's transfer
- *    time, at least the LogGP gap g per message);
- *  - a rank that MPI_Isend-s n messages at once shares its link: they all
- *    finish after t_s + n m / B (max-min sharing of the sender's link, as
- *    SimGrid and real NICs do), so an unsegmented binomial tree costs
- *    sum_{i=1..L} (t_s + i M/B), not L T_send(M).
+ *  - message times come from the measured curves when the model file has
+ *    them: T(m), the one-way time of a message alone, and X(m), its link
+ *    occupancy in a stream (select.h); else T(m) = t_s + m/B, X = max(g, m/B);
+ *  - a send-receive step costs ONE T(m) (full-duplex links, the codes post
+ *    MPI_Irecv/MPI_Isend or MPI_Sendrecv), not the seed's 2 T_send;
+ *  - n messages sent at once through one link share it (max-min, as SimGrid
+ *    and real NICs): T(m) + (n-1) X(m); so an unsegmented binomial tree costs
+ *    sum_{i=1..L} (T(M) + (i-1) X(M)), not L T_send(M);
+ *  - a pipeline of k segments with a window of 8 in flight: the sum of its
+ *    stages' fill times plus (k - 8) periods of the slowest stage (pipeline());
+ *  - the codes' own behaviour where SMPI measurements showed it (twotree and
+ *    nebst do not pipeline; ksegment's ring steps; eager vs rendezvous
+ *    scatter pieces).
  * Every formula uses the inter-node parameters (conservative: a P-rank
  * collective on several nodes is bounded by its inter-node messages).
  */
