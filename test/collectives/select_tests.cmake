@@ -10,3 +10,8 @@ set(_cal_out ${CMAKE_CURRENT_BINARY_DIR}/calibrated.model.json)
 add_test(NAME collectives.calibrate.np2
   COMMAND sh -c "rm -f '${_cal_out}' && ${ARCOLL_MPIEXEC} -n 2 '$<TARGET_FILE:arcoll_calibrate>' -o '${_cal_out}' -r 6 -m 65536 -q && ARCOLL_CALIBRATED_MODEL='${_cal_out}' ARCOLL_CALIBRATED_MAX_BYTES=65536 '$<TARGET_FILE:test_select>' --gtest_filter=Calibrated.* 2>&1 | tee /dev/stderr | grep -q '\\[  PASSED  \\] 1 test'")
 set_tests_properties(collectives.calibrate.np2 PROPERTIES LABELS mpi TIMEOUT 120 RESOURCE_LOCK mpi)
+# `arcoll list-algorithms` is checked against the tables by test_select
+if(TARGET arcoll_cli)
+  target_compile_definitions(test_select PRIVATE ARCOLL_CLI_PATH="$<TARGET_FILE:arcoll_cli>")
+  add_dependencies(test_select arcoll_cli)
+endif()

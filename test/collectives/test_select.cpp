@@ -68,6 +68,31 @@ TEST(Select, NamesAndTables) {
   ASSERT_NE(arcoll_algorithm_find(ARCOLL_COLL_SCAN, "pipeline"), nullptr);
 }
 
+#ifdef ARCOLL_CLI_PATH
+// `arcoll list-algorithms` prints exactly one `collective name` line per
+// table entry, in table order (generated from the tables, no MPI needed).
+TEST(Select, CliListsEveryAlgorithm) {
+  FILE *f = popen(ARCOLL_CLI_PATH " list-algorithms", "r");
+  ASSERT_NE(f, nullptr);
+  std::vector<std::string> lines;
+  char buf[256];
+  while (fgets(buf, sizeof buf, f)) {
+    std::string l(buf);
+    if (!l.empty() && l.back() == '\n') l.pop_back();
+    lines.push_back(l);
+  }
+  ASSERT_EQ(pclose(f), 0);
+  std::vector<std::string> expect;
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) {
+    int n = 0;
+    const arcoll_algo_desc_t *t = arcoll_algorithm_table((arcoll_coll_t)c, &n);
+    for (int i = 0; i < n; ++i) expect.push_back(std::string(arcoll_coll_name((arcoll_coll_t)c)) + " " + t[i].name);
+  }
+  EXPECT_EQ(lines, expect);
+  EXPECT_GE(expect.size(), 31u);
+}
+#endif
+
 TEST(Model, EveryAlgorithmHasAFormula) {
   arcoll_model_t m;
   arcoll_model_default(&m);
