@@ -64,6 +64,25 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
     return stop;
   };
   auto better = [](double nw, double old) { return nw < old - 1e-12 * std::abs(old); };
+  auto same = [](double nw, double old) { return std::abs(nw - old) <= 1e-12 * std::abs(old); };
+  // Secondary objective (tie-breaker on the plateaus of the max-based cost): hop-bytes of the
+  // graph edges of a rank (bytes of all steps, both directions, x network links).
+  auto hb_rank = [&](int a) {
+    const Mapping &m = model.mapping();
+    double s = 0;
+    for (int64_t e = g.xadj[a]; e < g.xadj[a + 1]; ++e)
+      s += static_cast<double>(g.adjwgt[e]) * topo.hops(m[a], m[g.adjncy[e]]);
+    return s;
+  };
+  double hbytes = 0;
+  for (int r = 0; r < n; ++r) hbytes += hb_rank(r);
+  hbytes /= 2;
+  double best_hb = hbytes;
+  // Accept when the cost drops, or stays equal while the hop-bytes drop. The a-b edge of a swap
+  // keeps its length, so the delta of hb_rank(a) + hb_rank(b) is the delta of the total.
+  auto accept = [&](double before, double hb_before, double after, double hb_after) {
+    return better(after, before) || (same(after, before) && hb_after < hb_before - 1e-9 * std::max(1.0, hb_before));
+  };
 
   std::vector<int> hosts_c, ranks_c;
   auto candidates = [&](int a) {
@@ -101,9 +120,13 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
           int ha = model.mapping()[a];
           if (h == ha || static_cast<int>(on[h].size()) >= topo.hosts[h].slots) continue;
           double cur = model.total();
+          double pre = hb_rank(a);
           ++res.evaluations;
-          if (better(model.apply(a, h, -1, -1), cur)) {
+          double nt = model.apply(a, h, -1, -1);
+          double post = hb_rank(a);
+          if (accept(cur, hbytes, nt, hbytes + post - pre)) {
             moved(a, ha, h);
+            hbytes += post - pre;
             improved = true;
           } else {
             model.undo();
@@ -116,8 +139,12 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
           int ha = model.mapping()[a], hb = model.mapping()[b];
           if (b == a || ha == hb) continue;
           double cur = model.total();
+          double pre = hb_rank(a) + hb_rank(b);
           ++res.evaluations;
-          if (better(model.apply(a, hb, b, ha), cur)) {
+          double nt = model.apply(a, hb, b, ha);
+          double post = hb_rank(a) + hb_rank(b);
+          if (accept(cur, hbytes, nt, hbytes + post - pre)) {
+            hbytes += post - pre;
             std::swap(on[ha][pos[a]], on[hb][pos[b]]);
             std::swap(pos[a], pos[b]);
             improved = true;
@@ -127,9 +154,10 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
           out_of_budget();
         }
       }
-      if (better(model.total(), res.time_s)) {
+      if (better(model.total(), res.time_s) || (same(model.total(), res.time_s) && hbytes < best_hb)) {
         res.time_s = model.total();
         res.map = model.mapping();
+        best_hb = hbytes;
       }
     }
   };
@@ -144,6 +172,9 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
       if (ha != hb) model.apply(a, hb, b, ha);
     }
     rebuild(model.mapping());
+    hbytes = 0;
+    for (int r = 0; r < n; ++r) hbytes += hb_rank(r);
+    hbytes /= 2;
     descend();
   }
   // Guard against drift of the incremental sums: report the exact cost.

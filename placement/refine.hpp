@@ -6,7 +6,10 @@
  * names heuristics as the open problem; this is the simplest one: hill
  * climbing over (a) swaps of two ranks on different hosts and (b) moves of a
  * rank to a host with a free slot, accepting strict improvements (relative
- * gain > 1e-12), visiting candidates in an order shuffled by a std::mt19937_64
+ * gain > 1e-12) and, on the plateaus of the max-based cost (equal cost within
+ * 1e-12 relative), moves that lower the hop-bytes of the rank graph (a
+ * lexicographic tie-breaker: the step maximum often pins the cost to one
+ * link while the rest of the mapping is still improvable), visiting candidates in an order shuffled by a std::mt19937_64
  * seeded with `seed`; when a pass finds nothing, a perturbation of
  * `kick` random swaps from the best mapping restarts the descent, up to
  * `restarts` times. Slots are always respected.
