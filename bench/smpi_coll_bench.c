@@ -8,7 +8,7 @@
  *        native column needs one smpirun per selector).
  *
  * Usage (under smpirun; tools/coll-bench.sh drives it):
- *   smpi_coll_bench --coll bcast|reduce|allreduce|scan --sizes 8,64,...
+ *   smpi_coll_bench --coll bcast,reduce,allreduce,scan --sizes 8,64,...
  *                   [--mode algos,auto,native] [--segs 0,1024,...]
  *                   [--max-segs N] [--algos name,...] [--reps N] [--op sum|noop]
  *
@@ -182,7 +182,7 @@ int main(int argc, char **argv) {
     else {
       char msg[300];
       snprintf(msg, sizeof msg,
-               "unknown or incomplete argument '%s' (usage: --coll bcast|reduce|allreduce|scan "
+               "unknown or incomplete argument '%s' (usage: --coll bcast,reduce,allreduce,scan "
                "--sizes 8,64,... [--mode algos,auto,native] [--segs 0,1K,...] [--max-segs N] "
                "[--algos a,b] [--reps N] [--op sum|noop])",
                argv[i]);
@@ -191,10 +191,10 @@ int main(int argc, char **argv) {
 #undef OPT
   }
   if (!coll_s || !sizes_s) die("--coll and --sizes are required");
-  int c = -1;
+  int want[4] = {0, 0, 0, 0}, nwant = 0;
   for (int i = 0; i < 4; i++)
-    if (strcmp(coll_s, coll_names[i]) == 0) c = i;
-  if (c < 0) die("--coll must be bcast, reduce, allreduce or scan");
+    if (in_list(coll_names[i], coll_s)) want[i] = 1, nwant++;
+  if (nwant == 0) die("--coll must list some of bcast, reduce, allreduce, scan (comma-separated)");
   long long sizes[MAXLIST], segs[MAXLIST];
   int nsizes = parse_list(sizes_s, sizes, MAXLIST);
   int nsegs = parse_list(segs_s, segs, MAXLIST);
@@ -206,17 +206,6 @@ int main(int argc, char **argv) {
   else if (strcmp(op_s, "noop") == 0) MPI_Op_create(noop_op, 1, &op);
   else die("--op must be sum or noop");
 
-  const arcoll_algo_desc_t *table = NULL;
-  int ntable = 0;
-  switch ((coll_t)c) {
-  case C_BCAST: table = arcoll_bcast_algorithms, ntable = arcoll_bcast_nalgorithms; break;
-  case C_REDUCE: table = arcoll_reduce_algorithms, ntable = arcoll_reduce_nalgorithms; break;
-  case C_ALLREDUCE:
-    table = arcoll_allreduce_algorithms, ntable = arcoll_allreduce_nalgorithms;
-    break;
-  case C_SCAN: table = arcoll_scan_algorithms, ntable = arcoll_scan_nalgorithms; break;
-  }
-
   long long maxm = 8;
   for (int i = 0; i < nsizes; i++) {
     if (sizes[i] % 8 != 0 || sizes[i] == 0) die("--sizes: every size must be a positive multiple of 8 bytes");
@@ -227,6 +216,19 @@ int main(int argc, char **argv) {
   if (!sbuf || !rbuf) die("out of memory for the buffers");
   memset(sbuf, 0, (size_t)maxm);
   memset(rbuf, 0, (size_t)maxm);
+  int tag = 100;
+  for (int c = 0; c < 4; c++) {
+  if (!want[c]) continue;
+  const arcoll_algo_desc_t *table = NULL;
+  int ntable = 0;
+  switch ((coll_t)c) {
+  case C_BCAST: table = arcoll_bcast_algorithms, ntable = arcoll_bcast_nalgorithms; break;
+  case C_REDUCE: table = arcoll_reduce_algorithms, ntable = arcoll_reduce_nalgorithms; break;
+  case C_ALLREDUCE:
+    table = arcoll_allreduce_algorithms, ntable = arcoll_allreduce_nalgorithms;
+    break;
+  case C_SCAN: table = arcoll_scan_algorithms, ntable = arcoll_scan_nalgorithms; break;
+  }
 
 #ifdef ARCOLL_BENCH_HAVE_SELECT
   arcoll_model_t model;
@@ -239,7 +241,6 @@ int main(int argc, char **argv) {
   static const arcoll_coll_t sel_coll[] = {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE,
                                            ARCOLL_COLL_ALLREDUCE, ARCOLL_COLL_SCAN};
 #endif
-  int tag = 100;
   for (int si = 0; si < nsizes; si++) {
     long long m = sizes[si];
     MPI_Aint count = (MPI_Aint)(m / 8);
@@ -275,6 +276,7 @@ int main(int argc, char **argv) {
       emit((coll_t)c, m, "native", "smpi", 0, 0, t, -1);
     }
   }
+  } /* collectives */
   SMPI_SHARED_FREE(sbuf);
   SMPI_SHARED_FREE(rbuf);
   if (op != MPI_SUM) MPI_Op_free(&op);

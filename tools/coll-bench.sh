@@ -28,7 +28,7 @@ PROCS="16 64 256 1024"
 SIZES="8 64 512 4096 32768 262144 2097152 16777216 67108864"
 NATIVE=1
 AUTO=1
-TMO=1800
+TMO=3600
 QUICK=0
 REPORT_ONLY=0
 while [ $# -gt 0 ]; do
@@ -60,6 +60,15 @@ if [ -z "${ARCOLL_MODEL:-}" ] && [ -f "$ROOT/tools/platforms/cluster256.model.js
   export ARCOLL_MODEL=$ROOT/tools/platforms/cluster256.model.json
 fi
 mkdir -p "$OUT/raw"
+if [ "$REPORT_ONLY" = 0 ] && [ "$AUTO" = 1 ]; then
+  # the auto column depends on the model file and the selector code: drop its
+  # cached points when either changed
+  stamp=$( { cat "${ARCOLL_MODEL:-/dev/null}"; cat "$BIN"; } | md5sum | cut -c1-16)
+  if [ "$(cat "$OUT/raw/auto.stamp" 2>/dev/null)" != "$stamp" ]; then
+    rm -f "$OUT"/raw/*__auto.csv "$OUT"/raw/*__auto.csv.ok
+    echo "$stamp" > "$OUT/raw/auto.stamp"
+  fi
+fi
 : > "$OUT/skipped.txt"
 
 # Budget caps (measured, bench/README.md "Cost"): the simulation cost grows with
@@ -85,32 +94,37 @@ platform_args() {
 
 point_file() { echo "$OUT/raw/${1}__${2}__P${3}__m${4}__${5}.csv"; }
 
-run() { # plat coll P what "m1 m2 ...": one smpirun for these sizes, split into per-point files
-  local plat=$1 coll=$2 P=$3 what=$4 ms=$5
+run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-point files
+  local plat=$1 P=$2 what=$3 colls=$4 ms=$5
   local mode=$what sel=()
   case "$what" in
     mpich|ompi) mode=native; sel=(--cfg=smpi/coll-selector:$what) ;;
   esac
-  local t0=$SECONDS list tmp="$OUT/raw/run.$$.csv"
-  list=$(echo $ms | tr ' ' ',')
+  local t0=$SECONDS clist mlist tmp="$OUT/raw/run.$$.csv"
+  clist=$(echo $colls | tr ' ' ',')
+  mlist=$(echo $ms | tr ' ' ',')
   # shellcheck disable=SC2046
   if flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
       --log=root.thres:warning --log=smpi_config.thres:warning \
       --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
       --cfg=smpi/auto-shared-malloc-thresh:65536 "${sel[@]}" \
-      "$BIN" --coll "$coll" --sizes "$list" --mode "$mode" > "$tmp" 2> "$tmp.err"; then
-    for m in $ms; do
-      local f
-      f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
-      grep "^$coll,$P,$m," "$tmp" > "$f" || true
-      touch "$f.ok"
+      "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" > "$tmp" 2> "$tmp.err"; then
+    for coll in $colls; do
+      for m in $ms; do
+        local f
+        f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
+        grep "^$coll,$P,$m," "$tmp" > "$f" || true
+        touch "$f.ok"
+      done
     done
-    echo "  $plat $coll P=$P m=$list $what: $((SECONDS - t0)) s" >&2
+    echo "  $plat P=$P $what $clist m=$mlist: $((SECONDS - t0)) s" >&2
   else
-    cp "$tmp.err" "$OUT/raw/${plat}__${coll}__P${P}__${what}.failed.err"
-    echo "  $plat $coll P=$P m=$list $what: FAILED or timed out after $((SECONDS - t0)) s" \
-         "(see $OUT/raw/${plat}__${coll}__P${P}__${what}.failed.err)" >&2
-    for m in $ms; do echo "$plat $coll P=$P m=$m $what: failed/timeout (${TMO} s)" >> "$OUT/skipped.txt"; done
+    local e="$OUT/raw/${plat}__P${P}__${what}__$(date +%H%M%S).failed.err"
+    cp "$tmp.err" "$e"
+    echo "  $plat P=$P $what $clist m=$mlist: FAILED or timed out after $((SECONDS - t0)) s (see $e)" >&2
+    for coll in $colls; do for m in $ms; do
+      echo "$plat $coll P=$P m=$m $what: failed/timeout (${TMO} s)" >> "$OUT/skipped.txt"
+    done; done
   fi
   rm -f "$tmp" "$tmp.err"
 }
@@ -120,30 +134,32 @@ if [ "$REPORT_ONLY" = 0 ]; then
   whats="algos"
   [ "$AUTO" = 1 ] && whats="$whats auto"
   [ "$NATIVE" = 1 ] && whats="$whats mpich ompi"
+  # One smpirun per (P, platform, column, size group) for all collectives (the
+  # machine lock is contended: fewer, longer runs): sizes <= 4 MiB together,
+  # each larger size alone.
   for P in $PROCS; do
     for plat in $PLATFORMS; do
-      for coll in $COLLS; do
-        for what in $whats; do
-          # sizes <= 256 KiB in one smpirun, larger ones one per smpirun
-          small=""
-          for m in $SIZES; do
-            why=$(cap "$coll" "$P" "$m" "$what")
-            if [ -n "$why" ]; then
-              echo "$plat $coll P=$P m=$m $what: $why" >> "$OUT/skipped.txt"
-              continue
-            fi
-            f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
-            [ -f "$f.ok" ] && continue
-            if [ "$m" -le 262144 ]; then small="$small $m"; fi
+      for what in $whats; do
+        groups="small"
+        for m in $SIZES; do [ "$m" -gt 4194304 ] && groups="$groups $m"; done
+        for g in $groups; do
+          colls="" gms=""
+          for coll in $COLLS; do
+            need=0
+            for m in $SIZES; do
+              if [ "$g" = small ]; then [ "$m" -gt 4194304 ] && continue; else [ "$m" = "$g" ] || continue; fi
+              why=$(cap "$coll" "$P" "$m" "$what")
+              if [ -n "$why" ]; then
+                echo "$plat $coll P=$P m=$m $what: $why" >> "$OUT/skipped.txt"
+                continue
+              fi
+              [ -f "$(point_file "$plat" "$coll" "$P" "$m" "$what").ok" ] && continue
+              need=1
+              case " $gms " in *" $m "*) ;; *) gms="$gms $m" ;; esac
+            done
+            [ "$need" = 1 ] && colls="$colls $coll"
           done
-          [ -n "$small" ] && run "$plat" "$coll" "$P" "$what" "$small"
-          for m in $SIZES; do
-            [ "$m" -le 262144 ] && continue
-            [ -n "$(cap "$coll" "$P" "$m" "$what")" ] && continue
-            f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
-            [ -f "$f.ok" ] && continue
-            run "$plat" "$coll" "$P" "$what" "$m"
-          done
+          [ -n "$colls" ] && run "$plat" "$P" "$what" "$colls" "$gms"
         done
       done
     done
