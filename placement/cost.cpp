@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "fluid.hpp"
+
 namespace arcoll::placement {
 
 namespace {
@@ -58,6 +60,7 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
       for (int k = 1; k <= r[0]; ++k) vload[r[k]] = 0;
     r += r[0] + 1;
   }
+  if (topo.contention == Contention::Fluid) return fluid_step_time(msgs, topo, map);
   return worst;
 }
 

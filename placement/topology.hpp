@@ -60,9 +60,12 @@ struct LinkParams {
  *    (bytes of all the step's messages on k) / B_k, the time a fairly shared
  *    link needs to carry the step's load (what SimGrid's max-min sharing
  *    gives for large messages). Equal to Count when every message of the step
- *    has the same size and one bandwidth per route.
+ *    has the same size and one bandwidth per route;
+ *  - Fluid: the messages of the step share the links max-min fairly from
+ *    time 0 (progressive filling, fluid.hpp); a message ends at its finish
+ *    time + L. Slow (evaluation and small searches only).
  */
-enum class Contention { Count, Volume };
+enum class Contention { Count, Volume, Fluid };
 
 /** Per-level link parameters. Defaults: a 100 Gbit/s fat-tree-like cluster. */
 struct TopologyParams {

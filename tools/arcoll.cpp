@@ -179,7 +179,8 @@ int run_place(const PlaceArgs &A) {
   params.linkspeed_gbps = A.linkspeed;
   if (A.contention == "count") params.contention = ap::Contention::Count;
   else if (A.contention == "volume") params.contention = ap::Contention::Volume;
-  else throw UsageError(fmt::format("--contention {}: use count (seed 001) or volume", A.contention));
+  else if (A.contention == "fluid") params.contention = ap::Contention::Fluid;
+  else throw UsageError(fmt::format("--contention {}: use count (seed 001), volume or fluid", A.contention));
 
   arcoll::trace::Trace trace = arcoll::trace::Trace::read(A.trace_path);
   ap::CommGraphOptions gopt;
@@ -342,8 +343,9 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_option("--linkspeed-gbps", A->linkspeed, "Gbit/s per unit of LinkSpeed in topology.conf")
       ->capture_default_str();
   pl->add_option("--contention", A->contention,
-                 "collision model of the cost: count (seed 001: L + S x coll / B) or volume (L + the step's bytes "
-                 "on the route's busiest link / its bandwidth)")->capture_default_str();
+                 "collision model of the cost: count (seed 001: L + S x coll / B), volume (L + the step's bytes "
+                 "on the route's busiest link / its bandwidth) or fluid (max-min fair sharing; slow, for "
+                 "--evaluate and small runs)")->capture_default_str();
   pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
   pl->add_flag("--json", A->json, "print one JSON object (stages, costs, advice) instead of text");
   pl->add_flag("--advice", A->advice, "print the barrier advice of every consecutive step pair");

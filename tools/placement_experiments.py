@@ -287,9 +287,12 @@ class Runner:
             seen.add(key)
             ev = self.evaluate(m, trace, map_path)
             vol = self.evaluate(m, trace, map_path, "volume")["time_s"] if self.has["--contention"] else float("nan")
+            fluid = (self.evaluate(m, trace, map_path, "fluid")["time_s"] if self.has["--contention"] and
+                     m["nranks"] <= 256 else float("nan"))
             if sim is None:
                 sim, _ = self.smpi(m, map_path, w, args, map_path + ".smpi.log")
-            pts.append({"label": label, "model_s": ev["time_s"], "model_volume_s": vol, "hop_bytes": ev["hop_bytes"],
+            pts.append({"label": label, "model_s": ev["time_s"], "model_volume_s": vol, "model_fluid_s": fluid,
+                        "hop_bytes": ev["hop_bytes"],
                         "sim_s": sim})
         for r in rows:
             add(r["mapping"], r["strategy"], r["sim_s"])
@@ -302,9 +305,11 @@ class Runner:
         rho = spearman([p["model_s"] for p in pts], [p["sim_s"] for p in pts])
         rho_hb = spearman([p["hop_bytes"] for p in pts], [p["sim_s"] for p in pts])
         rho_v = spearman([p["model_volume_s"] for p in pts], [p["sim_s"] for p in pts])
+        rho_f = spearman([p["model_fluid_s"] for p in pts], [p["sim_s"] for p in pts])
         log(f"fidelity {w}: {len(pts)} mappings, Spearman(model, sim) = {rho:.3f}, (volume model, sim) = {rho_v:.3f}, "
-            f"(hop-bytes, sim) = {rho_hb:.3f}")
-        return {"points": pts, "spearman": rho, "spearman_volume": rho_v, "spearman_hop_bytes": rho_hb}
+            f"(fluid model, sim) = {rho_f:.3f}, (hop-bytes, sim) = {rho_hb:.3f}")
+        return {"points": pts, "spearman": rho, "spearman_volume": rho_v, "spearman_fluid": rho_f,
+                "spearman_hop_bytes": rho_hb}
 
 
 def print_tables(results):
@@ -323,8 +328,8 @@ def print_tables(results):
             if "fidelity" in wr:
                 f = wr["fidelity"]
                 print(f"{w:<12} fidelity over {len(f['points'])} mappings: Spearman(model cost, simulated time) = "
-                      f"{f['spearman']:.3f}  (volume model: {f.get('spearman_volume', float('nan')):.3f}, hop-bytes: "
-                      f"{f['spearman_hop_bytes']:.3f})")
+                      f"{f['spearman']:.3f}  (volume model: {f.get('spearman_volume', float('nan')):.3f}, fluid model: "
+                      f"{f.get('spearman_fluid', float('nan')):.3f}, hop-bytes: {f['spearman_hop_bytes']:.3f})")
     print("\n(gain = change vs identity, i.e. the initial mapping; negative is better. model = arcoll's seed-001 "
           "estimate (collision count); sim = SMPI simulated communication time; refined-vol = refinement of the "
           "volume cost, `--contention volume`.)")

@@ -115,3 +115,24 @@ TEST(Cost, VolumeContentionChargesTheBytesOnTheBusiestLink) {
   double after = cm.apply(1, 2, 2, 1);
   EXPECT_NEAR(after, estimated_time(h, t, {0, 2, 1, 3}), 1e-15);
 }
+
+// Contention::Fluid (fluid.hpp), by hand: A 0->2 and B 1->3 (1000 B each) share up(s1) (0.5e9 B/s),
+// C 0->1 (1000 B) shares up(node01) (1e9 B/s) with A. Progressive filling: up(s1) is the
+// bottleneck (0.5e9 / 2): A = B = 2.5e8 B/s; C gets the rest of up(node01): 7.5e8 B/s and
+// finishes at 1000 / 7.5e8 s; A and B stay at 2.5e8 (up(s1)) and finish at 4 us. Ends: A, B at
+// 4 us + L (6 us); C at 1.33 us + 2 us. The step takes 10 us.
+TEST(Cost, FluidContentionIsMaxMinSharingByHand) {
+  TopologyParams p = fixtures::round_params();
+  p.contention = Contention::Fluid;
+  Topology t = make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\nnode04:1\n", 4, p);
+  Mapping m{0, 1, 2, 3};
+  CommGraph g = graph(4, {{{0, 2, 1000}, {1, 3, 1000}, {0, 1, 1000}}});
+  EXPECT_NEAR(estimated_time(g, t, m), 4e-6 + 6e-6, 1e-15);
+  // C alone: 1000 B at 1e9 B/s + 2 us.
+  CommGraph c = graph(4, {{{0, 1, 1000}}});
+  EXPECT_NEAR(estimated_time(c, t, m), 1e-6 + 2e-6, 1e-15);
+  // Two steps add; an empty step list costs 0.
+  CommGraph two = graph(4, {{{0, 1, 1000}}, {{0, 2, 1000}, {1, 3, 1000}, {0, 1, 1000}}});
+  EXPECT_NEAR(estimated_time(two, t, m), 3e-6 + 10e-6, 1e-15);
+  EXPECT_EQ(estimated_time(graph(4, {}), t, m), 0.0);
+}
