@@ -112,7 +112,7 @@ def main():
         row["oracle_vs_smpi"] = (row["oracle_s"] / min(nat) if best and len(nat) == 2 else None)
         # per-algorithm best over segment sizes (for the ratios below)
         per = {}
-        for r in p["algo"]:
+        for r in cands:  # auto's configuration is a configuration of its algorithm too
             if r["algo"] not in per or r["time_s"] < per[r["algo"]]["time_s"]:
                 per[r["algo"]] = r
         row["per_algo_s"] = {a: r["time_s"] for a, r in per.items()}
