@@ -11,7 +11,7 @@
 #
 # Usage: tools/coll-bench.sh [--quick] [--out DIR] [--build DIR]
 #          [--colls "bcast reduce allreduce scan"] [--platforms "flat tree"]
-#          [--procs "16 64 256 1024"] [--sizes "8 64 ..."] [--no-native] [--no-auto]
+#          [--procs "16 64 256 1024"] [--sizes "8 64 ..."] [--no-native] [--no-auto] [--no-algos]
 #          [--timeout SEC] [--report-only]
 #   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (a few minutes)
 #   default grid: P in {16, 64, 256, 1024}, m = 8 B .. 16 MiB in powers of 8, plus 64 MiB;
@@ -28,6 +28,7 @@ PROCS="16 64 256 1024"
 SIZES="8 64 512 4096 32768 262144 2097152 16777216 67108864"
 NATIVE=1
 AUTO=1
+ALGOS=1
 TMO=3600
 QUICK=0
 REPORT_ONLY=0
@@ -42,6 +43,7 @@ while [ $# -gt 0 ]; do
     --sizes) SIZES=$2; shift ;;
     --no-native) NATIVE=0 ;;
     --no-auto) AUTO=0 ;;
+    --no-algos) ALGOS=0 ;;
     --timeout) TMO=$2; shift ;;
     --report-only) REPORT_ONLY=1 ;;
     -h|--help) sed -n 2,22p "$0"; exit 0 ;;
@@ -131,7 +133,8 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
 
 if [ "$REPORT_ONLY" = 0 ]; then
   echo "coll-bench: out=$OUT model=${ARCOLL_MODEL:-built-in}" >&2
-  whats="algos"
+  whats=""
+  [ "$ALGOS" = 1 ] && whats="algos"
   [ "$AUTO" = 1 ] && whats="$whats auto"
   [ "$NATIVE" = 1 ] && whats="$whats mpich ompi"
   # One smpirun per (P, platform, column, size group) for all collectives (the
