@@ -106,10 +106,13 @@ def main():
             "mpich_s": p["mpich"]["time_s"] if p["mpich"] else None,
             "ompi_s": p["ompi"]["time_s"] if p["ompi"] else None,
         }
+        # no penalty without the algorithm sweep (the oracle would be auto itself)
         row["penalty_pct"] = (100.0 * (row["auto_s"] / row["oracle_s"] - 1.0)
-                              if auto and best else None)
+                              if auto and p["algo"] else None)
+        if not p["algo"]:
+            row["oracle"] = None
         row["auto_vs_smpi"] = (row["auto_s"] / min(nat) if auto and len(nat) == 2 else None)
-        row["oracle_vs_smpi"] = (row["oracle_s"] / min(nat) if best and len(nat) == 2 else None)
+        row["oracle_vs_smpi"] = (row["oracle_s"] / min(nat) if p["algo"] and len(nat) == 2 else None)
         # per-algorithm best over segment sizes (for the ratios below)
         per = {}
         for r in cands:  # auto's configuration is a configuration of its algorithm too
@@ -161,7 +164,7 @@ def main():
             continue
         worst = max((r for r in rs if r["penalty_pct"] is not None),
                     key=lambda r: r["penalty_pct"], default=None)
-        line = (f"{coll:9}: {len(rs)} points; auto penalty vs oracle: mean "
+        line = (f"{coll:9}: {len(rs)} points, {len(pen)} with the sweep; auto penalty vs oracle: mean "
                 f"{f_r(s['mean_penalty_pct'], '.2f')} %, max {f_r(s['max_penalty_pct'], '.2f')} %")
         if worst:
             line += f" ({worst['platform']} P={worst['P']} m={human(worst['m'])})"
