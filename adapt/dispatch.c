@@ -36,6 +36,7 @@ void arcoll_configure(void) {
     if (rank == 0) {
       fprintf(stderr, "arcoll: error: %s\n", err);
       fflush(stderr);
+      usleep(300000); /* let mpiexec forward the message before the abort kills the job */
     } else {
       sleep(2); /* let rank 0 print before anybody's abort tears the job down */
     }
