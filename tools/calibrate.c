@@ -246,6 +246,12 @@ static void fit_params(pairres_t *r) {
 static void measure(MPI_Comm comm, int me, pairres_t *r, long max_bytes, int reps_small,
                     char *buf) {
   int n = 0;
+  /* warm-up (connection set-up, first-touch of the buffers), not recorded */
+  {
+    double mn, md;
+    pingpong(comm, me, r->a, r->b, 0, 20, buf, &mn, &md, 0);
+    pingpong(comm, me, r->a, r->b, max_bytes, 2, buf, &mn, &md, 1);
+  }
   for (long s = 0; s <= max_bytes && n < 40; s = s ? s * 2 : 1) {
     /* fewer repetitions for the large sizes: about 64 MiB moved per size */
     long rr = reps_small;

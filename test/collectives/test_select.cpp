@@ -389,8 +389,10 @@ TEST(Calibrated, FileFromArcollCalibrate) {
     EXPECT_GE(m.intra_gap_curve.seconds[i], 0);
     EXPECT_EQ(j["measurements"]["intra"][i]["stream_gap_s"].get<double>(), m.intra_gap_curve.seconds[i]);
   }
-  // the largest message takes longer than the empty one
-  EXPECT_GT(m.intra_curve.seconds[npts - 1], m.intra_curve.seconds[0]);
+  // the largest message takes longer than the empty one (the minima: the
+  // medians of a few repetitions are at the mercy of a loaded machine)
+  EXPECT_GT(j["measurements"]["intra"][npts - 1]["min_s"].get<double>(),
+            j["measurements"]["intra"][0]["min_s"].get<double>());
   // the selector runs on it
   arcoll_choice_t ch;
   EXPECT_EQ(arcoll_select(&m, ARCOLL_COLL_BCAST, 4, 1 << 20, 1, &ch), 0);
