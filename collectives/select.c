@@ -51,7 +51,8 @@ const arcoll_algo_desc_t *arcoll_algorithm_find(arcoll_coll_t c, const char *nam
 }
 
 /* Candidate segment sizes of a segmented algorithm for a message of `bytes`:
- * 0 (one segment), powers of two from 64 B below the message (SMPI: 128-byte
+ * 0 (one segment), powers of two from 1 KiB below the message, from 64 B for
+ * messages of at most 4 KiB (SMPI: 128-byte
  * segments make a 512-byte binomial bcast at P = 256 30 % faster, as the
  * model predicts), and the seed
  * 000 closed form M / k_opt with k_opt = sqrt((P-2) M / (B t_s)) of the
@@ -60,7 +61,9 @@ static int segment_candidates(const arcoll_model_t *m, int P, MPI_Aint bytes, MP
                               int cap) {
   int n = 0;
   out[n++] = 0;
-  for (MPI_Aint s = 64; s < bytes && n < cap - 2; s *= 2) out[n++] = s;
+  /* below 1 KiB only for messages of at most 4 KiB (a few segments): many
+   * tiny segments were not validated against measurements */
+  for (MPI_Aint s = bytes <= 4096 ? 64 : 1024; s < bytes && n < cap - 2; s *= 2) out[n++] = s;
   double ts = m->inter.t_s, B = m->inter.B;
   if (ts > 0 && B > 0 && bytes > 0) {
     for (int half = 0; half < 2 && n < cap; ++half) {
