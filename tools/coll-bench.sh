@@ -71,7 +71,7 @@ if [ "$REPORT_ONLY" = 0 ] && [ "$AUTO" = 1 ]; then
     echo "$stamp" > "$OUT/raw/auto.stamp"
   fi
 fi
-: > "$OUT/skipped.txt"
+[ "$REPORT_ONLY" = 0 ] && : > "$OUT/skipped.txt"
 
 # Budget caps (measured, bench/README.md "Cost"): the simulation cost grows with
 # P x (messages per call); these points are left out of the default grid.
