@@ -13,7 +13,8 @@
 #          [--colls "bcast reduce allreduce scan"] [--platforms "flat tree"]
 #          [--procs "16 64 256 1024"] [--sizes "8 64 ..."] [--no-native] [--no-auto] [--no-algos]
 #          [--timeout SEC] [--report-only]
-#   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (a few minutes)
+#   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (~30+ min of simulation on 2 cores,
+#            most of it the tree platform at P=256 / 4 MiB)
 #   default grid: P in {16, 64, 256, 1024}, m = 8 B .. 16 MiB in powers of 8, plus 64 MiB;
 #   caps (printed as "skipped"): see cap() below.
 # Environment: ARCOLL_MODEL = model file for the auto choice (default:
