@@ -21,7 +21,7 @@
 # tools/platforms/cluster256.model.json when it exists, else the built-in model).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=/work/notes/bench/run
+OUT=$PWD/coll-bench-out
 BUILD=${ARCOLL_BUILD_DIR:-$ROOT/build}
 COLLS="bcast reduce allreduce scan"
 PLATFORMS="flat tree"
