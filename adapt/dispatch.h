@@ -139,6 +139,16 @@ ARCOLL_HIDDEN int arcoll_buf_ok(const void *buf, MPI_Aint count, int type_size, 
 /** Returned by a collective's implementation: "run the PMPI form instead". */
 #define ARCOLL_USE_PMPI (-0x7a5c)
 
+/**
+ * Dispatch of one call of the unrooted reductions (c = ARCOLL_COLL_ALLREDUCE,
+ * _SCAN or _EXSCAN; reduction.c): checks, choice, run on the private
+ * communicator.  Returns the algorithm's result (errors already passed to
+ * the communicator's error handler) or ARCOLL_USE_PMPI.
+ */
+ARCOLL_HIDDEN int arcoll_unrooted_reduction(arcoll_coll_t c, const void *sendbuf, void *recvbuf,
+                                            MPI_Aint count, MPI_Datatype dt, MPI_Op op,
+                                            MPI_Comm comm);
+
 /** Marker of calls that moved no data (count 0): arcoll_last_algorithm() says "none". */
 extern ARCOLL_HIDDEN const arcoll_algo_desc_t arcoll_none_desc;
 
