@@ -39,8 +39,7 @@ void arcoll_binomial_positions_by_size(int P, int *positions) {
   free(tmp);
 }
 
-/* Find me's position; check order is a permutation of 0..P-1. */
-static int locate(const int *order, int P, int me, int *pos_out) {
+int arcoll_order_locate(const int *order, int P, int me, int *pos_out) {
   if (P < 1 || !order) return MPI_ERR_ARG;
   char *seen = calloc((size_t)P, 1);
   if (!seen) return MPI_ERR_NO_MEM;
@@ -63,7 +62,7 @@ static int locate(const int *order, int P, int me, int *pos_out) {
 int arcoll_tree_binomial(const int *order, int P, int me, arcoll_tree_t *tree) {
   int pos, rc;
   memset(tree, 0, sizeof(*tree));
-  if ((rc = locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
   tree->size = P;
   tree->root = order[0];
   tree->rank = me;
@@ -99,7 +98,7 @@ int arcoll_tree_binomial(const int *order, int P, int me, arcoll_tree_t *tree) {
 int arcoll_tree_chain(const int *order, int P, int me, arcoll_tree_t *tree) {
   int pos, rc;
   memset(tree, 0, sizeof(*tree));
-  if ((rc = locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
   tree->size = P;
   tree->root = order[0];
   tree->rank = me;

@@ -56,6 +56,13 @@ int arcoll_binomial_subtree_size(int pos, int P);
 void arcoll_binomial_positions_by_size(int P, int *positions);
 
 /**
+ * Position of rank `me` in `order` (P entries), checking that order is a
+ * permutation of 0..P-1.  Returns MPI_SUCCESS (*pos_out set), MPI_ERR_ARG
+ * (P < 1, NULL order, not a permutation) or MPI_ERR_NO_MEM.
+ */
+int arcoll_order_locate(const int *order, int P, int me, int *pos_out);
+
+/**
  * Build `me`'s view of the binomial tree over `order[0..P-1]` (a permutation of
  * 0..P-1, order[0] = root).
  * @return MPI_SUCCESS, MPI_ERR_ARG if P < 1, `me` is not in `order` or order

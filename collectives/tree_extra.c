@@ -5,27 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Position of me in order; checks the permutation. */
-static int locate(const int *order, int P, int me, int *pos_out) {
-  if (P < 1 || !order) return MPI_ERR_ARG;
-  char *seen = calloc((size_t)P, 1);
-  if (!seen) return MPI_ERR_NO_MEM;
-  int pos = -1;
-  for (int i = 0; i < P; ++i) {
-    int r = order[i];
-    if (r < 0 || r >= P || seen[r]) {
-      free(seen);
-      return MPI_ERR_ARG;
-    }
-    seen[r] = 1;
-    if (r == me) pos = i;
-  }
-  free(seen);
-  if (pos < 0) return MPI_ERR_ARG;
-  *pos_out = pos;
-  return MPI_SUCCESS;
-}
-
 /* Fill tree from parent/children positions (pos2rank maps positions). */
 static int fill(arcoll_tree_t *tree, int P, int root, int me, int pos, int parent,
                 const int *children, int n) {
@@ -48,7 +27,7 @@ static int fill(arcoll_tree_t *tree, int P, int root, int me, int pos, int paren
 int arcoll_tree_2path(const int *order, int P, int me, arcoll_tree_t *tree) {
   int pos, rc, ch[2], n = 0, parent = -1;
   memset(tree, 0, sizeof(*tree));
-  if ((rc = locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
   const int h = P / 2; /* = ceil((P-1)/2): first chain 1..h, second h+1..P-1 */
   if (pos == 0) {
     if (P > 1) ch[n++] = order[1];
@@ -106,7 +85,7 @@ static void inorder_links(int n, int x, int *parent, int *left, int *right) {
 int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_t *tree) {
   int pos, rc, ch[2], nc = 0, parent = -1;
   memset(tree, 0, sizeof(*tree));
-  if ((rc = locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
   const int n = P - 1;
   /* tree node t (1..n) <-> position: T1 identity; T2 shift (n odd) or mirror */
 #define TO_POS(t) (which == 0 ? (t) : (n % 2 ? (t) % n + 1 : n + 1 - (t)))
