@@ -149,6 +149,16 @@ ARCOLL_HIDDEN int arcoll_unrooted_reduction(arcoll_coll_t c, const void *sendbuf
                                             MPI_Aint count, MPI_Datatype dt, MPI_Op op,
                                             MPI_Comm comm);
 
+/**
+ * Dispatch of one MPI_Gather (c = ARCOLL_COLL_GATHER) or MPI_Scatter (c =
+ * ARCOLL_COLL_SCATTER) call (blocks.c), with the call's own arguments.
+ * Returns the algorithm's result (errors already passed to the
+ * communicator's error handler) or ARCOLL_USE_PMPI.
+ */
+ARCOLL_HIDDEN int arcoll_rooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI_Aint scount,
+                                       MPI_Datatype stype, void *recvbuf, MPI_Aint rcount,
+                                       MPI_Datatype rtype, int root, MPI_Comm comm);
+
 /** Marker of calls that moved no data (count 0): arcoll_last_algorithm() says "none". */
 extern ARCOLL_HIDDEN const arcoll_algo_desc_t arcoll_none_desc;
 

@@ -1,0 +1,64 @@
+/*
+ * libarcoll: the dispatch shared by MPI_Gather and MPI_Scatter (gather.c,
+ * scatter.c): the root holds P blocks (gather: the receive arguments;
+ * scatter: the send arguments), every rank one block (gather: send; scatter:
+ * receive; MPI_IN_PLACE allowed at the root).  The size used for the choice
+ * is one block's bytes, the same on every rank by MPI's type-signature rule.
+ * Same algorithm signature (arcoll_gather_fn == arcoll_scatter_fn).
+ * Dispatch and PMPI cases: dispatch.h, adapt/README.md.
+ */
+#include <limits.h>
+#include <mpi.h>
+
+#include "dispatch.h"
+#include "gather.h"
+
+/* Bytes of one block, or -1 (go to PMPI): the root's P-block buffer `all`
+ * and this rank's own block `one` as given by the caller. */
+static MPI_Aint block_bytes(int is_root, const void *all, MPI_Aint acount, MPI_Datatype atype,
+                            const void *one, MPI_Aint ocount, MPI_Datatype otype) {
+  int asize = 0, osize = 0;
+  MPI_Aint bytes;
+  if (is_root) {
+    if (acount < 0 || !arcoll_type_ok(atype, &asize)) return -1;
+    bytes = acount * (MPI_Aint)asize;
+    if (!arcoll_buf_ok(all, acount, asize, atype)) return -1;
+    if (one != MPI_IN_PLACE) {
+      if (ocount < 0 || !arcoll_type_ok(otype, &osize)) return -1;
+      if (ocount * (MPI_Aint)osize != bytes || !arcoll_buf_ok(one, ocount, osize, otype) ||
+          (bytes > 0 && one == all))
+        return -1; /* truncation / buffer / alias errors: MPICH reports them */
+    }
+  } else {
+    if (one == MPI_IN_PLACE || ocount < 0 || !arcoll_type_ok(otype, &osize)) return -1;
+    bytes = ocount * (MPI_Aint)osize;
+    if (!arcoll_buf_ok(one, ocount, osize, otype)) return -1;
+  }
+  return bytes;
+}
+
+int arcoll_rooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
+                         MPI_Datatype stype, void *recvbuf, MPI_Aint rcount, MPI_Datatype rtype,
+                         int root, MPI_Comm comm) {
+  int P, me, rc;
+  if (!arcoll_intra(C, comm, &P)) return ARCOLL_USE_PMPI;
+  if (root < 0 || root >= P) return ARCOLL_USE_PMPI;
+  PMPI_Comm_rank(comm, &me);
+  const int gather = C == ARCOLL_COLL_GATHER;
+  const MPI_Aint bytes =
+      gather ? block_bytes(me == root, recvbuf, rcount, rtype, sendbuf, scount, stype)
+             : block_bytes(me == root, sendbuf, scount, stype, recvbuf, rcount, rtype);
+  if (bytes < 0 || bytes > INT_MAX) return ARCOLL_USE_PMPI; /* int counts per block */
+  if (bytes == 0) {
+    arcoll_note(C, &arcoll_none_desc);
+    return MPI_SUCCESS;
+  }
+  arcoll_comm_state_t *st = arcoll_state(comm, &rc);
+  if (!st) return arcoll_finish(comm, rc);
+  const arcoll_cached_t *ch = arcoll_choose(st, C, bytes, 1);
+  if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
+  arcoll_note(C, ch->algo);
+  const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
+  return arcoll_finish(comm, ((arcoll_gather_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf,
+                                                              rcount, rtype, root, st->priv, &s));
+}
