@@ -36,10 +36,7 @@ int arcoll_alltoall_linear(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype
       rc = MPI_Isend((const char *)a.sbuf + dst * a.sext * a.scount, a.scount, a.stype, dst,
                      tag, comm, &req[nreq++]);
     }
-    for (int i = 0; i < nreq; ++i) {
-      int r = MPI_Wait(&req[i], MPI_STATUS_IGNORE);
-      if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-    }
+    rc = arcoll_wait_all(nreq, req, rc);
   }
   free(req);
   arcoll_a2a_done(&a);

@@ -85,10 +85,7 @@ int arcoll_bcast_ksegment(void *buf, MPI_Aint count, MPI_Datatype datatype, int 
         rc = MPI_Irecv(PIECE_PTR(rp), PIECE_LEN(rp), datatype, prev, tag, comm, &r2[0]);
       if (rc == MPI_SUCCESS && g != k - 1) /* head k-1 would send to the root */
         rc = MPI_Isend(PIECE_PTR(sp), PIECE_LEN(sp), datatype, next, tag, comm, &r2[1]);
-      for (int i = 0; i < 2; ++i) {
-        int r = MPI_Wait(&r2[i], MPI_STATUS_IGNORE);
-        if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-      }
+      rc = arcoll_wait_all(2, r2, rc);
       if (rc == MPI_SUCCESS && succ >= 0)
         rc = MPI_Isend(PIECE_PTR(rp), PIECE_LEN(rp), datatype, succ, tag, comm, &sreq[ns++]);
     }
@@ -110,10 +107,7 @@ int arcoll_bcast_ksegment(void *buf, MPI_Aint count, MPI_Datatype datatype, int 
   }
 #undef PIECE_PTR
 #undef PIECE_LEN
-  for (int i = 0; i < ns; ++i) {
-    int r = MPI_Wait(&sreq[i], MPI_STATUS_IGNORE);
-    if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-  }
+  rc = arcoll_wait_all(ns, sreq, rc);
   free(sreq);
   free(rreq);
   free(order);

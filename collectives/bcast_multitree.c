@@ -1,18 +1,10 @@
 /* Segmented broadcast over several trees; see bcast_multitree.h. */
 #include "bcast_multitree.h"
+#include "coll.h"
 
 #include <stdlib.h>
 
 #define W ARCOLL_BCAST_MULTITREE_WINDOW
-
-static int wait_all(int n, MPI_Request *req) {
-  int rc = MPI_SUCCESS;
-  for (int i = 0; i < n; ++i) {
-    int r = MPI_Wait(&req[i], MPI_STATUS_IGNORE);
-    if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-  }
-  return rc;
-}
 
 int arcoll_bcast_multitree(void *buf, MPI_Aint count, MPI_Datatype datatype,
                            const arcoll_tree_t *trees, int ntrees, MPI_Aint seg_count,
@@ -60,7 +52,8 @@ int arcoll_bcast_multitree(void *buf, MPI_Aint count, MPI_Datatype datatype,
       }
     }
     if (maxch > 0) {
-      if ((rc = wait_all(maxch, &sreq[slot * maxch])) != MPI_SUCCESS) goto done;
+      rc = arcoll_wait_all(maxch, &sreq[slot * maxch], MPI_SUCCESS);
+      if (rc != MPI_SUCCESS) goto done;
       for (int c = 0; c < t->nchildren; ++c) {
         rc = MPI_Isend(SEG_PTR(s), SEG_LEN(s), datatype, t->children[c], tag, comm,
                        &sreq[slot * maxch + c]);
@@ -68,7 +61,7 @@ int arcoll_bcast_multitree(void *buf, MPI_Aint count, MPI_Datatype datatype,
       }
     }
   }
-  if (maxch > 0) rc = wait_all(W * maxch, sreq);
+  if (maxch > 0) rc = arcoll_wait_all(W * maxch, sreq, MPI_SUCCESS);
 done:
   free(sreq);
   return rc;

@@ -64,10 +64,7 @@ int arcoll_bcast_scatter_ring(void *buf, MPI_Aint count, MPI_Datatype datatype, 
     MPI_Request r2[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     if (rn > 0) rc = MPI_Irecv(PTR(rp), rn, datatype, prev, tag, comm, &r2[0]);
     if (rc == MPI_SUCCESS && sn > 0) rc = MPI_Isend(PTR(sp), sn, datatype, next, tag, comm, &r2[1]);
-    for (int i = 0; i < 2; ++i) {
-      int r = MPI_Wait(&r2[i], MPI_STATUS_IGNORE);
-      if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-    }
+    rc = arcoll_wait_all(2, r2, rc);
   }
 #undef START
 #undef PTR

@@ -1,5 +1,6 @@
 /* Generic segmented broadcast along a tree; see bcast_tree.h. */
 #include "bcast_tree.h"
+#include "coll.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -20,15 +21,6 @@ MPI_Aint arcoll_segment_count(MPI_Aint segment_bytes, int type_size, MPI_Aint co
 
 /* MPI_Wait on each request (avoids MPI_STATUSES_IGNORE, which GCC's access
  * attributes on MPICH's prototypes flag). */
-static int wait_all(int n, MPI_Request *req) {
-  int rc = MPI_SUCCESS;
-  for (int i = 0; i < n; ++i) {
-    int r = MPI_Wait(&req[i], MPI_STATUS_IGNORE);
-    if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-  }
-  return rc;
-}
-
 int arcoll_bcast_tree(void *buf, MPI_Aint count, MPI_Datatype datatype,
                       const arcoll_tree_t *tree, MPI_Aint segment_bytes, int tag,
                       MPI_Comm comm) {
@@ -73,7 +65,7 @@ int arcoll_bcast_tree(void *buf, MPI_Aint count, MPI_Datatype datatype,
     }
     if (nch > 0) {
       /* free the slot: sends of segment s - W */
-      rc = wait_all(nch, &sreq[slot * nch]);
+      rc = arcoll_wait_all(nch, &sreq[slot * nch], MPI_SUCCESS);
       if (rc != MPI_SUCCESS) goto done;
       for (int c = 0; c < nch; ++c) {
         rc = MPI_Isend(SEG_PTR(s), SEG_LEN(s), datatype, tree->children[c], tag, comm,
@@ -82,7 +74,7 @@ int arcoll_bcast_tree(void *buf, MPI_Aint count, MPI_Datatype datatype,
       }
     }
   }
-  if (nch > 0) rc = wait_all(W * nch, sreq);
+  if (nch > 0) rc = arcoll_wait_all(W * nch, sreq, MPI_SUCCESS);
 done:
   free(sreq);
   return rc;

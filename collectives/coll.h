@@ -55,6 +55,16 @@ typedef struct arcoll_algo_desc {
   const char *source;     /**< seed file + formula, or paper */
 } arcoll_algo_desc_t;
 
+/**
+ * MPI_Wait on req[0..n) (MPI_REQUEST_NULL entries allowed), every one even
+ * after an error (no request is left pending).  Returns rc when it is not
+ * MPI_SUCCESS (an earlier error wins), else the first error of the waits,
+ * else MPI_SUCCESS.  One MPI_Wait per request, not MPI_Waitall with
+ * MPI_STATUSES_IGNORE, which GCC's access attributes on MPICH's prototypes
+ * flag.  Defined in coll.c.
+ */
+int arcoll_wait_all(MPI_Aint n, MPI_Request *req, int rc);
+
 #ifdef __cplusplus
 }
 #endif

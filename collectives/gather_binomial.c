@@ -64,10 +64,7 @@ int arcoll_gather_binomial(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype
     int p = 0;
     rc = MPI_Pack(sendbuf, (int)sendcount, sendtype, tmp, (int)bb, &p, comm);
   }
-  for (int j = 0; j < nch; ++j) {
-    int r = MPI_Wait(&req[j], MPI_STATUS_IGNORE);
-    if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-  }
+  rc = arcoll_wait_all(nch, req, rc);
   if (rc == MPI_SUCCESS) {
     if (pos > 0) {
       rc = MPI_Send(tmp, (int)(bb * sub), MPI_PACKED, order[pos & (pos - 1)], tag, comm);

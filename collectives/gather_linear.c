@@ -35,10 +35,7 @@ int arcoll_gather_linear(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype s
     rc = arcoll_local_copy(sendbuf, sendcount, sendtype,
                            (char *)recvbuf + (MPI_Aint)root * recvcount * ext, recvcount,
                            recvtype, comm);
-  for (int i = 0; i < P; ++i) {
-    int r = MPI_Wait(&req[i], MPI_STATUS_IGNORE);
-    if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-  }
+  rc = arcoll_wait_all(P, req, rc);
   free(req);
   return rc;
 }

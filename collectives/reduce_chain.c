@@ -115,10 +115,7 @@ done:
     if (rreq[i] != MPI_REQUEST_NULL) { MPI_Cancel(&rreq[i]); MPI_Wait(&rreq[i], MPI_STATUS_IGNORE); }
   }
   if (freq) {
-    for (MPI_Aint q = 0; q < nseg; ++q) {
-      int r = MPI_Wait(&freq[q], MPI_STATUS_IGNORE);
-      if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-    }
+    rc = arcoll_wait_all(nseg, freq, rc);
     free(freq);
   }
   arcoll_red_tmpbuf_free(&I);

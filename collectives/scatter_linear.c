@@ -34,10 +34,7 @@ int arcoll_scatter_linear(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype 
   if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
     rc = arcoll_local_copy((const char *)sendbuf + (MPI_Aint)root * sendcount * ext, sendcount,
                            sendtype, recvbuf, recvcount, recvtype, comm);
-  for (int i = 0; i < P; ++i) {
-    int r = MPI_Wait(&req[i], MPI_STATUS_IGNORE);
-    if (r != MPI_SUCCESS && rc == MPI_SUCCESS) rc = r;
-  }
+  rc = arcoll_wait_all(P, req, rc);
   free(req);
   return rc;
 }
