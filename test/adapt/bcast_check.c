@@ -54,7 +54,7 @@ static void delay(void) {
 #if defined(SMPI_SAMPLE_FLOPS)
   smpi_execute_flops(2e7); /* simulated */
 #else
-  usleep(2000);
+  usleep(20000); /* well above the scheduling noise of 4 busy-polling ranks on 2 cores */
 #endif
 }
 
