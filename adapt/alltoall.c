@@ -42,8 +42,9 @@ static int alltoall_impl(const void *sendbuf, MPI_Aint scount, MPI_Datatype styp
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
   const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
-  return arcoll_finish(comm, ((arcoll_alltoall_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf,
-                                                                rcount, rtype, st->priv, &s));
+  const double t0 = arcoll_online_t0(ch);
+  rc = ((arcoll_alltoall_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, rcount, rtype, st->priv, &s);
+  return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
 }
 
 ARCOLL_EXPORT int MPI_Alltoall(const void *sendbuf, int scount, MPI_Datatype stype,

@@ -23,5 +23,7 @@ ARCOLL_EXPORT int MPI_Barrier(MPI_Comm comm) {
   }
   arcoll_note(C, ch->algo);
   const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
-  return arcoll_finish(comm, ((arcoll_barrier_fn)ch->algo->fn)(st->priv, &s));
+  const double t0 = arcoll_online_t0(ch);
+  rc = ((arcoll_barrier_fn)ch->algo->fn)(st->priv, &s);
+  return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
 }

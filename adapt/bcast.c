@@ -203,7 +203,9 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
     for (int i = 0; i < P; ++i) st->order[i] = (root + i) % P; /* the algorithms' default */
     st->last_adaptive = 0;
     debug_print(st, root, ncall, 0, ch->algo->name);
-    return arcoll_finish(comm, move_bytes(ch, buf, count, dt, tsize, bytes, root, st, NULL));
+    const double t0 = arcoll_online_t0(ch);
+    rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, NULL);
+    return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
   }
 
   const double t_entry = PMPI_Wtime();
@@ -222,7 +224,9 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   int used = arcoll_history_order(&st->hist, call, root, 1, st->order);
   st->last_adaptive = used == 1;
   debug_print(st, root, ncall, st->last_adaptive, ch->algo->name);
+  const double t0 = arcoll_online_t0(ch);
   rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, st->order);
+  rc = arcoll_online_done(st, ch, t0, rc);
   if (rc != MPI_SUCCESS) return arcoll_finish(comm, rc);
 
   int slot = (int)(call % (uint64_t)st->K);

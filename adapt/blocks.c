@@ -59,6 +59,7 @@ int arcoll_rooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
   const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
-  return arcoll_finish(comm, ((arcoll_gather_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf,
-                                                              rcount, rtype, root, st->priv, &s));
+  const double t0 = arcoll_online_t0(ch);
+  rc = ((arcoll_gather_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, rcount, rtype, root, st->priv, &s);
+  return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
 }

@@ -1,6 +1,8 @@
 /* Environment configuration; see config.h. */
 #include "config.h"
 
+#include "online.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -63,6 +65,8 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->exchange_interval = 1;
   cfg->ewma_alpha = 0.5;
   cfg->debug = 0;
+  cfg->online_candidates = 4;
+  cfg->online_trials = 2;
   const char *s;
   long long v;
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
@@ -107,6 +111,26 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
       return -1;
     }
     cfg->ewma_alpha = a;
+  }
+  if ((s = getenv("ARCOLL_ONLINE_CANDIDATES")) && *s) {
+    if (parse_ll(s, 1, ARCOLL_ONLINE_MAX_CANDIDATES, &v)) {
+      snprintf(err, (size_t)errlen,
+               "ARCOLL_ONLINE_CANDIDATES='%s' is not valid; give how many of the model's best "
+               "algorithms are measured on the first calls of each message size, an integer "
+               "in 1..%d (1 = trust the model alone; default 4)", s, ARCOLL_ONLINE_MAX_CANDIDATES);
+      return -1;
+    }
+    cfg->online_candidates = (int)v;
+  }
+  if ((s = getenv("ARCOLL_ONLINE_TRIALS")) && *s) {
+    if (parse_ll(s, 1, ARCOLL_ONLINE_MAX_TRIALS, &v)) {
+      snprintf(err, (size_t)errlen,
+               "ARCOLL_ONLINE_TRIALS='%s' is not valid; give how many times each candidate is "
+               "run before the choice, an integer in 1..%d (default 2)", s,
+               ARCOLL_ONLINE_MAX_TRIALS);
+      return -1;
+    }
+    cfg->online_trials = (int)v;
   }
   if ((s = getenv("ARCOLL_DEBUG")) && *s) {
     if (!strcmp(s, "0")) cfg->debug = 0;

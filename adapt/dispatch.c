@@ -11,6 +11,7 @@
 #endif
 #include "dispatch.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,12 @@ static void state_free(arcoll_comm_state_t *st) {
   if (st->bpending && st->breq != MPI_REQUEST_NULL) PMPI_Wait(&st->breq, MPI_STATUS_IGNORE);
   if (st->priv != MPI_COMM_NULL) PMPI_Comm_free(&st->priv);
   arcoll_history_free(&st->hist);
-  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) free(st->cache[c][0]), free(st->cache[c][1]);
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
+    for (int k = 0; k < 2; ++k) {
+      if (!st->cache[c][k]) continue;
+      for (int i = 0; i < ARCOLL_NCLASS; ++i) free(st->cache[c][k][i].ex);
+      free(st->cache[c][k]);
+    }
   free(st->batch);
   free(st->batch_root);
   free(st->gsend);
@@ -226,6 +232,17 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
     /* non-commutative op and a commutative-only algorithm: the best
      * order-preserving one (below), else PMPI */
   }
+  /* auto: the model's best candidates measured on the first calls
+   * (online.h); bcasts above INT_MAX bytes only run binomial: no choice */
+  if (cfg->mode[c] == ARCOLL_MODE_AUTO && cfg->online_candidates > 1 && bytes <= INT_MAX) {
+    arcoll_explorer_t *ex = malloc(sizeof *ex);
+    if (ex && arcoll_explorer_init(ex, &cfg->model, c, P, bytes, commutative,
+                                   cfg->online_candidates, cfg->online_trials) > 1) {
+      out->ex = ex;
+      return; /* arcoll_choose loads the candidate of each call */
+    }
+    free(ex);
+  }
   arcoll_choice_t ch;
   if (arcoll_select(&cfg->model, c, P, bytes, commutative, &ch) == 0 && ch.algo) {
     out->algo = ch.algo;
@@ -239,16 +256,47 @@ const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, M
   const int cls = arcoll_size_class(bytes);
   commutative = commutative != 0;
   arcoll_cached_t *tab = st->cache[c][commutative];
-  if (__builtin_expect(tab != NULL && tab[cls].valid, 1)) return &tab[cls];
+  if (__builtin_expect(tab != NULL && tab[cls].valid && !tab[cls].ex, 1)) return &tab[cls];
   if (!tab) {
     tab = calloc(ARCOLL_NCLASS, sizeof *tab);
     if (!tab) return NULL; /* same on every rank only if memory fails everywhere; fatal anyway */
     st->cache[c][commutative] = tab;
   }
-  compute_choice(c, st->P, cls, commutative, &tab[cls]);
-  tab[cls].valid = 1;
-  arcoll_debug_choice(st, c, bytes, commutative, &tab[cls]);
-  return &tab[cls];
+  arcoll_cached_t *e = &tab[cls];
+  if (!e->valid) {
+    compute_choice(c, st->P, cls, commutative, e);
+    e->valid = 1;
+    if (!e->ex) arcoll_debug_choice(st, c, bytes, commutative, e);
+  }
+  if (e->ex) { /* measuring online: this call runs the next candidate */
+    const arcoll_choice_t *next = arcoll_explorer_next(e->ex);
+    e->algo = next->algo;
+    e->segment_bytes = next->segment_bytes;
+    e->k = next->k;
+  }
+  return e;
+}
+
+int arcoll_online_done(arcoll_comm_state_t *st, const arcoll_cached_t *ch, double t0, int rc) {
+  arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache */
+  if (!e->ex) return rc;
+  if (!arcoll_explorer_record(e->ex, PMPI_Wtime() - t0, rc != MPI_SUCCESS)) return rc;
+  const int drc = arcoll_explorer_decide(e->ex, st->priv);
+  const arcoll_explorer_t *ex = e->ex;
+  const arcoll_choice_t *w = &ex->cand[ex->winner];
+  e->algo = w->algo;
+  e->segment_bytes = w->segment_bytes;
+  e->k = w->k;
+  if (arcoll_g_cfg.debug && st->me == 0) {
+    fprintf(stderr, "arcoll: online: %s P=%d measured", e->algo->collective, st->P);
+    for (int i = 0; i < ex->n; ++i)
+      fprintf(stderr, " %s/%lld=%.3gs(model %.3gs)", ex->cand[i].algo->name,
+              (long long)ex->cand[i].segment_bytes, ex->measured_s[i], ex->cand[i].predicted_s);
+    fprintf(stderr, " -> %s\n", e->algo->name);
+  }
+  free(e->ex);
+  e->ex = NULL;
+  return rc == MPI_SUCCESS ? drc : rc;
 }
 
 void arcoll_debug_choice(const arcoll_comm_state_t *st, arcoll_coll_t c, MPI_Aint bytes,

@@ -12,9 +12,13 @@
  *  2. arcoll_state(): the communicator's state (private communicator made on
  *     first use, MPI_Comm_split with one colour);
  *  3. arcoll_choose(): the algorithm for (collective, P, byte size class,
- *     op commutative), computed once per communicator and class;
+ *     op commutative), computed once per communicator and class (auto mode:
+ *     the first calls of a class measure the model's best candidates,
+ *     collectives/online.h, and keep the fastest);
  *  4. the algorithm runs on the private communicator with tag
- *     ARCOLL_TAG(collective); errors go to the user communicator's handler.
+ *     ARCOLL_TAG(collective), timed by arcoll_online_t0() /
+ *     arcoll_online_done() while its class is being measured; errors go to
+ *     the user communicator's handler.
  *
  * Every decision depends only on arguments that MPI requires to agree on all
  * ranks (communicator, root, message bytes, op, datatype of reductions), so
@@ -28,6 +32,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "online.h"
 #include "order.h"
 #include "select.h"
 
@@ -50,6 +55,9 @@ typedef struct arcoll_cached {
   MPI_Aint segment_bytes; /**< for arcoll_sched_t.segment_bytes */
   int k;                  /**< for arcoll_sched_t.k */
   int valid;              /**< 1 once computed */
+  /** non-NULL while the class is measured online (auto mode, online.h):
+   *  algo / segment_bytes / k then name the candidate of the current call */
+  arcoll_explorer_t *ex;
 } arcoll_cached_t;
 
 /** Per-communicator state, attached to the user's communicator as an attribute. */
@@ -112,6 +120,22 @@ ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm);
  */
 ARCOLL_HIDDEN const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c,
                                                    MPI_Aint bytes, int commutative);
+
+/** Start time (seconds, PMPI_Wtime) of a call whose class is measured
+ *  online (ch->ex != NULL); 0 otherwise (no clock read on the fast path). */
+static inline double arcoll_online_t0(const arcoll_cached_t *ch) {
+  return ch->ex ? PMPI_Wtime() : 0.0;
+}
+
+/**
+ * After the algorithm of choice ch (from arcoll_choose) returned rc: if its
+ * class is being measured online, record this call's time (since t0) and,
+ * after the last measured call, agree on the winner (one PMPI_Allreduce on
+ * st->priv, every rank at the same call) and cache it.  Returns rc, or the
+ * allreduce's error when rc was MPI_SUCCESS.
+ */
+ARCOLL_HIDDEN int arcoll_online_done(arcoll_comm_state_t *st, const arcoll_cached_t *ch,
+                                     double t0, int rc);
 
 /** Size class of a byte count (0..ARCOLL_NCLASS-1) and its representative size. */
 ARCOLL_HIDDEN int arcoll_size_class(MPI_Aint bytes);

@@ -36,8 +36,9 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
   const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
-  return arcoll_finish(comm, ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op,
-                                                              root, st->priv, &s));
+  const double t0 = arcoll_online_t0(ch);
+  rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);
+  return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
 }
 
 ARCOLL_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,

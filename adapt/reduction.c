@@ -32,6 +32,7 @@ int arcoll_unrooted_reduction(arcoll_coll_t C, const void *sendbuf, void *recvbu
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
   const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
-  return arcoll_finish(comm, ((arcoll_allreduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op,
-                                                                 st->priv, &s));
+  const double t0 = arcoll_online_t0(ch);
+  rc = ((arcoll_allreduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, st->priv, &s);
+  return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
 }

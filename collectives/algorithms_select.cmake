@@ -1,4 +1,5 @@
 # Model and selection (select.h): cost model (model.c), search (select.c),
+# online selection among the search's best candidates (online.c),
 # model file reader/writer (model_io.cpp, nlohmann-json), the calibration
 # program arcoll-calibrate (tools/calibrate.c; built in both the MPICH and the
 # nested SMPI build, into <build>/tools/) and, MPICH build only, the
@@ -8,6 +9,7 @@ find_package(nlohmann_json REQUIRED)
 target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/model.c
   ${CMAKE_CURRENT_LIST_DIR}/select.c
+  ${CMAKE_CURRENT_LIST_DIR}/online.c
   ${CMAKE_CURRENT_LIST_DIR}/model_io.cpp)
 set_target_properties(arcoll_collectives PROPERTIES CXX_VISIBILITY_PRESET hidden
   VISIBILITY_INLINES_HIDDEN ON)

@@ -92,35 +92,57 @@ static int k_candidates(const char *name, int P, int *out, int cap) {
   return n;
 }
 
-int arcoll_select(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
-                  int commutative, arcoll_choice_t *out) {
-  int n = 0;
-  const arcoll_algo_desc_t *t = arcoll_algorithm_table(c, &n);
-  if (!m || !t || !out || P < 1) return -1;
-  int found = 0;
-  MPI_Aint segs[64];
-  int ks[40];
-  int nseg = segment_candidates(m, P, bytes, segs, 64);
-  for (int i = 0; i < n; ++i) {
-    const arcoll_algo_desc_t *a = &t[i];
-    if (!commutative && (a->flags & ARCOLL_ALGO_COMMUTATIVE_ONLY)) continue;
-    int ns = (a->flags & ARCOLL_ALGO_SEGMENTED) ? nseg : 1;
-    int nk = k_candidates(a->name, P, ks, 40);
-    for (int si = 0; si < ns; ++si) {
-      MPI_Aint sb = (a->flags & ARCOLL_ALGO_SEGMENTED) ? segs[si] : 0;
-      for (int ki = 0; ki < nk; ++ki) {
-        double p = arcoll_model_predict(m, c, a, P, bytes, sb, ks[ki]);
-        if (p < 0) continue;
-        /* strict < keeps the first (table order, then fewer segments) on ties */
-        if (!found || p < out->predicted_s) {
-          found = 1;
-          out->algo = a;
-          out->segment_bytes = sb;
-          out->k = ks[ki];
-          out->predicted_s = p;
-        }
+/* Best (segment, k) of algorithm a by the model's prediction; 0 and *out
+ * filled, or -1 when the model has no formula for it. */
+static int best_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_algo_desc_t *a,
+                       int P, MPI_Aint bytes, const MPI_Aint *segs, int nseg,
+                       arcoll_choice_t *out) {
+  int found = 0, ks[40];
+  int ns = (a->flags & ARCOLL_ALGO_SEGMENTED) ? nseg : 1;
+  int nk = k_candidates(a->name, P, ks, 40);
+  for (int si = 0; si < ns; ++si) {
+    MPI_Aint sb = (a->flags & ARCOLL_ALGO_SEGMENTED) ? segs[si] : 0;
+    for (int ki = 0; ki < nk; ++ki) {
+      double p = arcoll_model_predict(m, c, a, P, bytes, sb, ks[ki]);
+      if (p < 0) continue;
+      /* strict < keeps fewer segments / the default k on ties */
+      if (!found || p < out->predicted_s) {
+        found = 1;
+        out->algo = a;
+        out->segment_bytes = sb;
+        out->k = ks[ki];
+        out->predicted_s = p;
       }
     }
   }
   return found ? 0 : -1;
+}
+
+int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                             int commutative, arcoll_choice_t *out, int nmax) {
+  int n = 0, nout = 0;
+  const arcoll_algo_desc_t *t = arcoll_algorithm_table(c, &n);
+  if (!m || !t || !out || P < 1 || nmax < 1) return 0;
+  MPI_Aint segs[64];
+  int nseg = segment_candidates(m, P, bytes, segs, 64);
+  for (int i = 0; i < n; ++i) {
+    const arcoll_algo_desc_t *a = &t[i];
+    arcoll_choice_t ch;
+    if (!commutative && (a->flags & ARCOLL_ALGO_COMMUTATIVE_ONLY)) continue;
+    if (best_config(m, c, a, P, bytes, segs, nseg, &ch) != 0) continue;
+    /* insertion by predicted time; strict < keeps table order on ties */
+    int pos = nout;
+    while (pos > 0 && ch.predicted_s < out[pos - 1].predicted_s) --pos;
+    if (pos >= nmax) continue;
+    for (int j = (nout < nmax ? nout : nmax - 1); j > pos; --j) out[j] = out[j - 1];
+    out[pos] = ch;
+    if (nout < nmax) ++nout;
+  }
+  return nout;
+}
+
+int arcoll_select(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                  int commutative, arcoll_choice_t *out) {
+  if (!out) return -1;
+  return arcoll_select_candidates(m, c, P, bytes, commutative, out, 1) == 1 ? 0 : -1;
 }

@@ -153,6 +153,16 @@ double arcoll_model_predict(const arcoll_model_t *m, arcoll_coll_t c,
 int arcoll_select(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
                   int commutative, arcoll_choice_t *out);
 
+/**
+ * The nmax most promising configurations of collective c, one per algorithm:
+ * each eligible algorithm with its best segment size / k by the model, sorted
+ * by predicted time (ascending; ties in table order).  out[0] is
+ * arcoll_select()'s choice.  These are the candidates the online selection
+ * (collectives/online.h) measures.  Returns how many were written (0..nmax).
+ */
+int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                             int commutative, arcoll_choice_t *out, int nmax);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,147 @@
+/*
+ * Test of libarcoll's online selection (collectives/online.h, adapt
+ * dispatch): in auto mode the first ncand x trials calls of a (collective,
+ * size class) run the model's best candidates, interleaved; then every call
+ * runs the candidate measured fastest.
+ *
+ *   online_check <reduce|allreduce|bcast> <bytes> <ncand> <trials> <extra calls> <timing 0|1>
+ *
+ * ncand / trials must be the values of ARCOLL_ONLINE_CANDIDATES /
+ * ARCOLL_ONLINE_TRIALS the run was given.  Checks, on every rank:
+ *  - every call's result, element by element, against a reference computed
+ *    here (int sum; bcast: the root's pattern);
+ *  - all ranks ran the same algorithm at every call (names compared);
+ *  - the exploration: n = number of distinct algorithms of the first calls
+ *    (<= ncand), the sequence is c0 c1 .. c(n-1) repeated `trials` times;
+ *  - afterwards one algorithm W for every call, W one of the candidates;
+ *  - timing = 1 (SMPI only: simulated time is deterministic; wall-clock
+ *    times are never asserted): W is the fastest by this program's own measurement (per call the max
+ *    over ranks of the local time; per candidate the min over its trials):
+ *    time(W) <= 1.02 x min over candidates (SMPI time is deterministic; the
+ *    2 % covers the dispatch's own bookkeeping inside the timed region).
+ * Prints "online_check <coll> P=<P>: OK" and the measured table.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef ARCOLL_TEST_LINKED
+#include <dlfcn.h>
+#endif
+
+typedef const char *(*last_fn)(const char *);
+#ifdef ARCOLL_TEST_LINKED
+const char *arcoll_last_algorithm(const char *collective);
+static last_fn get_last(void) { return arcoll_last_algorithm; }
+#else
+static last_fn get_last(void) { return (last_fn)dlsym(RTLD_DEFAULT, "arcoll_last_algorithm"); }
+#endif
+
+#define MAXCALLS 96
+#define NAMELEN 32
+
+static int me, P;
+
+static void fail(const char *msg, const char *a, int i) {
+  fprintf(stderr, "online_check: rank %d: FAIL: %s (%s, %d)\n", me, msg, a ? a : "", i);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static int value(int rank, int call, int i) { return (rank * 7 + call * 13 + i) % 1000 - 500; }
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  if (argc < 7) {
+    if (me == 0)
+      fprintf(stderr, "usage: online_check <reduce|allreduce|bcast> <bytes> <ncand> <trials> "
+                      "<extra calls> <timing 0|1>\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  const char *coll = argv[1];
+  const int count = atoi(argv[2]) / (int)sizeof(int);
+  const int ncand = atoi(argv[3]), trials = atoi(argv[4]);
+  const int extra = atoi(argv[5]), timing = atoi(argv[6]);
+  const int ncalls = ncand * trials + extra;
+  if (count < 1 || ncand < 1 || trials < 1 || ncalls > MAXCALLS) fail("bad arguments", argv[2], ncalls);
+  last_fn last = get_last();
+  if (!last) fail("libarcoll is not active (arcoll_last_algorithm missing)", NULL, 0);
+
+  int *in = malloc(sizeof(int) * (size_t)count), *out = malloc(sizeof(int) * (size_t)count);
+  static char names[MAXCALLS][NAMELEN];
+  double t[MAXCALLS];
+  const int root = P > 1 ? 1 : 0;
+  for (int call = 0; call < ncalls; ++call) {
+    for (int i = 0; i < count; ++i) in[i] = value(me, call, i), out[i] = -1;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (!strcmp(coll, "reduce")) MPI_Reduce(in, out, count, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+    else if (!strcmp(coll, "allreduce")) MPI_Allreduce(in, out, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    else if (!strcmp(coll, "bcast")) {
+      if (me == root) memcpy(out, in, sizeof(int) * (size_t)count);
+      MPI_Bcast(out, count, MPI_INT, root, MPI_COMM_WORLD);
+    } else fail("unknown collective", coll, 0);
+    double dt = MPI_Wtime() - t0;
+    /* read at once: the MPI_Allreduce below (through libarcoll too) overwrites it */
+    const char *a = last(coll);
+    if (!a) fail("arcoll_last_algorithm returned NULL", coll, call);
+    snprintf(names[call], NAMELEN, "%s", a);
+    MPI_Allreduce(&dt, &t[call], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    /* results */
+    const int check = strcmp(coll, "reduce") != 0 || me == root;
+    for (int i = 0; check && i < count; ++i) {
+      long long ref = 0;
+      if (!strcmp(coll, "bcast")) ref = value(root, call, i);
+      else for (int r = 0; r < P; ++r) ref += value(r, call, i);
+      if (out[i] != (int)ref) fail("wrong result", coll, i);
+    }
+    /* same algorithm on all ranks */
+    char *all = malloc((size_t)P * NAMELEN);
+    MPI_Allgather(names[call], NAMELEN, MPI_CHAR, all, NAMELEN, MPI_CHAR, MPI_COMM_WORLD);
+    for (int r = 0; r < P; ++r)
+      if (strcmp(all + (size_t)r * NAMELEN, names[call])) fail("ranks ran different algorithms", names[call], call);
+    free(all);
+  }
+  /* exploration: n distinct names, repeated trials times in the same order */
+  int n = 0;
+  while (n < ncand && n < ncalls) {
+    int seen = 0;
+    for (int j = 0; j < n; ++j) seen |= !strcmp(names[j], names[n]);
+    if (seen) break;
+    ++n;
+  }
+  if (n < 2) fail("fewer than 2 candidates were measured", names[0], n);
+  for (int call = 0; call < n * trials; ++call)
+    if (strcmp(names[call], names[call % n])) fail("exploration not interleaved c0..c(n-1) x trials", names[call], call);
+  const char *w = names[n * trials];
+  int wi = -1;
+  for (int j = 0; j < n; ++j)
+    if (!strcmp(names[j], w)) wi = j;
+  if (wi < 0) fail("the kept algorithm is not one of the measured candidates", w, n * trials);
+  double best[16], bmin = 1e300;
+  for (int j = 0; j < n; ++j) {
+    best[j] = 1e300;
+    for (int r = 0; r < trials; ++r)
+      if (t[r * n + j] < best[j]) best[j] = t[r * n + j];
+    if (best[j] < bmin) bmin = best[j];
+  }
+  if (me == 0) {
+    for (int j = 0; j < n; ++j)
+      for (int r = 0; r < trials; ++r)
+        printf("  candidate %d %-20s trial %d %.6e s%s\n", j, names[j], r, t[r * n + j],
+               j == wi && r == 0 ? "  <- kept" : "");
+    for (int call = n * trials; call < ncalls; ++call)
+      printf("  after: call %d %s %.6e s\n", call, names[call], t[call]);
+    fflush(stdout);
+  }
+  for (int call = n * trials; call < ncalls; ++call)
+    if (strcmp(names[call], w)) fail("the choice changed after the exploration", names[call], call);
+  if (timing && best[wi] > 1.02 * bmin) fail("the kept algorithm is not the fastest measured", w, wi);
+  if (me == 0) printf("online_check %s P=%d: OK (%d candidates x %d trials, kept %s)\n", coll, P, n, trials, w);
+  free(in);
+  free(out);
+  MPI_Finalize();
+  return 0;
+}
