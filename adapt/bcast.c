@@ -19,6 +19,7 @@
 #include "arcoll.h"
 #include "bcast.h"
 #include "dispatch.h"
+#include "clock.h"
 #include "order.h"
 #include "site.h"
 
@@ -74,8 +75,13 @@ static int exchange_stage2(arcoll_comm_state_t *st, uint64_t call) {
     float *w = (float *)(st->bbuf + (size_t)st->K * sizeof(uint64_t));
     for (int j = 0; j < st->K; ++j) {
       sites[j] = st->grecv[(size_t)st->groot[j] * st->K + j].site;
+      /* earliness = last entry - entry (seconds, >= 0; small, so a float
+       * keeps it; large = arrived early, as a long wait would say) */
+      double last = st->grecv[j].entry;
+      for (int r = 1; r < st->P; ++r)
+        if (st->grecv[(size_t)r * st->K + j].entry > last) last = st->grecv[(size_t)r * st->K + j].entry;
       for (int r = 0; r < st->P; ++r)
-        w[(size_t)j * st->P + r] = (float)st->grecv[(size_t)r * st->K + j].wait;
+        w[(size_t)j * st->P + r] = (float)(last - st->grecv[(size_t)r * st->K + j].entry);
     }
   }
   memcpy(st->broot, st->groot, sizeof(int) * (size_t)st->K);
@@ -197,8 +203,11 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   const uint64_t ncall = st->ncalls++;
   st->bcast_calls_recorded = 1;
   /* Adaptive order: modes adaptive and auto.  With P == 2 every order is
-   * (root, other): no history, no exchange. */
-  if (!(mode == ARCOLL_MODE_ADAPTIVE || mode == ARCOLL_MODE_AUTO) || P == 2 ||
+   * (root, other): no history, no exchange.  Calls that measure candidates
+   * online (ch->ex) use the classic order and stay out of the lateness
+   * history: the waits of different algorithms are not comparable (measured:
+   * a ksegment call's bimodal waits made the next call reorder ranks). */
+  if (!(mode == ARCOLL_MODE_ADAPTIVE || mode == ARCOLL_MODE_AUTO) || P == 2 || ch->ex ||
       !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER)) {
     for (int i = 0; i < P; ++i) st->order[i] = (root + i) % P; /* the algorithms' default */
     st->last_adaptive = 0;
@@ -208,6 +217,11 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
     return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
   }
 
+  if (!st->clock_ready) { /* once per communicator, collectively (all ranks are here) */
+    if ((rc = arcoll_clock_offset(st->priv, ARCOLL_TAG_CLOCK, &st->clock_offset)) != MPI_SUCCESS)
+      return arcoll_finish(comm, rc);
+    st->clock_ready = 1;
+  }
   const double t_entry = PMPI_Wtime();
   const uint64_t call = st->acalls++; /* index among adaptive-order calls */
   if (st->bpending) {
@@ -221,7 +235,12 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   if (st->gpending && !st->bpending)
     if ((rc = exchange_stage2(st, call)) != MPI_SUCCESS) return arcoll_finish(comm, rc);
 
-  int used = arcoll_history_order(&st->hist, call, root, 1, st->order);
+  /* a rank later than one tree level's time (the model's time / ceil(log2 P))
+   * delays its subtree; less is jitter */
+  int levels = 0;
+  while ((1 << levels) < P) ++levels;
+  const double t_level = ch->predicted_s > 0 ? ch->predicted_s / levels : 0.0;
+  int used = arcoll_history_order(&st->hist, call, root, 1, t_level, st->order);
   st->last_adaptive = used == 1;
   debug_print(st, root, ncall, st->last_adaptive, ch->algo->name);
   const double t0 = arcoll_online_t0(ch);
@@ -230,7 +249,7 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   if (rc != MPI_SUCCESS) return arcoll_finish(comm, rc);
 
   int slot = (int)(call % (uint64_t)st->K);
-  st->batch[slot].wait = PMPI_Wtime() - t_entry;
+  st->batch[slot].entry = t_entry - st->clock_offset;
   st->batch[slot].site = arcoll_site_key(ret_addr);
   st->batch_root[slot] = root;
   if (slot == st->K - 1) rc = exchange_stage1(st);

@@ -214,6 +214,7 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
   out->algo = NULL;
   out->segment_bytes = 0;
   out->k = 0;
+  out->predicted_s = -1.0;
   if (cfg->mode[c] == ARCOLL_MODE_ADAPTIVE) {
     out->algo = arcoll_algorithm_find(c, "binomial");
     out->segment_bytes = (MPI_Aint)cfg->segment_bytes;
@@ -248,6 +249,7 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
     out->algo = ch.algo;
     out->segment_bytes = ch.segment_bytes;
     out->k = ch.k;
+    out->predicted_s = ch.predicted_s;
   }
 }
 
@@ -273,7 +275,11 @@ const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, M
     e->algo = next->algo;
     e->segment_bytes = next->segment_bytes;
     e->k = next->k;
+    e->predicted_s = next->predicted_s;
   }
+  if (e->algo && e->predicted_s < 0 && !e->ex) /* forced / adaptive: the model's time */
+    e->predicted_s = arcoll_model_predict(&arcoll_g_cfg.model, c, e->algo, st->P,
+                                          arcoll_class_bytes(cls), e->segment_bytes, e->k);
   return e;
 }
 
@@ -287,6 +293,7 @@ int arcoll_online_done(arcoll_comm_state_t *st, const arcoll_cached_t *ch, doubl
   e->algo = w->algo;
   e->segment_bytes = w->segment_bytes;
   e->k = w->k;
+  e->predicted_s = w->predicted_s;
   if (arcoll_g_cfg.debug && st->me == 0) {
     fprintf(stderr, "arcoll: online: %s P=%d measured", e->algo->collective, st->P);
     for (int i = 0; i < ex->n; ++i)

@@ -46,6 +46,9 @@ extern "C" {
 /** Point-to-point tag of collective c on the private communicator (7001..7009). */
 #define ARCOLL_TAG(c) (7001 + (int)(c))
 
+/** Tag of the clock-offset ping-pong (clock.h) on the private communicator. */
+#define ARCOLL_TAG_CLOCK 7100
+
 /** Byte size classes: 0 for 0 bytes, then 4 per power of two (quarter octaves). */
 #define ARCOLL_NCLASS (1 + 4 * 63 + 4)
 
@@ -54,6 +57,7 @@ typedef struct arcoll_cached {
   const arcoll_algo_desc_t *algo;
   MPI_Aint segment_bytes; /**< for arcoll_sched_t.segment_bytes */
   int k;                  /**< for arcoll_sched_t.k */
+  double predicted_s;     /**< the model's time for it, seconds (< 0: no formula) */
   int valid;              /**< 1 once computed */
   /** non-NULL while the class is measured online (auto mode, online.h):
    *  algo / segment_bytes / k then name the candidate of the current call */
@@ -83,7 +87,9 @@ typedef struct arcoll_comm_state {
   MPI_Request breq;
   int bpending;
   uint64_t bdue;  /**< call at whose start stage 2 is applied */
-  double *wait;   /**< [P] scratch */
+  double *wait;   /**< [P] scratch: earliness of every rank in one call */
+  double clock_offset; /**< PMPI_Wtime() - clock_offset = rank 0's clock (clock.h) */
+  int clock_ready;     /**< 1 once clock_offset is measured */
   int *order;     /**< [P] order of the last adaptive call */
   int last_adaptive;
   int bcast_calls_recorded; /**< 1 once an adaptive-order broadcast ran */

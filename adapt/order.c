@@ -97,19 +97,18 @@ int arcoll_history_predict(const arcoll_history_t *h, uint64_t call_index, int r
 }
 
 typedef struct {
-  double w;
-  int rel; /* (rank - root) mod P */
-  int rank;
-} rank_wait_t;
+  double lateness; /* entry after the root's, seconds (EWMA) */
+  int rel;         /* (rank - root) mod P */
+} late_rank_t;
 
-static int cmp_wait_desc(const void *a, const void *b) {
-  const rank_wait_t *x = a, *y = b;
-  if (x->w != y->w) return x->w > y->w ? -1 : 1;
+static int cmp_lateness_desc(const void *a, const void *b) {
+  const late_rank_t *x = a, *y = b;
+  if (x->lateness != y->lateness) return x->lateness > y->lateness ? -1 : 1;
   return x->rel - y->rel;
 }
 
 int arcoll_history_order(const arcoll_history_t *h, uint64_t call_index, int root,
-                         int adaptive, int *order) {
+                         int adaptive, double min_lateness_s, int *order) {
   const int P = h->P;
   for (int i = 0; i < P; ++i) order[i] = (root + i) % P;
   if (!adaptive || P <= 2) return 0;
@@ -117,18 +116,44 @@ int arcoll_history_order(const arcoll_history_t *h, uint64_t call_index, int roo
   if (!arcoll_history_predict(h, call_index, root, &site)) return 0;
   const arcoll_site_entry_t *e = find_entry(h, site, root);
   if (!e) return 0;
-  rank_wait_t *rw = malloc(sizeof(*rw) * (size_t)(P - 1));
-  if (!rw) return -1;
-  for (int i = 1; i < P; ++i) {
-    int r = (root + i) % P;
-    rw[i - 1].w = e->ewma[r];
-    rw[i - 1].rel = i;
-    rw[i - 1].rank = r;
+  late_rank_t *late = malloc(sizeof(*late) * (size_t)P);
+  unsigned char *reserved = calloc((size_t)P, 1);
+  if (!late || !reserved) {
+    free(late), free(reserved);
+    return -1;
   }
-  qsort(rw, (size_t)(P - 1), sizeof(*rw), cmp_wait_desc);
-  /* h->positions[0] == 0 is the root; the k-th earliest rank gets the k-th
-     largest subtree. */
-  for (int k = 1; k < P; ++k) order[h->positions[k]] = rw[k - 1].rank;
-  free(rw);
-  return 1;
+  /* lateness = how long after the root a rank entered (earliness of the
+   * root - earliness of the rank, seconds) */
+  const double w_root = e->ewma[root];
+  int nlate = 0;
+  for (int i = 1; i < P; ++i) {
+    const double l = w_root - e->ewma[(root + i) % P];
+    if (l > min_lateness_s && l > 0) late[nlate].lateness = l, late[nlate].rel = i, ++nlate;
+  }
+  qsort(late, (size_t)nlate, sizeof(*late), cmp_lateness_desc);
+  /* Latest first: a late rank already on a free leaf stays; otherwise it
+   * swaps places with whoever holds the smallest free subtree
+   * (h->positions is sorted by subtree size, descending). */
+  int next = P - 1, moved = 0;
+  for (int j = 0; j < nlate; ++j) {
+    const int rank = (root + late[j].rel) % P;
+    int p = -1;
+    for (int q = 1; q < P; ++q)
+      if (order[q] == rank) p = q;
+    if (arcoll_binomial_subtree_size(p, P) == 1 && !reserved[p]) {
+      reserved[p] = 1;
+      continue;
+    }
+    while (next > 0 && reserved[h->positions[next]]) --next;
+    if (next <= 0) break;
+    const int q = h->positions[next];
+    if (arcoll_binomial_subtree_size(q, P) >= arcoll_binomial_subtree_size(p, P)) break;
+    order[p] = order[q];
+    order[q] = rank;
+    reserved[q] = 1;
+    moved = 1;
+  }
+  free(late);
+  free(reserved);
+  return nlate > 0 || moved;
 }

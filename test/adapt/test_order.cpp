@@ -4,6 +4,7 @@
 
 #include <mpi.h>  // before the extern "C" block (mpicxx.h)
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -33,8 +34,15 @@ std::vector<double> waits(int P, int late, double w_late = 1e-6, double w = 1e-3
 TEST(Order, ClassicWithoutHistory) {
   History H(8);
   std::vector<int> order(8);
-  EXPECT_EQ(arcoll_history_order(&H.h, 0, 3, 1, order.data()), 0);
+  EXPECT_EQ(arcoll_history_order(&H.h, 0, 3, 1, 0.0, order.data()), 0);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(order[i], (3 + i) % 8);
+}
+
+// Position of `rank` in `order`, -1 if absent.
+int where(const std::vector<int> &order, int rank) {
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] == rank) return (int)i;
+  return -1;
 }
 
 TEST(Order, LateRankBecomesLeaf) {
@@ -44,30 +52,68 @@ TEST(Order, LateRankBecomesLeaf) {
     auto w = waits(P, late);
     ASSERT_EQ(arcoll_history_apply(&H.h, 0, 42, w.data()), 0);
     std::vector<int> order(P);
-    EXPECT_EQ(arcoll_history_order(&H.h, 1, 0, 1, order.data()), 1);
+    EXPECT_EQ(arcoll_history_order(&H.h, 1, 0, 1, 0.0, order.data()), 1);
     EXPECT_EQ(order[0], 0);
-    int pos = -1;
-    for (int i = 0; i < P; ++i)
-      if (order[i] == late) pos = i;
+    const int pos = where(order, late);
     EXPECT_EQ(arcoll_binomial_subtree_size(pos, P), 1) << "P=" << P;  // a leaf
-    // the earliest rank (longest wait) gets the biggest subtree
-    int earliest = P - 1 == late ? P - 2 : P - 1;
-    EXPECT_EQ(order[H.h.positions[1]], earliest) << P;
+    // every other rank keeps its classic position, except the one whose leaf
+    // the late rank took (it moves to the late rank's classic position)
+    int moved = 0;
+    for (int i = 0; i < P; ++i)
+      if (order[i] != i && order[i] != late) {
+        ++moved;
+        EXPECT_EQ(i, late) << "P=" << P << ": rank " << order[i] << " moved to " << i;
+      }
+    EXPECT_LE(moved, 1);
+    std::vector<int> sorted(order);
+    std::sort(sorted.begin(), sorted.end());
+    for (int i = 0; i < P; ++i) EXPECT_EQ(sorted[i], i);  // a permutation
     // binomial (non-adaptive) ignores the history
-    EXPECT_EQ(arcoll_history_order(&H.h, 1, 0, 0, order.data()), 0);
+    EXPECT_EQ(arcoll_history_order(&H.h, 1, 0, 0, 0.0, order.data()), 0);
     EXPECT_EQ(order[late], late);
   }
 }
 
-TEST(Order, TiesBrokenByRelativeRank) {
+TEST(Order, LatenessBelowTheBoundIsIgnored) {
+  // earliness (seconds): root 2 at 5.2 ms; rank 0 arrived 0.2 ms after it,
+  // rank 5 0.1 ms after it, the others before it
   History H(8);
-  std::vector<double> w(8, 1.0);
+  std::vector<double> w(8);
+  for (int r = 0; r < 8; ++r) w[r] = 5e-3 + 1e-4 * ((r * 5) % 8);
   ASSERT_EQ(arcoll_history_apply(&H.h, 2, 7, w.data()), 0);
-  std::vector<int> a(8), b(8);
-  arcoll_history_order(&H.h, 1, 2, 1, a.data());
-  arcoll_history_order(&H.h, 1, 2, 1, b.data());
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(a[4], 3);  // rank 3 = relative rank 1 -> largest subtree (position 4)
+  std::vector<int> a(8);
+  // bound 1 ms: nobody is late, the classic order, untouched
+  EXPECT_EQ(arcoll_history_order(&H.h, 1, 2, 1, 1e-3, a.data()), 0);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(a[i], (2 + i) % 8);
+  // bound 0.15 ms: rank 0 only (classic position 6, subtree of 2: moves to
+  // the last leaf); bound 0.05 ms: ranks 0 and 5 (classic position 3, a
+  // leaf already: stays)
+  EXPECT_EQ(arcoll_history_order(&H.h, 1, 2, 1, 1.5e-4, a.data()), 1);
+  EXPECT_EQ(a[H.h.positions[7]], 0);
+  EXPECT_EQ(arcoll_binomial_subtree_size(where(a, 0), 8), 1);
+  EXPECT_EQ(arcoll_history_order(&H.h, 1, 2, 1, 5e-5, a.data()), 1);
+  EXPECT_EQ(a[H.h.positions[7]], 0);
+  EXPECT_EQ(where(a, 5), 3);
+  int moved = 0;
+  for (int i = 0; i < 8; ++i) moved += a[i] != (2 + i) % 8;
+  EXPECT_EQ(moved, 2);  // one swap
+}
+
+TEST(Order, SeveralLateRanksTakeLeavesLatestLast) {
+  const int P = 16;
+  History H(P);
+  std::vector<double> w(P, 10e-3);
+  // ranks 2, 4, 8 (subtrees of 2, 4, 8 in the classic order) are late by 9, 8, 7 ms
+  w[2] = 1e-3, w[4] = 2e-3, w[8] = 3e-3;
+  ASSERT_EQ(arcoll_history_apply(&H.h, 0, 1, w.data()), 0);
+  std::vector<int> order(P);
+  EXPECT_EQ(arcoll_history_order(&H.h, 1, 0, 1, 0.0, order.data()), 1);
+  for (int r : {2, 4, 8}) EXPECT_EQ(arcoll_binomial_subtree_size(where(order, r), P), 1) << r;
+  // the latest rank takes the last entry of the positions sorted by size
+  EXPECT_EQ(order[H.h.positions[P - 1]], 2);
+  int moved = 0;
+  for (int i = 0; i < P; ++i) moved += order[i] != i;
+  EXPECT_EQ(moved, 6);  // three swaps, nothing else moves
 }
 
 TEST(Order, EwmaFollowsNewLateRank) {
@@ -77,11 +123,10 @@ TEST(Order, EwmaFollowsNewLateRank) {
   for (int i = 0; i < 3; ++i) arcoll_history_apply(&H.h, 0, 9, w1.data());
   auto w2 = waits(8, 6);
   for (int i = 0; i < 6; ++i) arcoll_history_apply(&H.h, 0, 9, w2.data());
-  arcoll_history_order(&H.h, H.h.ncalls, 0, 1, order.data());
-  int pos6 = -1;
-  for (int i = 0; i < 8; ++i)
-    if (order[i] == 6) pos6 = i;
-  EXPECT_EQ(pos6, 7);  // the latest rank is on the last leaf
+  // bound 0.1 ms: rank 4's remaining 12 us of EWMA lateness is not late
+  arcoll_history_order(&H.h, H.h.ncalls, 0, 1, 1e-4, order.data());
+  EXPECT_EQ(where(order, 6), H.h.positions[7]);  // the latest rank is on the last leaf
+  EXPECT_EQ(where(order, 4), 4);                  // rank 4 is on time again: classic place
 }
 
 TEST(Predict, PeriodicSites) {
@@ -120,7 +165,9 @@ TEST(Predict, ManySitesEvictDeterministically) {
   for (int i = 0; i < 3 * ARCOLL_MAX_ENTRIES; ++i) arcoll_history_apply(&H.h, 0, 1000 + i, w.data());
   EXPECT_EQ(H.h.nentries, ARCOLL_MAX_ENTRIES);
   std::vector<int> order(4);
-  EXPECT_EQ(arcoll_history_order(&H.h, H.h.ncalls, 0, 1, order.data()), 1);
+  // equal waits: nobody is late, the classic order
+  EXPECT_EQ(arcoll_history_order(&H.h, H.h.ncalls, 0, 1, 0.0, order.data()), 0);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(order[i], i);
 }
 
 TEST(Site, KeyIsStableAndDistinct) {
