@@ -35,8 +35,12 @@
  * Output (rank 0, stdout), one CSV line per measurement:
  *   coll,P,m,kind,algo,segment_bytes,k,time_s,predicted_s
  * kind: algo (a table entry with the given segment size; 0 = one segment),
- * auto (arcoll_select's choice, predicted_s its predicted time), native
- * (SMPI's MPI_ collective; algo "smpi").  predicted_s is -1 when unknown.
+ * auto (libarcoll's online selection: the best of the model's
+ * ARCOLL_ONLINE_CANDIDATES (default 4) candidates, measured; predicted_s its
+ * predicted time), model (the model's own choice, arcoll_select, i.e. auto
+ * without the measurement), explore (algo "total", k = candidates measured:
+ * the summed time of the measured calls), native (SMPI's MPI_ collective;
+ * algo "smpi").  predicted_s is -1 when unknown.
  * Errors (bad argument, failing MPI call) go to stderr, exit status 2.
  */
 #include <mpi.h>
@@ -52,6 +56,7 @@
 #include "reduce.h"
 #include "scan.h"
 #ifdef ARCOLL_BENCH_HAVE_SELECT
+#include "online.h"
 #include "select.h"
 #endif
 
@@ -238,6 +243,9 @@ int main(int argc, char **argv) {
     char err[512];
     if (arcoll_model_load(mpath, &model, err, sizeof err) != 0) die(err);
   }
+  int ncand = 4; /* ARCOLL_ONLINE_CANDIDATES, as libarcoll */
+  const char *nc = getenv("ARCOLL_ONLINE_CANDIDATES");
+  if (nc && *nc && (ncand = atoi(nc)) < 1) die("ARCOLL_ONLINE_CANDIDATES must be an integer >= 1");
   static const arcoll_coll_t sel_coll[] = {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE,
                                            ARCOLL_COLL_ALLREDUCE, ARCOLL_COLL_SCAN};
 #endif
@@ -260,13 +268,30 @@ int main(int argc, char **argv) {
     }
     if (in_list("auto", mode)) {
 #ifdef ARCOLL_BENCH_HAVE_SELECT
-      arcoll_choice_t ch;
-      if (arcoll_select(&model, sel_coll[c], nprocs_, (MPI_Aint)m, 1, &ch) != 0)
-        die("arcoll_select found no eligible algorithm");
-      arcoll_sched_t s = {NULL, ch.segment_bytes, ch.k, tag};
-      double t = measure((coll_t)c, ch.algo, sbuf, rbuf, count, op, &s, reps);
-      emit((coll_t)c, m, "auto", ch.algo->name, (long long)ch.segment_bytes, ch.k, t,
-           ch.predicted_s);
+      /* libarcoll's auto (adapt/README.md): the model's best candidates,
+       * measured, the fastest kept (collectives/online.h).  One trial each:
+       * simulated time is deterministic (libarcoll's default of 2 trials is
+       * for real machines' noise), so the kept candidate's steady-state
+       * time is its measured time. */
+      arcoll_explorer_t ex;
+      if (arcoll_explorer_init(&ex, &model, sel_coll[c], nprocs_, (MPI_Aint)m, 1, ncand, 1) < 1)
+        die("arcoll_select_candidates found no eligible algorithm");
+      const arcoll_choice_t *ch;
+      double explore_s = 0;
+      while ((ch = arcoll_explorer_next(&ex)) != NULL) {
+        arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, tag};
+        double t = measure((coll_t)c, ch->algo, sbuf, rbuf, count, op, &s, reps);
+        explore_s += t;
+        if (ch == &ex.cand[0]) /* the model's own choice (arcoll_select) */
+          emit((coll_t)c, m, "model", ch->algo->name, (long long)ch->segment_bytes, ch->k, t,
+               ch->predicted_s);
+        if (arcoll_explorer_record(&ex, t, 0)) break;
+      }
+      if (arcoll_explorer_decide(&ex, MPI_COMM_WORLD) != MPI_SUCCESS) die("online decision failed");
+      const arcoll_choice_t *w = &ex.cand[ex.winner];
+      emit((coll_t)c, m, "auto", w->algo->name, (long long)w->segment_bytes, w->k,
+           ex.measured_s[ex.winner], w->predicted_s);
+      emit((coll_t)c, m, "explore", "total", 0, ex.n, explore_s, -1);
 #else
       die("--mode auto: this build has no selector (collectives/select.c); rebuild when it exists");
 #endif

@@ -27,6 +27,8 @@ const arcoll_algo_desc_t arcoll_bcast_algorithms[] = {
      "T = log P t_s + (P-1)/P M/B + (P-1)(t_s + M/(P B))"},
     {"bcast", "twotree", FN(arcoll_bcast_twotree), ORD | SEG,
      "Sanders, Speck, Traff 2009 (simplified two-tree): T ~ 2 (k/2 + 2 log P) T_send(M/k)"},
+    {"bcast", "linear", FN(arcoll_bcast_linear), ORD | SEG,
+     "flat tree (MPICH / Open MPI basic linear): T = T_send(M) + (P-2) X(M)"},
 };
 const int arcoll_bcast_nalgorithms = NELEM(arcoll_bcast_algorithms);
 

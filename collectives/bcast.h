@@ -111,8 +111,18 @@ int arcoll_bcast_scatter_ring(void *buf, MPI_Aint count, MPI_Datatype datatype, 
 int arcoll_bcast_twotree(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                          MPI_Comm comm, const arcoll_sched_t *s);
 
+/**
+ * Linear broadcast: the root sends the message (segment by segment) to every
+ * other rank, in order (flat tree, tree_extra.h arcoll_tree_flat).
+ * Cost: the P-1 messages share the root's link, T = T_send(M) + (P-2) X(M)
+ * (X: the link occupancy of one message, LogGP g + (M-1) G), one segment;
+ * seed 000 "flat tree".  Honours: order, segment_bytes, tag.
+ */
+int arcoll_bcast_linear(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                        MPI_Comm comm, const arcoll_sched_t *s);
+
 /** Table of the bcast algorithms: binomial, chain, twopath, ksegment, nebst,
- *  scatter_ring, twotree. */
+ *  scatter_ring, twotree, linear. */
 extern const arcoll_algo_desc_t arcoll_bcast_algorithms[];
 extern const int arcoll_bcast_nalgorithms;
 

@@ -278,6 +278,12 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
     if (k < 2) return D * (tsend(c, M) + xfer(c, M));
     return (2.0 * D - 1) * ceil(k / 2) * (tsend(c, s) + xfer(c, s));
   }
+  if (!strcmp(name, "linear")) {
+    /* Flat tree: the root's P-1 copies of each segment share its link; with
+     * k segments the root streams (P-1) k messages: T(s) + ((P-1) k - 1) X(s). */
+    double k = nsegments(M, seg);
+    return pipeline(c, NULL, 1, 1, M / k, 0) + ((P - 1) * k - 1) * xfer(c, M / k);
+  }
   return -1;
 }
 

@@ -103,3 +103,11 @@ int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_
 #undef FROM_POS
   return fill(tree, P, order[0], me, pos, parent, ch, nc);
 }
+
+int arcoll_tree_flat(const int *order, int P, int me, arcoll_tree_t *tree) {
+  int pos, rc;
+  memset(tree, 0, sizeof(*tree));
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  if (pos > 0) return fill(tree, P, order[0], me, pos, order[0], NULL, 0);
+  return fill(tree, P, order[0], me, 0, -1, order + 1, P - 1);
+}

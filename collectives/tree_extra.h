@@ -49,6 +49,14 @@ int arcoll_tree_binomial_rotated(const int *order, int P, int shift, int me,
  */
 int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_t *tree);
 
+/**
+ * Flat tree (linear broadcast, the basic algorithm of MPICH and Open MPI):
+ * the root (position 0) is the parent of every other position, its children
+ * in position order (order[1] first, so late ranks placed last are served
+ * last); every other rank is a leaf.
+ */
+int arcoll_tree_flat(const int *order, int P, int me, arcoll_tree_t *tree);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,14 +4,17 @@
 Usage: coll_bench_report.py OUTDIR [--skipped FILE]
 
 Reads OUTDIR/raw/*.csv, files named <platform>__<coll>__P<P>__m<m>__<what>.csv
-(<what>: algos = every algorithm x segment size, auto = the selector's choice, mpich /
-ompi = SMPI's MPI_ collective under that coll-selector), each holding lines
+(<what>: algos = every algorithm x segment size, auto = libarcoll's online selection
+(rows: auto = the kept candidate, model = the model's own choice, explore = the summed
+time of the measured candidates), mpich / ompi = SMPI's MPI_ collective under that
+coll-selector), each holding lines
   coll,P,m,kind,algo,segment_bytes,k,time_s,predicted_s
 written by bench/smpi_coll_bench.c (simulated seconds).
 
 Prints, per (collective, platform, P, m): the oracle (best algorithm and
 segment size among all measured configurations, auto's included), auto's
-choice, auto's penalty against the oracle in %, SMPI's mpich and ompi times
+choice, auto's penalty against the oracle in % (mdl%: the model's own choice's),
+SMPI's mpich and ompi times
 and auto's time over the better of them; then the summary lines of issue 3
 (mean/max penalty per collective, points where auto is > 2 % slower than
 min(mpich, ompi), large-message bcast best / best pipelined chain, pipelined
@@ -48,7 +51,8 @@ def cfg(row):
 
 
 def load(outdir):
-    pts = collections.defaultdict(lambda: {"algo": [], "auto": None, "mpich": None, "ompi": None})
+    pts = collections.defaultdict(lambda: {"algo": [], "auto": None, "model": None, "explore": None,
+                                           "mpich": None, "ompi": None})
     name_re = re.compile(r"(\w+)__(\w+)__P(\d+)__m(\d+)__(algos|auto|mpich|ompi)\.csv$")
     for path in sorted(glob.glob(os.path.join(outdir, "raw", "*.csv"))):
         mt = name_re.search(os.path.basename(path))
@@ -64,8 +68,8 @@ def load(outdir):
                 r["time_s"] = float(r["time_s"])
                 if r["kind"] == "algo":
                     pts[key]["algo"].append(r)
-                elif r["kind"] == "auto":
-                    pts[key]["auto"] = r
+                elif r["kind"] in ("auto", "model", "explore"):
+                    pts[key][r["kind"]] = r
                 elif r["kind"] == "native" and what in ("mpich", "ompi"):
                     pts[key][what] = r
     return pts
@@ -90,7 +94,7 @@ def main():
     for key in sorted(pts, key=lambda k: (COLLS.index(k[0]), k[1], k[2], k[3])):
         coll, plat, P, m = key
         p = pts[key]
-        cands = list(p["algo"]) + ([p["auto"]] if p["auto"] else [])
+        cands = list(p["algo"]) + [p[k] for k in ("auto", "model") if p[k]]
         if not cands and not (p["mpich"] or p["ompi"]):
             continue
         best = min(cands, key=lambda r: r["time_s"]) if cands else None
@@ -103,12 +107,17 @@ def main():
             "auto": cfg(auto) if auto else None,
             "auto_s": auto["time_s"] if auto else None,
             "auto_pred_s": float(auto["predicted_s"]) if auto else None,
+            "model": cfg(p["model"]) if p["model"] else None,
+            "model_s": p["model"]["time_s"] if p["model"] else None,
+            "explore_s": p["explore"]["time_s"] if p["explore"] else None,
             "mpich_s": p["mpich"]["time_s"] if p["mpich"] else None,
             "ompi_s": p["ompi"]["time_s"] if p["ompi"] else None,
         }
         # no penalty without the algorithm sweep (the oracle would be auto itself)
         row["penalty_pct"] = (100.0 * (row["auto_s"] / row["oracle_s"] - 1.0)
                               if auto and p["algo"] else None)
+        row["model_penalty_pct"] = (100.0 * (row["model_s"] / row["oracle_s"] - 1.0)
+                                    if p["model"] and p["algo"] else None)
         if not p["algo"]:
             row["oracle"] = None
         row["auto_vs_smpi"] = (row["auto_s"] / min(nat) if auto and len(nat) == 2 else None)
@@ -131,7 +140,8 @@ def main():
 
     out = []
     hdr = (f"{'coll':9} {'platform':8} {'P':>5} {'m':>7}  {'oracle':26} {'oracle_t':>10}  "
-           f"{'auto':26} {'auto_t':>10} {'pen%':>6}  {'mpich_t':>10} {'ompi_t':>10} {'auto/smpi':>9}")
+           f"{'auto':26} {'auto_t':>10} {'pen%':>6} {'mdl%':>6}  {'mpich_t':>10} {'ompi_t':>10} "
+           f"{'auto/smpi':>9}")
     last = None
     for r in rows:
         if (r["coll"], r["platform"]) != last:
@@ -140,7 +150,8 @@ def main():
             last = (r["coll"], r["platform"])
         out.append(f"{r['coll']:9} {r['platform']:8} {r['P']:>5} {human(r['m']):>7}  "
                    f"{(r['oracle'] or '-'):26} {f_s(r['oracle_s']):>10}  {(r['auto'] or '-'):26} "
-                   f"{f_s(r['auto_s']):>10} {f_r(r['penalty_pct'], '6.2f'):>6}  "
+                   f"{f_s(r['auto_s']):>10} {f_r(r['penalty_pct'], '6.2f'):>6} "
+                   f"{f_r(r['model_penalty_pct'], '6.1f'):>6}  "
                    f"{f_s(r['mpich_s']):>10} {f_s(r['ompi_s']):>10} "
                    f"{f_r(r['auto_vs_smpi'], '9.3f'):>9}")
 
@@ -150,6 +161,7 @@ def main():
     for coll in COLLS:
         rs = [r for r in rows if r["coll"] == coll]
         pen = [r["penalty_pct"] for r in rs if r["penalty_pct"] is not None]
+        mpen = [r["model_penalty_pct"] for r in rs if r["model_penalty_pct"] is not None]
         slow = [r for r in rs if r["auto_vs_smpi"] is not None and r["auto_vs_smpi"] > 1.02]
         nsm = len([r for r in rs if r["auto_vs_smpi"] is not None])
         orc_slow = [r for r in rs if r["oracle_vs_smpi"] is not None and r["oracle_vs_smpi"] > 1.02]
@@ -157,6 +169,8 @@ def main():
         s = {"points": len(rs), "auto_points": len(pen),
              "mean_penalty_pct": sum(pen) / len(pen) if pen else None,
              "max_penalty_pct": max(pen) if pen else None,
+             "model_mean_penalty_pct": sum(mpen) / len(mpen) if mpen else None,
+             "model_max_penalty_pct": max(mpen) if mpen else None,
              "auto_gt_2pct_slower_than_smpi": len(slow), "auto_vs_smpi_points": nsm,
              "oracle_gt_2pct_slower_than_smpi": len(orc_slow), "oracle_vs_smpi_points": norc}
         summary["per_collective"][coll] = s
@@ -168,6 +182,9 @@ def main():
                 f"{f_r(s['mean_penalty_pct'], '.2f')} %, max {f_r(s['max_penalty_pct'], '.2f')} %")
         if worst:
             line += f" ({worst['platform']} P={worst['P']} m={human(worst['m'])})"
+        if mpen:
+            line += (f" (model alone: mean {f_r(s['model_mean_penalty_pct'], '.2f')} %, max "
+                     f"{f_r(s['model_max_penalty_pct'], '.2f')} %)")
         line += (f"; auto > 2 % slower than min(mpich, ompi) at {len(slow)}/{nsm} points"
                  f" (oracle: {len(orc_slow)}/{norc})")
         out.append(line)
@@ -216,7 +233,8 @@ def main():
     with open(os.path.join(outdir, "results.csv"), "w", newline="") as f:
         w = csv.writer(f)
         keys = ["coll", "platform", "P", "m", "oracle", "oracle_s", "auto", "auto_s", "auto_pred_s",
-                "penalty_pct", "mpich_s", "ompi_s", "auto_vs_smpi", "oracle_vs_smpi"]
+                "penalty_pct", "model", "model_s", "model_penalty_pct", "explore_s",
+                "mpich_s", "ompi_s", "auto_vs_smpi", "oracle_vs_smpi"]
         w.writerow(keys)
         for r in rows:
             w.writerow([r[k] for k in keys])

@@ -5,9 +5,9 @@
  *
  * Usage: coll_check MODE [big_bytes]
  *   auto      every ARCOLL_<COLL>_ALGORITHM unset (model-selected)
- *   forcedK   K = 0..6: ARCOLL_<COLL>_ALGORITHM = algorithm K mod n of the
+ *   forcedK   K = 0..7: ARCOLL_<COLL>_ALGORITHM = algorithm K mod n of the
  *             collective's table (set by this program before MPI_Init), so
- *             forced0..forced6 run every algorithm of every table
+ *             forced0..forced7 run every algorithm of every table
  *   errors    invalid arguments give the error class PMPI gives
  *             (MPI_ERRORS_RETURN); intercommunicator, MPI_COMM_SELF and
  *             MPI_COMM_NULL pass through (and give right answers)
@@ -553,13 +553,13 @@ int main(int argc, char **argv) {
   if (argc > 2) big_bytes = atol(argv[2]);
   if (!strncmp(mode, "forced", 6)) forced_k = atoi(mode + 6);
   int valid = !strcmp(mode, "auto") || !strcmp(mode, "errors") ||
-              (!strncmp(mode, "forced", 6) && forced_k >= 0 && forced_k < 7);
+              (!strncmp(mode, "forced", 6) && forced_k >= 0 && forced_k < 8);
   if (strcmp(mode, "errors")) set_forced_env(forced_k); /* errors: keep the caller's env */
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   if (!valid) {
-    if (me == 0) fprintf(stderr, "coll_check: unknown mode '%s' (auto, forced0..forced6, errors)\n", mode);
+    if (me == 0) fprintf(stderr, "coll_check: unknown mode '%s' (auto, forced0..forced7, errors)\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   last = get_last();

@@ -87,6 +87,17 @@ TEST(TreeExtra, TwoPathIsTwoChains) {
   }
 }
 
+TEST(TreeExtra, FlatTreeIsTheRootAndLeavesInOrder) {
+  for (int P = 1; P <= 40; ++P) {
+    auto order = shuffled(P, 11u + P);
+    Views v = build_all(arcoll_tree_flat, order);
+    expect_tree(v, order);
+    // the root's children are order[1..P-1] in that order; everybody else a leaf
+    EXPECT_EQ(v.children[order[0]], std::vector<int>(order.begin() + 1, order.end())) << P;
+    for (int i = 1; i < P; ++i) EXPECT_TRUE(v.children[order[i]].empty());
+  }
+}
+
 TEST(TreeExtra, RotatedBinomialIsSpanningAndRotates) {
   for (int P : {1, 2, 3, 5, 8, 13, 64, 100}) {
     auto order = shuffled(P, 11u + P);
