@@ -11,6 +11,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_ring.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_pipeline.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_linear.c
+  ${CMAKE_CURRENT_LIST_DIR}/scan_direct.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_kernel_run.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_brent_kung.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_sqrtp.c

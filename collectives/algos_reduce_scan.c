@@ -44,7 +44,9 @@ const int arcoll_allreduce_nalgorithms =
   {#coll, "sqrtp", FN(arcoll_##coll##_sqrtp), 0,                                              \
    S000 ": T = 2 (sqrt(2P) - 3)(T_send(M) + T_comp(M))"},                                     \
   {#coll, "recursive_doubling", FN(arcoll_##coll##_recursive_doubling), 0,                    \
-   "MPICH / Thakur et al. 2005: T = log P (T_send(M) + 2 T_comp(M))"}
+   "MPICH / Thakur et al. 2005: T = log P (T_send(M) + 2 T_comp(M))"},                        \
+  {#coll, "direct", FN(arcoll_##coll##_direct), 0,                                            \
+   "SMPI scan__default / Open MPI basic: T = T_send(M) + (P-2) X(M) + (P-1) T_comp(M)"}
 
 const arcoll_algo_desc_t arcoll_scan_algorithms[] = {SCAN_TABLE(scan)};
 const int arcoll_scan_nalgorithms =

@@ -375,6 +375,12 @@ static double scan(const cost_t *c, const char *name, int P, double M, MPI_Aint 
   }
   if (!strcmp(name, "recursive_doubling")) /* L (T_send(M) + 2 T_comp(M)) */
     return L * (tsend(c, M) + 2 * M * c->gm);
+  if (!strcmp(name, "direct")) {
+    /* the last rank's link receives P-1 messages; it folds P-1 of them.
+     * No formula above P = 64: P(P-1)/2 concurrent messages (scan.h). */
+    if (P > 64) return -1;
+    return shared(c, P - 1, M) + (P - 1) * M * c->gm;
+  }
   return -1;
 }
 

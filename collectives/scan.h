@@ -83,7 +83,23 @@ int arcoll_exscan_recursive_doubling(const void *sendbuf, void *recvbuf, MPI_Ain
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                      const arcoll_sched_t *s);
 
-/** Tables: "linear", "pipeline", "brent_kung", "sqrtp", "recursive_doubling". */
+/** Direct: every rank sends x_me to every higher rank at once; rank j folds
+ *  x_0 .. x_(j-1) in rank order (order-preserving).  One hop, P(P-1)/2
+ *  messages (SMPI's scan__default, Open MPI's basic linear scan): the
+ *  fastest for tiny messages at small P.  Cost: the last rank's link
+ *  receives P-1 messages, T = T_send(M) + (P-2) X(M) + (P-1) T_comp(M); the
+ *  model gives it no formula above P = 64 (too many concurrent messages:
+ *  SMPI's own scan of 8 bytes at P = 256 did not finish simulating in 300 s),
+ *  so auto never picks it there (forcing it is allowed).  count <= INT_MAX.
+ *  Honours: tag. */
+int arcoll_scan_direct(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                       const arcoll_sched_t *s);
+int arcoll_exscan_direct(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                         const arcoll_sched_t *s);
+
+/** Tables: "linear", "pipeline", "brent_kung", "sqrtp", "recursive_doubling", "direct". */
 extern const arcoll_algo_desc_t arcoll_scan_algorithms[];
 extern const int arcoll_scan_nalgorithms;
 extern const arcoll_algo_desc_t arcoll_exscan_algorithms[];

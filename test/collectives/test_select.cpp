@@ -155,6 +155,11 @@ TEST(Model, PredictionsMonotoneInSize) {
             MPI_Aint b0 = std::string(t[i].name) == "ksegment" ? 4 * (MPI_Aint)P : 1;
             for (MPI_Aint b = b0; b <= ((MPI_Aint)64 << 20); b *= 2) {
               double p = arcoll_model_predict(&m, (arcoll_coll_t)c, &t[i], P, b, seg, 0);
+              // direct scan: no formula above P = 64 (scan.h), at every size
+              if (std::string(t[i].name) == "direct" && P > 64) {
+                ASSERT_LT(p, 0);
+                continue;
+              }
               ASSERT_GE(p, prev * (1 - 1e-12))
                   << t[i].collective << " " << t[i].name << " P=" << P << " seg=" << seg << " bytes=" << b
                   << " pass=" << pass;
@@ -193,9 +198,10 @@ TEST(Select, SameAsBruteForce) {
                 for (MPI_Aint s = 1024; s < bytes; s *= 2) segs.push_back(s);
               std::vector<int> ks{0};  // every algorithm with its default parameter
               for (MPI_Aint s : segs)
-                for (int k : ks)
-                  best_of[i] = std::min(best_of[i], arcoll_model_predict(&m, (arcoll_coll_t)c, &t[i], P,
-                                                                         bytes, s, k));
+                for (int k : ks) {
+                  double p = arcoll_model_predict(&m, (arcoll_coll_t)c, &t[i], P, bytes, s, k);
+                  if (p >= 0) best_of[i] = std::min(best_of[i], p);  // < 0: no formula here
+                }
             }
             int bi = 0;
             for (int i = 1; i < n; ++i)
