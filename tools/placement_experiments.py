@@ -43,9 +43,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLAT = os.path.join(REPO, "tools", "platforms", "placement")
 LOCK = "/tmp/arcoll-mpi.lock"
 # Rows of the table: (label, `arcoll place --strategy`, `--contention`). "refined" minimises seed 001's
-# collision-count cost; "refined-vol" the volume variant (cost.hpp, Contention::Volume).
+# collision-count cost; "refined-vol" the volume variant (cost.hpp, Contention::Volume); "refined-fluid"
+# the max-min fair-sharing model (fluid.hpp), the best ranked against SMPI for irregular volumes.
 STRATEGIES = [("identity", "identity", "count"), ("hopbytes", "hopbytes", "count"), ("metis", "metis", "count"),
-              ("scotch", "scotch", "count"), ("refined", "refined", "count"), ("refined-vol", "refined", "volume")]
+              ("scotch", "scotch", "count"), ("refined", "refined", "count"), ("refined-vol", "refined", "volume"),
+              ("refined-fluid", "refined", "fluid")]
 
 # Workload arguments per machine. seed001: 32 ranks (16 nodes x 2), seed 001's
 # scale. fattree4096: 4096 ranks; the doubling all-to-all needs P*P*B bytes per
@@ -331,8 +333,8 @@ def print_tables(results):
                       f"{f['spearman']:.3f}  (volume model: {f.get('spearman_volume', float('nan')):.3f}, fluid model: "
                       f"{f.get('spearman_fluid', float('nan')):.3f}, hop-bytes: {f['spearman_hop_bytes']:.3f})")
     print("\n(gain = change vs identity, i.e. the initial mapping; negative is better. model = arcoll's seed-001 "
-          "estimate (collision count); sim = SMPI simulated communication time; refined-vol = refinement of the "
-          "volume cost, `--contention volume`.)")
+          "estimate (collision count); sim = SMPI simulated communication time; refined-vol / refined-fluid = "
+          "refinement of the volume / max-min fluid cost, `--contention volume|fluid`.)")
 
 
 def main(argv):
