@@ -86,7 +86,10 @@ mpi4py() {
     local dir=$work/mpi4py-$mode; mkdir -p "$dir"
     local rc=0; run "$mode" "$dir" "$dir/out.txt" "$venv/bin/python" "$src/test/main.py" -e test_util_sync || rc=$?
     local ran; ran=$(grep -m1 -E '^Ran [0-9]+ tests' "$dir/out.txt" | awk '{print $2}')
-    if [ "$rc" = 0 ] && [ "$(grep -cE '^OK' "$dir/out.txt")" = 2 ] && trace_ok "$mode" "$dir" "$dir/out.txt"; then
+    # the two ranks' unittest summaries may interleave on one line ("OK (skipped=N)OK ..."):
+    # count the OK verdicts, not lines, and require no FAILED verdict
+    if [ "$rc" = 0 ] && [ "$(grep -oE '(^|\))OK' "$dir/out.txt" | wc -l)" = 2 ] &&
+       ! grep -qE 'FAILED \(' "$dir/out.txt" && trace_ok "$mode" "$dir" "$dir/out.txt"; then
       report mpi4py "$mode" ok "mpi4py $ver: Ran $ran tests per rank, OK on both ranks"
     else
       report mpi4py "$mode" fail "rc=$rc (see $dir/out.txt)"
