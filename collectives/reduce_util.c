@@ -155,9 +155,8 @@ int arcoll_red_pof2(int n) {
   return p;
 }
 
-int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
-                     MPI_Comm comm, const arcoll_sched_t *s, int allreduce,
-                     arcoll_red_call_t *c, int *done) {
+int arcoll_red_call_init(MPI_Aint count, MPI_Datatype dt, MPI_Comm comm, int tag,
+                         arcoll_red_call_t *c, int *done) {
   int rc;
   *done = 1;
   if (count <= 0) return MPI_SUCCESS;
@@ -165,7 +164,16 @@ int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Dat
   if ((rc = MPI_Comm_rank(comm, &c->me)) != MPI_SUCCESS) return rc;
   if ((rc = arcoll_red_typeinfo(dt, &c->ti)) != MPI_SUCCESS) return rc;
   if (c->ti.size == 0) return MPI_SUCCESS;
-  c->tag = s ? s->tag : 0;
+  c->tag = tag;
+  *done = 0;
+  return MPI_SUCCESS;
+}
+
+int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
+                     MPI_Comm comm, const arcoll_sched_t *s, int allreduce,
+                     arcoll_red_call_t *c, int *done) {
+  int rc = arcoll_red_call_init(count, dt, comm, s ? s->tag : 0, c, done);
+  if (rc != MPI_SUCCESS || *done) return rc;
   const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if ((allreduce || c->P == 1) &&
       (rc = arcoll_red_copy(in, recvbuf, count, dt, &c->ti)) != MPI_SUCCESS)

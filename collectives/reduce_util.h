@@ -88,6 +88,15 @@ typedef struct arcoll_red_call {
 } arcoll_red_call_t;
 
 /**
+ * What every reduction algorithm (reduce, allreduce, scan, exscan) reads
+ * first: fills *c (P, me, the type's info, tag).  *done = 1 (and
+ * MPI_SUCCESS) when there is nothing to do: count <= 0 or a zero-size type.
+ * Returns the first error of an MPI call, else MPI_SUCCESS.
+ */
+int arcoll_red_call_init(MPI_Aint count, MPI_Datatype dt, MPI_Comm comm, int tag,
+                         arcoll_red_call_t *c, int *done);
+
+/**
  * Common start of the reduce (`allreduce` = 0) and allreduce (`allreduce` =
  * 1) algorithms: fills *c.  Allreduce: the input is copied into recvbuf
  * unless sendbuf is MPI_IN_PLACE.  Sets *done = 1 (and returns MPI_SUCCESS)

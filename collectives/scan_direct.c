@@ -14,13 +14,11 @@
 
 static int direct_scan(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
                        MPI_Op op, int exclusive, int tag, MPI_Comm comm) {
-  int rc, P, me;
-  arcoll_red_typeinfo_t ti;
-  if (count <= 0) return MPI_SUCCESS;
-  if ((rc = MPI_Comm_size(comm, &P)) != MPI_SUCCESS) return rc;
-  if ((rc = MPI_Comm_rank(comm, &me)) != MPI_SUCCESS) return rc;
-  if ((rc = arcoll_red_typeinfo(dt, &ti)) != MPI_SUCCESS) return rc;
-  if (ti.size == 0) return MPI_SUCCESS;
+  int rc, done;
+  arcoll_red_call_t c;
+  if ((rc = arcoll_red_call_init(count, dt, comm, tag, &c, &done)) != MPI_SUCCESS || done) return rc;
+  const int P = c.P, me = c.me;
+  const arcoll_red_typeinfo_t ti = c.ti;
   if (count > INT_MAX) return MPI_ERR_COUNT; /* one message per pair */
   const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   arcoll_red_tmpbuf_t A = {0}, T = {0};

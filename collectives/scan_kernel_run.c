@@ -5,13 +5,11 @@
 int arcoll_scan_run_kernel(arcoll_scan_kernel kernel, const void *sendbuf, void *recvbuf,
                            MPI_Aint count, MPI_Datatype dt, MPI_Op op, int k, int exclusive,
                            int tag, MPI_Comm comm) {
-  int rc, P, me;
-  arcoll_red_typeinfo_t ti;
-  if (count <= 0) return MPI_SUCCESS;
-  if ((rc = MPI_Comm_size(comm, &P)) != MPI_SUCCESS) return rc;
-  if ((rc = MPI_Comm_rank(comm, &me)) != MPI_SUCCESS) return rc;
-  if ((rc = arcoll_red_typeinfo(dt, &ti)) != MPI_SUCCESS) return rc;
-  if (ti.size == 0) return MPI_SUCCESS;
+  int rc, done;
+  arcoll_red_call_t c;
+  if ((rc = arcoll_red_call_init(count, dt, comm, tag, &c, &done)) != MPI_SUCCESS || done) return rc;
+  const int P = c.P, me = c.me;
+  const arcoll_red_typeinfo_t ti = c.ti;
   const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   arcoll_red_tmpbuf_t I = {0}, T = {0};
   void *incl = recvbuf;
