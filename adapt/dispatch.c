@@ -283,9 +283,8 @@ const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, M
   return e;
 }
 
-int arcoll_online_done(arcoll_comm_state_t *st, const arcoll_cached_t *ch, double t0, int rc) {
-  arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache */
-  if (!e->ex) return rc;
+int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, double t0, int rc) {
+  arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache, being measured */
   if (!arcoll_explorer_record(e->ex, PMPI_Wtime() - t0, rc != MPI_SUCCESS)) return rc;
   const int drc = arcoll_explorer_decide(e->ex, st->priv);
   const arcoll_explorer_t *ex = e->ex;

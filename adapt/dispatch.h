@@ -140,8 +140,12 @@ static inline double arcoll_online_t0(const arcoll_cached_t *ch) {
  * st->priv, every rank at the same call) and cache it.  Returns rc, or the
  * allreduce's error when rc was MPI_SUCCESS.
  */
-ARCOLL_HIDDEN int arcoll_online_done(arcoll_comm_state_t *st, const arcoll_cached_t *ch,
-                                     double t0, int rc);
+ARCOLL_HIDDEN int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch,
+                                       double t0, int rc);
+static inline int arcoll_online_done(arcoll_comm_state_t *st, const arcoll_cached_t *ch,
+                                     double t0, int rc) {
+  return ch->ex ? arcoll_online_record(st, ch, t0, rc) : rc; /* the fast path: no call */
+}
 
 /** Size class of a byte count (0..ARCOLL_NCLASS-1) and its representative size. */
 ARCOLL_HIDDEN int arcoll_size_class(MPI_Aint bytes);
