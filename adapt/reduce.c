@@ -1,6 +1,6 @@
 /*
  * libarcoll: MPI_Reduce and MPI_Reduce_c (MPI >= 4) dispatched to the reduce
- * algorithms of collectives/ (reduce.h): binomial, rsag (commutative ops
+ * algorithms of collectives/ (reduce.h): binomial, rsag and rsag_far (commutative ops
  * only), chain.  Dispatch and PMPI cases: dispatch.h, adapt/README.md.
  */
 #include <limits.h>

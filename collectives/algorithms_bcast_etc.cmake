@@ -13,6 +13,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bcast_scatter_ring.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_twotree.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_linear.c
+  ${CMAKE_CURRENT_LIST_DIR}/bcast_knomial.c
   ${CMAKE_CURRENT_LIST_DIR}/gather_linear.c
   ${CMAKE_CURRENT_LIST_DIR}/gather_binomial.c
   ${CMAKE_CURRENT_LIST_DIR}/scatter_linear.c

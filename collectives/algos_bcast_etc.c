@@ -29,6 +29,9 @@ const arcoll_algo_desc_t arcoll_bcast_algorithms[] = {
      "Sanders, Speck, Traff 2009 (simplified two-tree): T ~ 2 (k/2 + 2 log P) T_send(M/k)"},
     {"bcast", "linear", FN(arcoll_bcast_linear), ORD | SEG,
      "flat tree (MPICH / Open MPI basic linear): T = T_send(M) + (P-2) X(M)"},
+    {"bcast", "knomial", FN(arcoll_bcast_knomial), ORD | SEG,
+     "k-nomial tree (MPICH / MVAPICH2 knomial, radix k = 4): "
+     "T = sum_i [T_send(M) + ((k-1)(D-i) - 1) X(M)], D = ceil(log_k P)"},
 };
 const int arcoll_bcast_nalgorithms = NELEM(arcoll_bcast_algorithms);
 

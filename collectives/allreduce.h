@@ -40,11 +40,23 @@ int arcoll_allreduce_recursive_doubling(const void *sendbuf, void *recvbuf, MPI_
  * doubling (Rabenseifner 2004; Thakur et al. 2005):
  * T = 2 log2(P') t_s + 2 (P'-1)/P' M/B + (P'-1)/P' t_op M, plus the
  * non-power-of-two fold as in recursive doubling.  Commutative ops only.
- * Honours: order, tag.
+ * Honours: order, tag.  Dimension order near first (MPICH's and Open MPI's):
+ * the M/2 exchanges between neighbouring positions, the M/P' ones between
+ * the farthest (reduce_scatter_halving.h); the allgather undoes the steps in
+ * reverse.
  */
 int arcoll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, MPI_Aint count,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                   const arcoll_sched_t *s);
+
+/**
+ * arcoll_allreduce_rabenseifner with the dimension order far first (the M/2
+ * exchanges between positions P'/2 apart).  Same cost on a flat network;
+ * faster when far positions share a node (round-robin placement).
+ */
+int arcoll_allreduce_rabenseifner_far(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      const arcoll_sched_t *s);
 
 /**
  * Ring: reduce-scatter ring then allgather ring over the positions of
@@ -58,7 +70,7 @@ int arcoll_allreduce_ring(const void *sendbuf, void *recvbuf, MPI_Aint count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                           const arcoll_sched_t *s);
 
-/** Table: "recursive_doubling", "rabenseifner", "ring". */
+/** Table: "recursive_doubling", "rabenseifner", "rabenseifner_far", "ring". */
 extern const arcoll_algo_desc_t arcoll_allreduce_algorithms[];
 extern const int arcoll_allreduce_nalgorithms;
 

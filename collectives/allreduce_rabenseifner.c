@@ -1,14 +1,15 @@
 /* Rabenseifner allreduce: recursive-halving reduce-scatter + recursive-doubling
- * allgather (Rabenseifner 2004; Thakur, Rabenseifner, Gropp 2005).  See allreduce.h. */
+ * allgather (Rabenseifner 2004; Thakur, Rabenseifner, Gropp 2005), in either
+ * dimension order (reduce_scatter_halving.h).  See allreduce.h. */
 #include <stdlib.h>
 
 #include "allreduce.h"
 #include "reduce_scatter_halving.h"
 #include "reduce_util.h"
 
-int arcoll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, MPI_Aint count,
-                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                  const arcoll_sched_t *s) {
+static int rabenseifner(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const arcoll_sched_t *s,
+                        int order) {
   int rc, done;
   arcoll_red_call_t c;
   if (!arcoll_red_op_commutative(op)) return MPI_ERR_OP;
@@ -43,19 +44,22 @@ int arcoll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, MPI_Aint c
   }
   if (newpos >= 0) {
     rc = arcoll_reduce_scatter_halving(recvbuf, T.buf, count, datatype, op, &ti, newpos, P2,
-                                       nrank, tag, comm);
+                                       nrank, order, tag, comm);
     if (rc != MPI_SUCCESS) goto done;
-    /* Allgather by recursive doubling: at step mask, blocks [base, base+mask). */
-    for (int mask = 1; mask < P2; mask <<= 1) {
-      int base = newpos & ~(mask - 1), pbase = base ^ mask;
-      MPI_Aint sd = arcoll_rs_block(count, P2, base);
-      MPI_Aint sn = arcoll_rs_block(count, P2, base + mask) - sd;
-      MPI_Aint rd = arcoll_rs_block(count, P2, pbase);
-      MPI_Aint rn = arcoll_rs_block(count, P2, pbase + mask) - rd;
-      int partner = nrank[newpos ^ mask];
-      rc = arcoll_red_sendrecv(ARCOLL_RED_ELEM(recvbuf, sd, &ti), sn, partner,
-                               ARCOLL_RED_ELEM(recvbuf, rd, &ti), rn, partner, datatype, &ti, tag,
-                               comm);
+    /* Allgather by recursive doubling: the halving steps undone in reverse,
+     * each member sending the range it held after step i + 1 and receiving
+     * its partner's (the other half of the range after step i). */
+    int L = 0;
+    while ((1 << L) < P2) ++L;
+    for (int i = L - 1; i >= 0; --i) {
+      int pnew = newpos ^ arcoll_rs_mask(P2, order, i), lo, hi, plo, phi;
+      arcoll_rs_range(P2, order, newpos, i + 1, &lo, &hi);
+      arcoll_rs_range(P2, order, pnew, i + 1, &plo, &phi);
+      MPI_Aint sd = arcoll_rs_block(count, P2, lo), sn = arcoll_rs_block(count, P2, hi) - sd;
+      MPI_Aint rd = arcoll_rs_block(count, P2, plo), rn = arcoll_rs_block(count, P2, phi) - rd;
+      rc = arcoll_red_sendrecv(ARCOLL_RED_ELEM(recvbuf, sd, &ti), sn, nrank[pnew],
+                               ARCOLL_RED_ELEM(recvbuf, rd, &ti), rn, nrank[pnew], datatype, &ti,
+                               tag, comm);
       if (rc != MPI_SUCCESS) goto done;
     }
   }
@@ -68,4 +72,16 @@ done:
   free(nrank);
   free(map);
   return rc;
+}
+
+int arcoll_allreduce_rabenseifner(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  const arcoll_sched_t *s) {
+  return rabenseifner(sendbuf, recvbuf, count, datatype, op, comm, s, ARCOLL_RS_NEAR_FIRST);
+}
+
+int arcoll_allreduce_rabenseifner_far(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      const arcoll_sched_t *s) {
+  return rabenseifner(sendbuf, recvbuf, count, datatype, op, comm, s, ARCOLL_RS_FAR_FIRST);
 }

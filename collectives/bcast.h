@@ -121,8 +121,19 @@ int arcoll_bcast_twotree(void *buf, MPI_Aint count, MPI_Datatype datatype, int r
 int arcoll_bcast_linear(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                         MPI_Comm comm, const arcoll_sched_t *s);
 
+/**
+ * k-nomial tree broadcast (tree_extra.h arcoll_tree_knomial), radix
+ * s->k >= 2 (s->k < 2: ARCOLL_KNOMIAL_RADIX): D = ceil(log_k P) levels, the
+ * node at depth i sends each segment to (k-1)(D-i) children in turn, so
+ * T = sum over levels of [T_send(M/n) + ((k-1)(D-i) - 1) X(M/n)] + pipelining
+ * of the n segments (the binomial formula with fan-out (k-1) per digit;
+ * k = 2 is the binomial tree).  Honours: order, segment_bytes, k, tag.
+ */
+int arcoll_bcast_knomial(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                         MPI_Comm comm, const arcoll_sched_t *s);
+
 /** Table of the bcast algorithms: binomial, chain, twopath, ksegment, nebst,
- *  scatter_ring, twotree, linear. */
+ *  scatter_ring, twotree, linear, knomial. */
 extern const arcoll_algo_desc_t arcoll_bcast_algorithms[];
 extern const int arcoll_bcast_nalgorithms;
 

@@ -69,6 +69,15 @@ int arcoll_bcast_along(arcoll_tree_builder build, void *buf, MPI_Aint count,
                        MPI_Datatype datatype, int root, MPI_Comm comm,
                        const arcoll_sched_t *s);
 
+/** A tree builder with one integer parameter (radix, fan-out ...). */
+typedef int (*arcoll_tree_builder_k)(const int *order, int P, int k, int me,
+                                     arcoll_tree_t *tree);
+
+/** arcoll_bcast_along for a builder with a parameter k. */
+int arcoll_bcast_along_k(arcoll_tree_builder_k build, int k, void *buf, MPI_Aint count,
+                         MPI_Datatype datatype, int root, MPI_Comm comm,
+                         const arcoll_sched_t *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,6 +42,9 @@ typedef struct arcoll_sched {
 } arcoll_sched_t;
 
 /** Algorithm property flags. */
+/** Default radix of the k-nomial broadcast tree (bcast knomial; MVAPICH2's). */
+#define ARCOLL_KNOMIAL_RADIX 4
+
 #define ARCOLL_ALGO_COMMUTATIVE_ONLY 1u /**< needs a commutative op */
 #define ARCOLL_ALGO_USES_ORDER 2u       /**< honours sched->order */
 #define ARCOLL_ALGO_SEGMENTED 4u        /**< honours sched->segment_bytes */

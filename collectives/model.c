@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bcast.h" /* ARCOLL_KNOMIAL_RADIX */
 #include "select.h"
 
 void arcoll_model_default(arcoll_model_t *m) {
@@ -184,6 +185,15 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
     double k = nsegments(M, seg);
     return pipeline(c, fan, L, k, M / k, 0);
   }
+  if (!strcmp(name, "knomial")) {
+    /* The binomial form with radix r: D = ceil(log_r P) levels, fan-outs
+     * (r-1) D, (r-1)(D-1), ..., r-1 (r = 2: the binomial formula). */
+    int r = kp >= 2 ? kp : ARCOLL_KNOMIAL_RADIX, D = 0;
+    for (long u = 1; u < P && D < 64; u *= r) ++D;
+    for (int i = 0; i < D; ++i) fan[i] = (r - 1) * (D - i);
+    double k = nsegments(M, seg);
+    return pipeline(c, fan, D, k, M / k, 0);
+  }
   if (!strcmp(name, "chain")) {
     /* Seed 000: (k + P - 2) 2 T_send(M/k); here one message per hop and the
      * window (pipeline()). */
@@ -289,11 +299,11 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
 
 /* ----------------------------------------------------------------- reduce */
 
-static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg) {
+static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg, int kp) {
   const int L = clog2(P), P2 = pow2_floor(P), L2 = clog2(P2);
   if (!strcmp(name, "binomial")) /* seed 000: log P (t_s + (1/B + t_op) M) */
     return L * (tsend(c, M) + M * c->gm);
-  if (!strcmp(name, "rsag")) {
+  if (!strcmp(name, "rsag") || !strcmp(name, "rsag_far")) { /* same on a flat network */
     /* Seed 000: 4 t_s log P + (4/B + t_op) M (P-1)/P with 2 T_send per
      * exchange; here one (full duplex): reduce-scatter by halving then
      * binomial gather of the blocks (messages M/2, M/4, ... each way),
@@ -322,7 +332,7 @@ static double allreduce(const cost_t *c, const char *name, int P, double M, MPI_
   const double fold = P != P2 ? 2 * tsend(c, M) + M * c->gm : 0;
   if (!strcmp(name, "recursive_doubling"))
     return L2 * (tsend(c, M) + M * c->gm) + fold;
-  if (!strcmp(name, "rabenseifner")) {
+  if (!strcmp(name, "rabenseifner") || !strcmp(name, "rabenseifner_far")) {
     /* 2 log P t_s + 2 (P-1)/P M/B + (P-1)/P gamma M, as its messages */
     double t = 0, piece = M;
     for (int i = 0; i < L2; ++i) {
@@ -423,7 +433,7 @@ double arcoll_model_predict(const arcoll_model_t *m, arcoll_coll_t coll,
       t = bcast(&c, n, 2, 1, 0, 0) < 0 ? -1 : (none ? 0 : bcast(&c, n, P, M, segment_bytes, k));
       break;
     case ARCOLL_COLL_REDUCE:
-      t = reduce(&c, n, 2, 1, 0) < 0 ? -1 : (none ? 0 : reduce(&c, n, P, M, segment_bytes));
+      t = reduce(&c, n, 2, 1, 0, 0) < 0 ? -1 : (none ? 0 : reduce(&c, n, P, M, segment_bytes, k));
       break;
     case ARCOLL_COLL_ALLREDUCE:
       t = allreduce(&c, n, 2, 1, 0) < 0 ? -1

@@ -45,17 +45,29 @@ int arcoll_reduce_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count,
 
 /**
  * Segmented reduction: reduce-scatter by recursive halving, then binomial
- * gather of the P' = 2^floor(log2 P) blocks to the root (Rabenseifner 2004;
+ * gather of the P' = 2^floor(log2 P) blocks to the root, the gather undoing
+ * the halving steps in reverse (Rabenseifner 2004;
  * seed 000_32450fa7292fe18a.txt "reduction of segmented message":
  * T = 4 t_s log2 P + (4/B + t_op) M (P-1)/P).  Non-power-of-two P: the first
  * 2r positions (r = P - P') fold pairwise (odd position sends its vector to
  * the even one, + T_send(M) + t_op M), as MPICH's
  * MPIR_Reduce_intra_reduce_scatter_gather.  Commutative ops only
- * (MPI_ERR_OP otherwise).  Honours: order, tag.
+ * (MPI_ERR_OP otherwise).  Honours: order, tag.  Dimension order near first
+ * (MPICH's): the M/2 exchange between neighbouring positions, the M/P'
+ * exchanges between the farthest (reduce_scatter_halving.h).
  */
 int arcoll_reduce_rsag(const void *sendbuf, void *recvbuf, MPI_Aint count,
                        MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                        const arcoll_sched_t *s);
+
+/**
+ * arcoll_reduce_rsag with the dimension order far first: the M/2 exchange
+ * between positions P'/2 apart.  Same cost on a flat network; faster when
+ * far positions share a node (ranks placed round-robin over nodes).
+ */
+int arcoll_reduce_rsag_far(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                           const arcoll_sched_t *s);
 
 /**
  * Pipelined chain reduce: the message is cut in k segments of
@@ -72,7 +84,7 @@ int arcoll_reduce_chain(const void *sendbuf, void *recvbuf, MPI_Aint count,
                         MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                         const arcoll_sched_t *s);
 
-/** Table of the reduce algorithms: "binomial", "rsag", "chain". */
+/** Table of the reduce algorithms: "binomial", "rsag", "rsag_far", "chain". */
 extern const arcoll_algo_desc_t arcoll_reduce_algorithms[];
 extern const int arcoll_reduce_nalgorithms;
 

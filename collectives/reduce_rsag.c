@@ -7,9 +7,8 @@
 #include "reduce_scatter_halving.h"
 #include "reduce_util.h"
 
-int arcoll_reduce_rsag(const void *sendbuf, void *recvbuf, MPI_Aint count,
-                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
-                       const arcoll_sched_t *s) {
+static int rsag(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm, const arcoll_sched_t *s, int order) {
   int rc, done;
   arcoll_red_call_t c;
   if (!arcoll_red_op_commutative(op)) return MPI_ERR_OP;
@@ -55,21 +54,27 @@ int arcoll_reduce_rsag(const void *sendbuf, void *recvbuf, MPI_Aint count,
     newpos = mypos - rem;
   }
   rc = arcoll_reduce_scatter_halving(acc, T.buf, count, datatype, op, &ti, newpos, P2, nrank,
-                                     tag, comm);
+                                     order, tag, comm);
   if (rc != MPI_SUCCESS) goto done;
-  /* Binomial gather of the blocks to newpos 0 (the root): newpos holds blocks
-   * [newpos, newpos + mask) at step mask. */
-  for (int mask = 1; mask < P2; mask <<= 1) {
+  /* Binomial gather of the blocks to newpos 0 (the root): the halving steps
+   * undone in reverse; at step i the member whose mask_i bit is set sends the
+   * range it held after step i + 1 to its partner and is done. */
+  int L = 0;
+  while ((1 << L) < P2) ++L;
+  for (int i = L - 1; i >= 0; --i) {
+    int mask = arcoll_rs_mask(P2, order, i);
     if (newpos & mask) {
-      MPI_Aint d = arcoll_rs_block(count, P2, newpos);
-      MPI_Aint n = arcoll_rs_block(count, P2, newpos + mask) - d;
-      rc = arcoll_red_send(ARCOLL_RED_ELEM(acc, d, &ti), n, nrank[newpos - mask], datatype, &ti,
+      int mlo, mhi;
+      arcoll_rs_range(P2, order, newpos, i + 1, &mlo, &mhi);
+      MPI_Aint d = arcoll_rs_block(count, P2, mlo), n = arcoll_rs_block(count, P2, mhi) - d;
+      rc = arcoll_red_send(ARCOLL_RED_ELEM(acc, d, &ti), n, nrank[newpos ^ mask], datatype, &ti,
                            tag, comm);
       break;
     }
-    MPI_Aint d = arcoll_rs_block(count, P2, newpos + mask);
-    MPI_Aint n = arcoll_rs_block(count, P2, newpos + 2 * mask) - d;
-    rc = arcoll_red_recv(ARCOLL_RED_ELEM(acc, d, &ti), n, nrank[newpos + mask], datatype, &ti, tag,
+    int plo, phi;
+    arcoll_rs_range(P2, order, newpos | mask, i + 1, &plo, &phi);
+    MPI_Aint d = arcoll_rs_block(count, P2, plo), n = arcoll_rs_block(count, P2, phi) - d;
+    rc = arcoll_red_recv(ARCOLL_RED_ELEM(acc, d, &ti), n, nrank[newpos | mask], datatype, &ti, tag,
                          comm);
     if (rc != MPI_SUCCESS) break;
   }
@@ -79,4 +84,16 @@ done:
   free(nrank);
   free(map);
   return rc;
+}
+
+int arcoll_reduce_rsag(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                       const arcoll_sched_t *s) {
+  return rsag(sendbuf, recvbuf, count, datatype, op, root, comm, s, ARCOLL_RS_NEAR_FIRST);
+}
+
+int arcoll_reduce_rsag_far(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                           const arcoll_sched_t *s) {
+  return rsag(sendbuf, recvbuf, count, datatype, op, root, comm, s, ARCOLL_RS_FAR_FIRST);
 }

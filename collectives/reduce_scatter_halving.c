@@ -6,12 +6,27 @@ MPI_Aint arcoll_rs_block(MPI_Aint count, int nblocks, int b) {
   return (MPI_Aint)b * base + (b < extra ? b : extra);
 }
 
+int arcoll_rs_mask(int P2, int order, int i) {
+  return order == ARCOLL_RS_NEAR_FIRST ? 1 << i : (P2 >> 1) >> i;
+}
+
+void arcoll_rs_range(int P2, int order, int newpos, int steps, int *lo, int *hi) {
+  int l = 0, h = P2;
+  for (int i = 0; i < steps; ++i) {
+    int mid = l + (h - l) / 2;
+    if (newpos & arcoll_rs_mask(P2, order, i)) l = mid;
+    else h = mid;
+  }
+  *lo = l;
+  *hi = h;
+}
+
 int arcoll_reduce_scatter_halving(void *acc, void *tmp, MPI_Aint count, MPI_Datatype dt,
                                   MPI_Op op, const arcoll_red_typeinfo_t *ti, int newpos,
-                                  int P2, const int *nrank, int tag, MPI_Comm comm) {
+                                  int P2, const int *nrank, int order, int tag, MPI_Comm comm) {
   int lo = 0, hi = P2, rc = MPI_SUCCESS;
-  for (int mask = P2 / 2; mask > 0; mask >>= 1) {
-    int mid = lo + (hi - lo) / 2;
+  for (int i = 0; (1 << i) < P2; ++i) {
+    int mask = arcoll_rs_mask(P2, order, i), mid = lo + (hi - lo) / 2;
     int klo, khi, slo, shi; /* kept and sent block ranges */
     if (newpos & mask) { klo = mid; khi = hi; slo = lo; shi = mid; }
     else { klo = lo; khi = mid; slo = mid; shi = hi; }

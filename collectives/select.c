@@ -85,10 +85,10 @@ static int k_candidates(const char *name, int P, int *out, int cap) {
   out[n++] = 0;
   /* ksegment: only its default k = P/2 (seed 000's optimum); other k were
    * not validated against SMPI measurements, so the model is not trusted
-   * to rank them.  No other algorithm exposes k to the search. */
-  (void)name;
-  (void)P;
-  (void)cap;
+   * to rank them.  knomial: radix 0 (= ARCOLL_KNOMIAL_RADIX, 4), 2 is the
+   * binomial algorithm itself, so 3, 8, 16 while below P. */
+  if (!strcmp(name, "knomial"))
+    for (int r = 3; r <= 16 && r < P && n < cap; r = r == 3 ? 8 : 2 * r) out[n++] = r;
   return n;
 }
 

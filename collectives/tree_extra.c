@@ -111,3 +111,48 @@ int arcoll_tree_flat(const int *order, int P, int me, arcoll_tree_t *tree) {
   if (pos > 0) return fill(tree, P, order[0], me, pos, order[0], NULL, 0);
   return fill(tree, P, order[0], me, 0, -1, order + 1, P - 1);
 }
+
+/* Subtree size of position q > 0 in the k-nomial tree: its lowest non-zero
+ * digit's unit, cut at P. */
+static int knomial_subtree(int q, int P, int radix) {
+  long u = 1;
+  while ((q / u) % radix == 0) u *= radix;
+  return (int)(u < P - q ? u : P - q);
+}
+
+int arcoll_tree_knomial(const int *order, int P, int radix, int me, arcoll_tree_t *tree) {
+  int pos, rc;
+  memset(tree, 0, sizeof(*tree));
+  if (radix < 2) return MPI_ERR_ARG;
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  long limit = P; /* children at pos + j u for the digit units u < limit */
+  int parent = -1;
+  if (pos > 0) {
+    long u = 1;
+    while ((pos / u) % radix == 0) u *= radix;
+    limit = u;
+    parent = order[pos - (int)(((pos / u) % radix) * u)];
+  }
+  int n = 0;
+  for (long u = 1; u < limit && pos + u < P; u *= radix)
+    for (int j = 1; j < radix && pos + j * u < P; ++j) ++n;
+  int *ch = n > 0 ? malloc(sizeof(int) * (size_t)n) : NULL;
+  if (n > 0 && !ch) return MPI_ERR_NO_MEM;
+  int i = 0;
+  for (long u = 1; u < limit && pos + u < P; u *= radix)
+    for (int j = 1; j < radix && pos + j * u < P; ++j) ch[i++] = pos + j * (int)u;
+  for (int a = 1; a < n; ++a) { /* insertion sort: largest subtree, then farther, first */
+    int cc = ch[a], b = a - 1, sc = knomial_subtree(cc, P, radix);
+    while (b >= 0) {
+      int sb = knomial_subtree(ch[b], P, radix);
+      if (sb > sc || (sb == sc && ch[b] > cc)) break;
+      ch[b + 1] = ch[b];
+      --b;
+    }
+    ch[b + 1] = cc;
+  }
+  for (int j = 0; j < n; ++j) ch[j] = order[ch[j]];
+  rc = fill(tree, P, order[0], me, pos, parent, ch, n);
+  free(ch);
+  return rc;
+}

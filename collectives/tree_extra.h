@@ -57,6 +57,18 @@ int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_
  */
 int arcoll_tree_flat(const int *order, int P, int me, arcoll_tree_t *tree);
 
+/**
+ * k-nomial tree of radix `radix` (>= 2; 2 = arcoll_tree_binomial's shape):
+ * with positions written in base radix, the parent of position q is q with
+ * its lowest non-zero digit cleared, and q's children are q + j radix^i for
+ * every digit position i below that digit and j = 1 .. radix-1 (the root:
+ * every i).  Depth ceil(log_radix P); a node sends to up to (radix-1) per
+ * level, largest subtree first (ties: farther child first), as the binomial
+ * tree.  MPICH / MVAPICH2 "knomial" broadcast (MVAPICH2's intra-node radix
+ * is 4).  MPI_ERR_ARG also when radix < 2.
+ */
+int arcoll_tree_knomial(const int *order, int P, int radix, int me, arcoll_tree_t *tree);
+
 #ifdef __cplusplus
 }
 #endif

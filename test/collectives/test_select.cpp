@@ -196,7 +196,10 @@ TEST(Select, SameAsBruteForce) {
               std::vector<MPI_Aint> segs{0};
               if (t[i].flags & ARCOLL_ALGO_SEGMENTED)
                 for (MPI_Aint s = 1024; s < bytes; s *= 2) segs.push_back(s);
-              std::vector<int> ks{0};  // every algorithm with its default parameter
+              std::vector<int> ks{0};  // every algorithm with its default parameter,
+              if (std::string(t[i].name) == "knomial")  // knomial also radix 3, 8, 16 (< P)
+                for (int r : {3, 8, 16})
+                  if (r < P) ks.push_back(r);
               for (MPI_Aint s : segs)
                 for (int k : ks) {
                   double p = arcoll_model_predict(&m, (arcoll_coll_t)c, &t[i], P, bytes, s, k);

@@ -1,5 +1,5 @@
-// Unit tests of collectives/tree_extra.h (2-path, rotated binomial and
-// two-tree trees): for many P and shuffled orders, every rank's view must be
+// Unit tests of collectives/tree_extra.h (2-path, rotated binomial,
+// two-tree, flat and k-nomial trees): for many P and shuffled orders, every rank's view must be
 // consistent (parent/children agree), form one tree rooted at order[0]
 // spanning all ranks, and have the documented shape.
 #include <gtest/gtest.h>
@@ -142,6 +142,59 @@ TEST(TreeExtra, TwoTreesAreBinaryAndComplementary) {
       if (r != order[0] && !t[0].children[r].empty() && !t[1].children[r].empty()) ++both;
     EXPECT_LE(both, 2) << "P " << P;
   }
+}
+
+TEST(TreeExtra, KnomialShape) {
+  for (int radix : {2, 3, 4, 8}) {
+    for (int P = 1; P <= 130; ++P) {
+      auto order = shuffled(P, 5u * radix + P);
+      Views v = build_all([radix](const int *o, int p, int me, arcoll_tree_t *t) {
+        return arcoll_tree_knomial(o, p, radix, me, t);
+      }, order);
+      expect_tree(v, order);
+      // depth = ceil(log_radix P); the parent of position q is q with its
+      // lowest non-zero base-radix digit cleared (computed here digit by digit)
+      std::vector<int> pos(P);
+      for (int i = 0; i < P; ++i) pos[order[i]] = i;
+      int D = 0;
+      for (long u = 1; u < P; u *= radix) ++D;
+      int depth_max = 0;
+      for (int q = 1; q < P; ++q) {
+        std::vector<int> digits;
+        for (int x = q; x > 0; x /= radix) digits.push_back(x % radix);
+        size_t low = 0;
+        while (digits[low] == 0) ++low;
+        digits[low] = 0;
+        int parent = 0;
+        for (size_t i = digits.size(); i-- > 0;) parent = parent * radix + digits[i];
+        EXPECT_EQ(pos[v.parent[order[q]]], parent) << "radix " << radix << " P " << P << " q " << q;
+        int d = 0;
+        for (int x = order[q]; x != order[0]; x = v.parent[x]) ++d;
+        depth_max = std::max(depth_max, d);
+      }
+      EXPECT_LE(depth_max, D) << "radix " << radix << " P " << P;
+      if (P == 64 && radix == 4) {
+        // the root serves 3 per level: 48, 32, 16, 12, 8, 4, 3, 2, 1
+        std::vector<int> want;
+        for (int q : {48, 32, 16, 12, 8, 4, 3, 2, 1}) want.push_back(order[q]);
+        EXPECT_EQ(v.children[order[0]], want);
+      }
+    }
+  }
+  // radix 2 is the binomial tree
+  auto order = shuffled(100, 9u);
+  for (int r = 0; r < 100; ++r) {
+    arcoll_tree_t a, b;
+    ASSERT_EQ(arcoll_tree_knomial(order.data(), 100, 2, r, &a), MPI_SUCCESS);
+    ASSERT_EQ(arcoll_tree_binomial(order.data(), 100, r, &b), MPI_SUCCESS);
+    EXPECT_EQ(a.parent, b.parent);
+    EXPECT_EQ(std::vector<int>(a.children, a.children + a.nchildren),
+              std::vector<int>(b.children, b.children + b.nchildren));
+    arcoll_tree_free(&a);
+    arcoll_tree_free(&b);
+  }
+  arcoll_tree_t t;
+  EXPECT_EQ(arcoll_tree_knomial(order.data(), 100, 1, 0, &t), MPI_ERR_ARG);
 }
 
 TEST(TreeExtra, RejectsBadOrder) {
