@@ -272,21 +272,25 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
   }
   if (!strcmp(name, "twotree")) {
     /* Sanders-Speck-Traff (simplified): even segments down tree 1, odd down
-     * tree 2 (binary trees of depth L = ceil(log2 P), inner fan-out 2).
-     * Paper: ~ M/B + O(log P t_s + sqrt(M log P t_s / B)).  The code does not
-     * pipeline (every rank handles the segments in order, the trees wait on
-     * each other): fitted to SMPI (cluster256, P = 16, 64, 256, 8 B - 4 MiB,
-     * 2 - 4096 segments, within ~10 %):
-     *   T = (2L - 1) ceil(k/2) (T(s) + X(s))   for k >= 2 segments,
-     *   T = L (T(M) + X(M))                    for one segment (one element:
-     * the code cannot split it; the model assumes 8-byte elements).
-     * Default: two segments. */
+     * tree 2 (binary trees of depth L = ceil(log2 P), inner fan-out 2), the
+     * trees progressing independently (bcast_multitree.h).  Paper:
+     * ~ M/B + O(log P t_s + sqrt(M log P t_s / B)).  Here: each tree is the
+     * pipeline of its ceil(k/2) segments through L levels of fan-out 2 below
+     * the root (fan-out 1: it feeds each tree root in turn), and the root's
+     * link carries all k segments: T = max(pipeline, T(s) + (k-1) X(s)).
+     * One segment (one element; the model assumes 8-byte elements): the
+     * binomial-like L (T(M) + X(M)).  Default: two segments. */
     double k = seg > 0 ? nsegments(M, seg) : 2.0;
     if (k > M / 8) k = M / 8 >= 1 ? floor(M / 8) : 1;
     double s = M / k;
     int D = L > 1 ? L : 1;
     if (k < 2) return D * (tsend(c, M) + xfer(c, M));
-    return (2.0 * D - 1) * ceil(k / 2) * (tsend(c, s) + xfer(c, s));
+    if (D > 63) D = 63;
+    fan[0] = 1;
+    for (int i = 1; i < D; ++i) fan[i] = 2;
+    double t = pipeline(c, fan, D, ceil(k / 2), s, 0);
+    double root = tsend(c, s) + (k - 1) * xfer(c, s);
+    return t > root ? t : root;
   }
   if (!strcmp(name, "linear")) {
     /* Flat tree: the root's P-1 copies of each segment share its link; with

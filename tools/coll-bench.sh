@@ -12,11 +12,14 @@
 # Usage: tools/coll-bench.sh [--quick] [--out DIR] [--build DIR]
 #          [--colls "bcast reduce allreduce scan"] [--platforms "flat tree"]
 #          [--procs "16 64 256 1024"] [--sizes "8 64 ..."] [--no-native] [--no-auto] [--no-algos]
-#          [--timeout SEC] [--report-only]
+#          [--timeout SEC] [--report-only] [--refresh-algos name,...]
 #   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (~30+ min of simulation on 2 cores,
 #            most of it the tree platform at P=256 / 4 MiB)
 #   default grid: P in {16, 64, 256, 1024}, m = 8 B .. 16 MiB in powers of 8, plus 64 MiB;
 #   caps (printed as "skipped"): see cap() below.
+#   --refresh-algos a,b: rerun the sweep of just these algorithms at every point
+#            (after adding or changing them) and replace their rows in the
+#            cached algos files; the other algorithms' rows are kept.
 # Environment: ARCOLL_MODEL = model file for the auto choice (default:
 # tools/platforms/cluster256.model.json when it exists, else the built-in model).
 set -euo pipefail
@@ -33,6 +36,7 @@ ALGOS=1
 TMO=3600
 QUICK=0
 REPORT_ONLY=0
+REFRESH=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; PROCS="16 256"; SIZES="8 4096 262144 4194304" ;;
@@ -47,7 +51,8 @@ while [ $# -gt 0 ]; do
     --no-algos) ALGOS=0 ;;
     --timeout) TMO=$2; shift ;;
     --report-only) REPORT_ONLY=1 ;;
-    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
+    --refresh-algos) REFRESH=$2; shift ;;
+    -h|--help) sed -n 2,25p "$0"; exit 0 ;;
     *) echo "coll-bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -100,8 +105,10 @@ point_file() { echo "$OUT/raw/${1}__${2}__P${3}__m${4}__${5}.csv"; }
 run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-point files
   local plat=$1 P=$2 what=$3 colls=$4 ms=$5
   local mode=$what sel=()
+  local only=()
   case "$what" in
     mpich|ompi) mode=native; sel=(--cfg=smpi/coll-selector:$what) ;;
+    algos) [ -n "$REFRESH" ] && only=(--algos "$REFRESH") ;;
   esac
   local t0=$SECONDS clist mlist tmp="$OUT/raw/run.$$.csv"
   clist=$(echo $colls | tr ' ' ',')
@@ -111,12 +118,19 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
       --log=root.thres:warning --log=smpi_config.thres:warning \
       --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
       --cfg=smpi/auto-shared-malloc-thresh:65536 "${sel[@]}" \
-      "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" > "$tmp" 2> "$tmp.err"; then
+      "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" "${only[@]}" > "$tmp" 2> "$tmp.err"; then
     for coll in $colls; do
       for m in $ms; do
         local f
         f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
-        grep "^$coll,$P,$m," "$tmp" > "$f" || true
+        if [ ${#only[@]} -gt 0 ] && [ -f "$f" ]; then
+          # keep the other algorithms' rows (field 5: the algorithm name)
+          { awk -F, -v L=",$REFRESH," 'index(L, "," $5 ",") == 0' "$f"
+            grep "^$coll,$P,$m," "$tmp" || true; } > "$f.new"
+          mv "$f.new" "$f"
+        else
+          grep "^$coll,$P,$m," "$tmp" > "$f" || true
+        fi
         touch "$f.ok"
       done
     done
@@ -157,7 +171,9 @@ if [ "$REPORT_ONLY" = 0 ]; then
                 echo "$plat $coll P=$P m=$m $what: $why" >> "$OUT/skipped.txt"
                 continue
               fi
-              [ -f "$(point_file "$plat" "$coll" "$P" "$m" "$what").ok" ] && continue
+              if [ "$what" != algos ] || [ -z "$REFRESH" ]; then
+                [ -f "$(point_file "$plat" "$coll" "$P" "$m" "$what").ok" ] && continue
+              fi
               need=1
               case " $gms " in *" $m "*) ;; *) gms="$gms $m" ;; esac
             done
