@@ -36,7 +36,7 @@
  *   coll,P,m,kind,algo,segment_bytes,k,time_s,predicted_s
  * kind: algo (a table entry with the given segment size; 0 = one segment),
  * auto (libarcoll's online selection: the best of the model's
- * ARCOLL_ONLINE_CANDIDATES (default 4) candidates, measured; predicted_s its
+ * ARCOLL_ONLINE_CANDIDATES (default 5) candidates, measured; predicted_s its
  * predicted time), model (the model's own choice, arcoll_select, i.e. auto
  * without the measurement), explore (algo "total", k = candidates measured:
  * the summed time of the measured calls), native (SMPI's MPI_ collective;
@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
     char err[512];
     if (arcoll_model_load(mpath, &model, err, sizeof err) != 0) die(err);
   }
-  int ncand = 4; /* ARCOLL_ONLINE_CANDIDATES, as libarcoll */
+  int ncand = 5; /* ARCOLL_ONLINE_CANDIDATES, as libarcoll */
   const char *nc = getenv("ARCOLL_ONLINE_CANDIDATES");
   if (nc && *nc && (ncand = atoi(nc)) < 1) die("ARCOLL_ONLINE_CANDIDATES must be an integer >= 1");
   static const arcoll_coll_t sel_coll[] = {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE,

@@ -138,6 +138,19 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
     out[pos] = ch;
     if (nout < nmax) ++nout;
   }
+  /* The model ranks segment sizes less reliably than algorithms (bench/README.md:
+   * the worst online penalties were the best algorithm at a neighbouring
+   * segmentation): with 3 or more candidates, when the best is segmented, the
+   * last slot measures it unsegmented instead of the last-ranked algorithm. */
+  if (nmax >= 3 && nout >= 2 && out[0].segment_bytes > 0) {
+    arcoll_choice_t v = out[0];
+    v.segment_bytes = 0;
+    v.predicted_s = arcoll_model_predict(m, c, v.algo, P, bytes, 0, v.k);
+    if (v.predicted_s >= 0) {
+      if (nout == nmax) --nout;
+      out[nout++] = v;
+    }
+  }
   return nout;
 }
 

@@ -157,8 +157,12 @@ int arcoll_select(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint byte
  * The nmax most promising configurations of collective c, one per algorithm:
  * each eligible algorithm with its best segment size / k by the model, sorted
  * by predicted time (ascending; ties in table order).  out[0] is
- * arcoll_select()'s choice.  These are the candidates the online selection
- * (collectives/online.h) measures.  Returns how many were written (0..nmax).
+ * arcoll_select()'s choice.  With nmax >= 3, when out[0] is segmented
+ * (segment_bytes > 0), the last slot is out[0]'s algorithm unsegmented
+ * instead of the last-ranked algorithm (the model misranks segment sizes
+ * more often than algorithms).  These are the candidates the online
+ * selection (collectives/online.h) measures.  Returns how many were written
+ * (0..nmax).
  */
 int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
                              int commutative, arcoll_choice_t *out, int nmax);
