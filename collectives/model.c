@@ -279,12 +279,11 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
      * the root (fan-out 1: it feeds each tree root in turn), and the root's
      * link carries all k segments: T = max(pipeline, T(s) + (k-1) X(s)).
      * One segment (one element; the model assumes 8-byte elements): the
-     * binomial-like L (T(M) + X(M)).  Default: two segments. */
+     * same pipeline with k = 1.  Default: two segments. */
     double k = seg > 0 ? nsegments(M, seg) : 2.0;
     if (k > M / 8) k = M / 8 >= 1 ? floor(M / 8) : 1;
     double s = M / k;
     int D = L > 1 ? L : 1;
-    if (k < 2) return D * (tsend(c, M) + xfer(c, M));
     if (D > 63) D = 63;
     fan[0] = 1;
     for (int i = 1; i < D; ++i) fan[i] = 2;

@@ -105,19 +105,19 @@ int main(int argc, char **argv) {
       if (strcmp(all + (size_t)r * NAMELEN, names[call])) fail("ranks ran different algorithms", names[call], call);
     free(all);
   }
-  /* exploration: n distinct names, repeated trials times in the same order */
+  /* exploration: n candidates (n <= ncand), repeated trials times in the same
+   * order.  Two candidates may share a name (the best algorithm segmented and
+   * unsegmented, collectives/select.h), so n is the shortest period of the
+   * first calls, not the number of distinct names. */
   int n = 0;
-  while (n < ncand && n < ncalls) {
-    int seen = 0;
-    for (int j = 0; j < n; ++j) seen |= !strcmp(names[j], names[n]);
-    if (seen) break;
-    ++n;
+  for (int p = 2; p <= ncand && p * trials <= ncalls && !n; ++p) {
+    int ok = 1;
+    for (int call = 0; call < p * trials && ok; ++call) ok = !strcmp(names[call], names[call % p]);
+    if (ok) n = p;
   }
-  if (n < 2) fail("fewer than 2 candidates were measured", names[0], n);
-  for (int call = 0; call < n * trials; ++call)
-    if (strcmp(names[call], names[call % n])) fail("exploration not interleaved c0..c(n-1) x trials", names[call], call);
+  if (n < 2) fail("exploration not interleaved c0..c(n-1) x trials (n >= 2)", names[0], n);
   const char *w = names[n * trials];
-  int wi = -1;
+  int wi = -1; /* the kept name's best-measured candidate */
   for (int j = 0; j < n; ++j)
     if (!strcmp(names[j], w)) wi = j;
   if (wi < 0) fail("the kept algorithm is not one of the measured candidates", w, n * trials);
@@ -128,6 +128,8 @@ int main(int argc, char **argv) {
       if (t[r * n + j] < best[j]) best[j] = t[r * n + j];
     if (best[j] < bmin) bmin = best[j];
   }
+  for (int j = 0; j < n; ++j)
+    if (!strcmp(names[j], w) && best[j] < best[wi]) wi = j;
   if (me == 0) {
     for (int j = 0; j < n; ++j)
       for (int r = 0; r < trials; ++r)
