@@ -49,9 +49,7 @@ static int rabenseifner(const void *sendbuf, void *recvbuf, MPI_Aint count,
     /* Allgather by recursive doubling: the halving steps undone in reverse,
      * each member sending the range it held after step i + 1 and receiving
      * its partner's (the other half of the range after step i). */
-    int L = 0;
-    while ((1 << L) < P2) ++L;
-    for (int i = L - 1; i >= 0; --i) {
+    for (int i = arcoll_rs_steps(P2) - 1; i >= 0; --i) {
       int pnew = newpos ^ arcoll_rs_mask(P2, order, i), lo, hi, plo, phi;
       arcoll_rs_range(P2, order, newpos, i + 1, &lo, &hi);
       arcoll_rs_range(P2, order, pnew, i + 1, &plo, &phi);

@@ -59,9 +59,7 @@ static int rsag(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype
   /* Binomial gather of the blocks to newpos 0 (the root): the halving steps
    * undone in reverse; at step i the member whose mask_i bit is set sends the
    * range it held after step i + 1 to its partner and is done. */
-  int L = 0;
-  while ((1 << L) < P2) ++L;
-  for (int i = L - 1; i >= 0; --i) {
+  for (int i = arcoll_rs_steps(P2) - 1; i >= 0; --i) {
     int mask = arcoll_rs_mask(P2, order, i);
     if (newpos & mask) {
       int mlo, mhi;

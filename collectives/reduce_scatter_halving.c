@@ -6,6 +6,12 @@ MPI_Aint arcoll_rs_block(MPI_Aint count, int nblocks, int b) {
   return (MPI_Aint)b * base + (b < extra ? b : extra);
 }
 
+int arcoll_rs_steps(int P2) {
+  int L = 0;
+  while ((1 << L) < P2) ++L;
+  return L;
+}
+
 int arcoll_rs_mask(int P2, int order, int i) {
   return order == ARCOLL_RS_NEAR_FIRST ? 1 << i : (P2 >> 1) >> i;
 }
@@ -25,7 +31,7 @@ int arcoll_reduce_scatter_halving(void *acc, void *tmp, MPI_Aint count, MPI_Data
                                   MPI_Op op, const arcoll_red_typeinfo_t *ti, int newpos,
                                   int P2, const int *nrank, int order, int tag, MPI_Comm comm) {
   int lo = 0, hi = P2, rc = MPI_SUCCESS;
-  for (int i = 0; (1 << i) < P2; ++i) {
+  for (int i = 0, L = arcoll_rs_steps(P2); i < L; ++i) {
     int mask = arcoll_rs_mask(P2, order, i), mid = lo + (hi - lo) / 2;
     int klo, khi, slo, shi; /* kept and sent block ranges */
     if (newpos & mask) { klo = mid; khi = hi; slo = lo; shi = mid; }

@@ -42,6 +42,9 @@ enum { ARCOLL_RS_FAR_FIRST = 0, ARCOLL_RS_NEAR_FIRST = 1 };
 /** First element (disp) of block b of `count` elements cut in `nblocks`. */
 MPI_Aint arcoll_rs_block(MPI_Aint count, int nblocks, int b);
 
+/** Number of halving steps, log2 P2 (P2 a power of two). */
+int arcoll_rs_steps(int P2);
+
 /** The mask of step i (0 <= i < log2 P2) in dimension order `order`. */
 int arcoll_rs_mask(int P2, int order, int i);
 
