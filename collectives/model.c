@@ -23,7 +23,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "bcast.h" /* ARCOLL_KNOMIAL_RADIX */
 #include "select.h"
 
 void arcoll_model_default(arcoll_model_t *m) {
@@ -302,7 +301,7 @@ static double bcast(const cost_t *c, const char *name, int P, double M, MPI_Aint
 
 /* ----------------------------------------------------------------- reduce */
 
-static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg, int kp) {
+static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg) {
   const int L = clog2(P), P2 = pow2_floor(P), L2 = clog2(P2);
   if (!strcmp(name, "binomial")) /* seed 000: log P (t_s + (1/B + t_op) M) */
     return L * (tsend(c, M) + M * c->gm);
@@ -436,7 +435,7 @@ double arcoll_model_predict(const arcoll_model_t *m, arcoll_coll_t coll,
       t = bcast(&c, n, 2, 1, 0, 0) < 0 ? -1 : (none ? 0 : bcast(&c, n, P, M, segment_bytes, k));
       break;
     case ARCOLL_COLL_REDUCE:
-      t = reduce(&c, n, 2, 1, 0, 0) < 0 ? -1 : (none ? 0 : reduce(&c, n, P, M, segment_bytes, k));
+      t = reduce(&c, n, 2, 1, 0) < 0 ? -1 : (none ? 0 : reduce(&c, n, P, M, segment_bytes));
       break;
     case ARCOLL_COLL_ALLREDUCE:
       t = allreduce(&c, n, 2, 1, 0) < 0 ? -1

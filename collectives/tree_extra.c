@@ -112,11 +112,17 @@ int arcoll_tree_flat(const int *order, int P, int me, arcoll_tree_t *tree) {
   return fill(tree, P, order[0], me, 0, -1, order + 1, P - 1);
 }
 
+/* Unit radix^i of the lowest non-zero base-radix digit of position q > 0. */
+static long knomial_unit(int q, int radix) {
+  long u = 1;
+  while ((q / u) % radix == 0) u *= radix;
+  return u;
+}
+
 /* Subtree size of position q > 0 in the k-nomial tree: its lowest non-zero
  * digit's unit, cut at P. */
 static int knomial_subtree(int q, int P, int radix) {
-  long u = 1;
-  while ((q / u) % radix == 0) u *= radix;
+  long u = knomial_unit(q, radix);
   return (int)(u < P - q ? u : P - q);
 }
 
@@ -128,8 +134,7 @@ int arcoll_tree_knomial(const int *order, int P, int radix, int me, arcoll_tree_
   long limit = P; /* children at pos + j u for the digit units u < limit */
   int parent = -1;
   if (pos > 0) {
-    long u = 1;
-    while ((pos / u) % radix == 0) u *= radix;
+    long u = knomial_unit(pos, radix);
     limit = u;
     parent = order[pos - (int)(((pos / u) % radix) * u)];
   }
