@@ -41,10 +41,10 @@ typedef struct arcoll_sched {
   int tag;
 } arcoll_sched_t;
 
-/** Algorithm property flags. */
 /** Default radix of the k-nomial broadcast tree (bcast knomial; MVAPICH2's). */
 #define ARCOLL_KNOMIAL_RADIX 4
 
+/** Algorithm property flags. */
 #define ARCOLL_ALGO_COMMUTATIVE_ONLY 1u /**< needs a commutative op */
 #define ARCOLL_ALGO_USES_ORDER 2u       /**< honours sched->order */
 #define ARCOLL_ALGO_SEGMENTED 4u        /**< honours sched->segment_bytes */

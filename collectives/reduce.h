@@ -26,6 +26,10 @@
 extern "C" {
 #endif
 
+/** Binomial reduce: bytes of child buffers up to which every child's receive
+ *  is posted at once (else two at a time); see reduce_binomial.c. */
+#define ARCOLL_REDUCE_PREPOST_BYTES (1 << 20)
+
 typedef int (*arcoll_reduce_fn)(const void *sendbuf, void *recvbuf, MPI_Aint count,
                                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                                 const arcoll_sched_t *s);
@@ -38,6 +42,8 @@ typedef int (*arcoll_reduce_fn)(const void *sendbuf, void *recvbuf, MPI_Aint cou
  * parent combines its lower block with the child's higher block, as MPICH's
  * MPIR_Reduce_intra_binomial), then rank 0 sends the result to the root (+1
  * T_send(M) when root != 0).  Honours: order (commutative only), tag.
+ * Receives: all children's posted at once when their buffers take at most
+ * ARCOLL_REDUCE_PREPOST_BYTES bytes, else two at a time.
  */
 int arcoll_reduce_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count,
                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
