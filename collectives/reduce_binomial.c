@@ -10,23 +10,17 @@ int arcoll_reduce_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count,
                            MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                            const arcoll_sched_t *s) {
   int rc, done;
-  arcoll_red_call_t c;
-  if ((rc = arcoll_red_begin(sendbuf, recvbuf, count, datatype, comm, s, 0, &c, &done)) !=
-          MPI_SUCCESS ||
+  arcoll_red_tree_call_t tc;
+  if ((rc = arcoll_red_tree_begin(sendbuf, recvbuf, count, datatype, op, root, comm, s, &tc,
+                                  &done)) != MPI_SUCCESS ||
       done)
     return rc;
-  const int P = c.P, me = c.me, tag = c.tag;
-  const arcoll_red_typeinfo_t ti = c.ti;
-  const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-
-  const int commut = arcoll_red_op_commutative(op);
-  int *map = NULL, mypos = me;
-  if (commut) { /* tree over the positions of the order, root at position 0 */
-    if ((rc = arcoll_red_pos_map(s ? s->order : NULL, P, root, me, &map, &mypos)) != MPI_SUCCESS)
-      return rc;
-  } /* else: tree over ranks, rank 0 at the top, result forwarded to root */
+  const int P = tc.c.P, me = tc.c.me, tag = tc.c.tag, commut = tc.commut, mypos = tc.mypos;
+  const int top_is_root = tc.top_is_root;
+  const arcoll_red_typeinfo_t ti = tc.c.ti;
+  const void *in = tc.in;
+  int *map = tc.map; /* else: tree over ranks, rank 0 at the top, result forwarded to root */
 #define RANK(p) (map ? map[p] : (p))
-  const int top_is_root = commut || root == 0; /* position 0 is the root */
   int child[32], nchild = 0; /* children, nearest first (the order they finish) */
   for (int mask = 1; mask < P && !(mypos & mask); mask <<= 1)
     if ((mypos | mask) < P) child[nchild++] = mypos | mask;

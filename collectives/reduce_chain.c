@@ -13,22 +13,17 @@ int arcoll_reduce_chain(const void *sendbuf, void *recvbuf, MPI_Aint count,
                         MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                         const arcoll_sched_t *s) {
   int rc, done;
-  arcoll_red_call_t c;
-  if ((rc = arcoll_red_begin(sendbuf, recvbuf, count, datatype, comm, s, 0, &c, &done)) !=
-          MPI_SUCCESS ||
+  arcoll_red_tree_call_t tc;
+  if ((rc = arcoll_red_tree_begin(sendbuf, recvbuf, count, datatype, op, root, comm, s, &tc,
+                                  &done)) != MPI_SUCCESS ||
       done)
     return rc;
-  const int P = c.P, me = c.me, tag = c.tag;
-  const arcoll_red_typeinfo_t ti = c.ti;
-  const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-
-  const int commut = arcoll_red_op_commutative(op);
-  int *map = NULL, mypos = me;
-  if (commut &&
-      (rc = arcoll_red_pos_map(s ? s->order : NULL, P, root, me, &map, &mypos)) != MPI_SUCCESS)
-    return rc;
+  const int P = tc.c.P, me = tc.c.me, tag = tc.c.tag, commut = tc.commut, mypos = tc.mypos;
+  const int top_is_root = tc.top_is_root;
+  const arcoll_red_typeinfo_t ti = tc.c.ti;
+  const void *in = tc.in;
+  int *map = tc.map;
 #define RANK(p) (map ? map[p] : (p))
-  const int top_is_root = commut || root == 0;
   const MPI_Aint sc = arcoll_segment_count(s ? s->segment_bytes : 0, ti.size, count);
   const MPI_Aint nseg = (count + sc - 1) / sc;
 #define SEG(buf, j) ARCOLL_RED_ELEM(buf, (MPI_Aint)(j) * sc, &ti)

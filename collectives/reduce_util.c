@@ -181,3 +181,18 @@ int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Dat
   *done = c->P == 1;
   return MPI_SUCCESS;
 }
+
+int arcoll_red_tree_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
+                          MPI_Op op, int root, MPI_Comm comm, const arcoll_sched_t *s,
+                          arcoll_red_tree_call_t *t, int *done) {
+  t->map = NULL;
+  int rc = arcoll_red_begin(sendbuf, recvbuf, count, dt, comm, s, 0, &t->c, done);
+  if (rc != MPI_SUCCESS || *done) return rc;
+  t->in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  t->commut = arcoll_red_op_commutative(op);
+  t->mypos = t->c.me;
+  t->top_is_root = t->commut || root == 0;
+  if (t->commut) /* tree over the positions of the order, root at position 0 */
+    return arcoll_red_pos_map(s ? s->order : NULL, t->c.P, root, t->c.me, &t->map, &t->mypos);
+  return MPI_SUCCESS;
+}

@@ -108,6 +108,28 @@ int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Dat
                      MPI_Comm comm, const arcoll_sched_t *s, int allreduce,
                      arcoll_red_call_t *c, int *done);
 
+/** What the rooted reduce algorithms over a tree or chain of positions
+ *  (binomial, chain) read first, after arcoll_red_begin(). */
+typedef struct arcoll_red_tree_call {
+  arcoll_red_call_t c;
+  const void *in;  /**< the input: sendbuf, or recvbuf when sendbuf is MPI_IN_PLACE */
+  int commut;      /**< 1 if the op is commutative */
+  int *map;        /**< commutative op: position -> rank (arcoll_red_pos_map, root at position
+                        0; free()); else NULL: positions are ranks, rank 0 at the top */
+  int mypos;       /**< the caller's position */
+  int top_is_root; /**< 1 if position 0 is the root (commutative op, or root == 0); else
+                        rank 0 sends the result to the root at the end */
+} arcoll_red_tree_call_t;
+
+/**
+ * arcoll_red_begin() (reduce) and then the fields above.  *done as
+ * arcoll_red_begin.  Returns its error, or arcoll_red_pos_map's
+ * (MPI_ERR_NO_MEM, MPI_ERR_ARG for a bad s->order), else MPI_SUCCESS.
+ */
+int arcoll_red_tree_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
+                          MPI_Op op, int root, MPI_Comm comm, const arcoll_sched_t *s,
+                          arcoll_red_tree_call_t *t, int *done);
+
 /** Largest power of two <= n (n >= 1). */
 int arcoll_red_pof2(int n);
 

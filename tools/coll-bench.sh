@@ -114,34 +114,46 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
   clist=$(echo $colls | tr ' ' ',')
   mlist=$(echo $ms | tr ' ' ',')
   # shellcheck disable=SC2046
+  local ok=0 done_points
+  # shellcheck disable=SC2046
   if flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
       --log=root.thres:warning --log=smpi_config.thres:warning \
       --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
       --cfg=smpi/auto-shared-malloc-thresh:65536 "${sel[@]}" \
       "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" "${only[@]}" > "$tmp" 2> "$tmp.err"; then
-    for coll in $colls; do
-      for m in $ms; do
-        local f
-        f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
-        if [ ${#only[@]} -gt 0 ] && [ -f "$f" ]; then
-          # keep the other algorithms' rows (field 5: the algorithm name)
-          { awk -F, -v L=",$REFRESH," 'index(L, "," $5 ",") == 0' "$f"
-            grep "^$coll,$P,$m," "$tmp" || true; } > "$f.new"
-          mv "$f.new" "$f"
-        else
-          grep "^$coll,$P,$m," "$tmp" > "$f" || true
-        fi
-        touch "$f.ok"
-      done
+    ok=1
+    done_points=" all "
+  else
+    # failed or timed out: the points are printed one after the other
+    # (collective-major), so every point but the last one printed is complete
+    done_points=" $(cut -d, -f1,3 "$tmp" | uniq | head -n -1 | tr '\n' ' ') "
+  fi
+  for coll in $colls; do
+    for m in $ms; do
+      local f
+      f=$(point_file "$plat" "$coll" "$P" "$m" "$what")
+      case "$done_points" in
+        " all "|*" $coll,$m "*) ;;
+        *) echo "$plat $coll P=$P m=$m $what: failed/timeout (${TMO} s)" >> "$OUT/skipped.txt"; continue ;;
+      esac
+      if [ ${#only[@]} -gt 0 ] && [ -f "$f" ]; then
+        # keep the other algorithms' rows (field 5: the algorithm name)
+        { awk -F, -v L=",$REFRESH," 'index(L, "," $5 ",") == 0' "$f"
+          grep "^$coll,$P,$m," "$tmp" || true; } > "$f.new"
+        mv "$f.new" "$f"
+      else
+        grep "^$coll,$P,$m," "$tmp" > "$f" || true
+      fi
+      touch "$f.ok"
     done
+  done
+  if [ "$ok" = 1 ]; then
     echo "  $plat P=$P $what $clist m=$mlist: $((SECONDS - t0)) s" >&2
   else
     local e="$OUT/raw/${plat}__P${P}__${what}__$(date +%H%M%S).failed.err"
     cp "$tmp.err" "$e"
-    echo "  $plat P=$P $what $clist m=$mlist: FAILED or timed out after $((SECONDS - t0)) s (see $e)" >&2
-    for coll in $colls; do for m in $ms; do
-      echo "$plat $coll P=$P m=$m $what: failed/timeout (${TMO} s)" >> "$OUT/skipped.txt"
-    done; done
+    echo "  $plat P=$P $what $clist m=$mlist: FAILED or timed out after $((SECONDS - t0)) s" \
+         "(see $e); complete points kept:${done_points}" >&2
   fi
   rm -f "$tmp" "$tmp.err"
 }
@@ -154,12 +166,13 @@ if [ "$REPORT_ONLY" = 0 ]; then
   [ "$NATIVE" = 1 ] && whats="$whats mpich ompi"
   # One smpirun per (P, platform, column, size group) for all collectives (the
   # machine lock is contended: fewer, longer runs): sizes <= 4 MiB together,
-  # each larger size alone.
+  # each larger size alone; at P >= 1024 every size alone.
   for P in $PROCS; do
     for plat in $PLATFORMS; do
       for what in $whats; do
         groups="small"
         for m in $SIZES; do [ "$m" -gt 4194304 ] && groups="$groups $m"; done
+        [ "$P" -ge 1024 ] && groups="$SIZES" # one size per run: a time-out loses less
         for g in $groups; do
           colls="" gms=""
           for coll in $COLLS; do

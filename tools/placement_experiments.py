@@ -261,6 +261,7 @@ class Runner:
             strategies = STRATEGIES if self.has["--strategy"] else [("best", None, "count")]
             if not self.has["--contention"]:
                 strategies = [x for x in strategies if x[2] == "count"]
+            strategies = [x for x in strategies if x[0] in self.a.rows or x[0] == "best"]
             for label, s, contention in strategies:
                 mp = os.path.join(wd, f"{label}.hosts")
                 st, j, place_wall = self.place(m, trace, mp, s, initial, self.a.seed, mp + ".place.log", contention)
@@ -346,6 +347,10 @@ def main(argv):
                     " (default: the seed001 and fattree1024 ones; seed001 only with --quick; fattree4096 is opt-in: "
                     "SMPI needed 317 s for one cg_like iteration at 4096 ranks)")
     ap.add_argument("--workloads", default="rd_alltoall,cg_like,umt_like")
+    ap.add_argument("--strategies", default=None,
+                    help="comma-separated rows to run, from " + ",".join(x[0] for x in STRATEGIES) +
+                    " (default: all; identity, the base of the gains, always runs; e.g. leave refined-fluid out at 4096 "
+                    "ranks, where one fluid evaluation is slow)")
     ap.add_argument("--quick", action="store_true", help="32-rank settings only, 20 fidelity mappings")
     ap.add_argument("--fidelity-mappings", type=int, default=20, help="distinct mappings per workload (0 = skip)")
     ap.add_argument("--fidelity-at-scale", action="store_true",
@@ -362,6 +367,14 @@ def main(argv):
     for n in names:
         if n not in SETTINGS:
             print(f"placement-experiments: unknown setting {n!r}; use {', '.join(SETTINGS)}", file=sys.stderr)
+            return 2
+    known = [x[0] for x in STRATEGIES]
+    a.rows = a.strategies.split(",") if a.strategies else known
+    if "identity" not in a.rows:  # the base of the gains
+        a.rows.insert(0, "identity")
+    for x in a.rows:
+        if x not in known:
+            print(f"placement-experiments: unknown strategy {x!r}; use {', '.join(known)}", file=sys.stderr)
             return 2
     workloads = a.workloads.split(",")
     for w in workloads:
