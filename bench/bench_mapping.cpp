@@ -2,10 +2,12 @@
 // targets: < 1 s at 32 ranks, < 60 s at 100k ranks onto 4096 nodes) on a
 // synthetic recursive-doubling + 2-D stencil pattern over a 4:1
 // oversubscribed fat tree (synthetic.hpp). Counters: seconds per stage and
-// the estimated time (seed-001 cost, seconds) of in-order and of the result.
+// the estimated time (seed-001 cost, seconds) of the initial mapping (in-order,
+// or random as a batch scheduler may give: the *Random cases) and of the result.
 // Run: build/bench/bench_mapping [--benchmark_filter=32]
 #include <benchmark/benchmark.h>
 
+#include "mapping_io.hpp"
 #include "place.hpp"
 #include "synthetic.hpp"
 
@@ -13,12 +15,16 @@ namespace {
 using namespace arcoll::placement;
 
 void run(benchmark::State &state, int nranks, int hosts, int slots, int per_leaf, int leaves_per_pod,
-         double time_limit) {
+         double time_limit, bool random_initial = false) {
   Topology topo = synth::machine(hosts, slots, per_leaf, leaves_per_pod, nranks);
   CommGraph g = synth::rd_plus_stencil(nranks, 1 << 16, 1 << 14);
   PlaceOptions opt;
   opt.refine.seed = 1;
   opt.refine.time_limit_s = time_limit;
+  if (random_initial) {
+    opt.initial = random_mapping(nranks, topo, 1);
+    opt.initial_name = "random";
+  }
   for (auto _ : state) {
     PlaceResult r = place(g, topo, opt);
     benchmark::DoNotOptimize(r.best);
@@ -26,7 +32,7 @@ void run(benchmark::State &state, int nranks, int hosts, int slots, int per_leaf
       std::string key = s.name.substr(0, s.name.find(' '));
       state.counters["s_" + key] = s.seconds;
     }
-    state.counters["T_inorder"] = r.stages.front().cost.time_s;
+    state.counters["T_initial"] = r.stages.front().cost.time_s;
     state.counters["T_chosen"] = r.chosen().cost.time_s;
     state.counters["evals"] = static_cast<double>(r.refine.evaluations);
   }
@@ -34,9 +40,13 @@ void run(benchmark::State &state, int nranks, int hosts, int slots, int per_leaf
 
 void BM_Place32(benchmark::State &s) { run(s, 32, 16, 2, 4, 2, 0.5); }
 void BM_Place100k(benchmark::State &s) { run(s, 100000, 4096, 25, 32, 16, 30); }
+void BM_Place32Random(benchmark::State &s) { run(s, 32, 16, 2, 4, 2, 0.5, true); }
+void BM_Place100kRandom(benchmark::State &s) { run(s, 100000, 4096, 25, 32, 16, 30, true); }
 
 }  // namespace
 
 BENCHMARK(BM_Place32)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_Place100k)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_Place32Random)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Place100kRandom)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK_MAIN();
