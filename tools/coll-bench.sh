@@ -138,7 +138,9 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
   else
     # failed or timed out: the points are printed one after the other
     # (collective-major), so every point but the last one printed is complete
-    done_points=" $(cut -d, -f1,3 "$tmp" | uniq | head -n -1 | tr '\n' ' ') "
+    # (smpirun appends its own messages to stdout: only the result rows count)
+    done_points=" $(grep -E '^[a-z]+,[0-9]+,[0-9]+,' "$tmp" | cut -d, -f1,3 | uniq | head -n -1 |
+                    tr '\n' ' ') "
   fi
   for coll in $colls; do
     for m in $ms; do
