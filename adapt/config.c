@@ -65,7 +65,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->exchange_interval = 1;
   cfg->ewma_alpha = 0.5;
   cfg->debug = 0;
-  cfg->online_candidates = 5;
+  cfg->online_candidates = ARCOLL_ONLINE_DEFAULT_CANDIDATES;
   cfg->online_trials = 2;
   const char *s;
   long long v;
@@ -117,7 +117,8 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
       snprintf(err, (size_t)errlen,
                "ARCOLL_ONLINE_CANDIDATES='%s' is not valid; give how many of the model's best "
                "algorithms are measured on the first calls of each message size, an integer "
-               "in 1..%d (1 = trust the model alone; default 5)", s, ARCOLL_ONLINE_MAX_CANDIDATES);
+               "in 1..%d (1 = trust the model alone; default %d)", s, ARCOLL_ONLINE_MAX_CANDIDATES,
+               ARCOLL_ONLINE_DEFAULT_CANDIDATES);
       return -1;
     }
     cfg->online_candidates = (int)v;

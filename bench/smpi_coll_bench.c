@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
     char err[512];
     if (arcoll_model_load(mpath, &model, err, sizeof err) != 0) die(err);
   }
-  int ncand = 5; /* ARCOLL_ONLINE_CANDIDATES, as libarcoll */
+  int ncand = ARCOLL_ONLINE_DEFAULT_CANDIDATES; /* ARCOLL_ONLINE_CANDIDATES, as libarcoll */
   const char *nc = getenv("ARCOLL_ONLINE_CANDIDATES");
   if (nc && *nc && (ncand = atoi(nc)) < 1) die("ARCOLL_ONLINE_CANDIDATES must be an integer >= 1");
   static const arcoll_coll_t sel_coll[] = {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE,

@@ -44,6 +44,9 @@ extern "C" {
 /** Limits of ncand and trials. */
 #define ARCOLL_ONLINE_MAX_CANDIDATES 8
 #define ARCOLL_ONLINE_MAX_TRIALS 8
+/** Default number of candidates (ARCOLL_ONLINE_CANDIDATES unset): libarcoll
+ *  and the SMPI benchmark's auto column. */
+#define ARCOLL_ONLINE_DEFAULT_CANDIDATES 5
 
 typedef struct arcoll_explorer {
   int n;      /**< candidates (0..ARCOLL_ONLINE_MAX_CANDIDATES) */
