@@ -3,7 +3,7 @@
 // synthetic recursive-doubling + 2-D stencil pattern over a 4:1
 // oversubscribed fat tree (synthetic.hpp). Counters: seconds per stage and
 // the estimated time (seed-001 cost, seconds) of the initial mapping (in-order,
-// or random as a batch scheduler may give: the *Random cases) and of the result.
+// or random as a batch scheduler may give: the *Random cases), of every stage (T_<stage>) and of the result.
 // Run: build/bench/bench_mapping [--benchmark_filter=32]
 #include <benchmark/benchmark.h>
 
@@ -31,6 +31,7 @@ void run(benchmark::State &state, int nranks, int hosts, int slots, int per_leaf
     for (auto &s : r.stages) {
       std::string key = s.name.substr(0, s.name.find(' '));
       state.counters["s_" + key] = s.seconds;
+      state.counters["T_" + key] = s.cost.time_s;
     }
     state.counters["T_initial"] = r.stages.front().cost.time_s;
     state.counters["T_chosen"] = r.chosen().cost.time_s;

@@ -89,25 +89,145 @@ double set_time(const std::vector<Message> &msgs, const Topology &topo, const Ma
   return step_cost(msgs, topo, map, load, vload, rbuf, nullptr);
 }
 
-CostModel::CostModel(const CommGraph &g, const Topology &topo)
-    : g_(g), topo_(topo), steps_of_rank_(g.nranks), load_(topo.links.size(), 0) {
-  for (size_t t = 0; t < g.steps.size(); ++t)
-    for (auto &m : g.steps[t].msgs) {
+CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_min_msgs, size_t per_link_budget)
+    : g_(g), topo_(topo), steps_of_rank_(g.nranks), load_(topo.links.size(), 0), pl_of_step_(g.steps.size(), -1),
+      pl_msgs_of_rank_(g.nranks) {
+  const size_t L = topo.links.size();
+  size_t used = 0;
+  for (size_t t = 0; t < g.steps.size(); ++t) {
+    const auto &msgs = g.steps[t].msgs;
+    if (topo.contention != Contention::Fluid && !msgs.empty() && msgs.size() >= per_link_min_msgs &&
+        used + L <= per_link_budget) {
+      used += L;
+      const int i = static_cast<int>(pl_.size());
+      pl_of_step_[t] = i;
+      pl_step_.push_back(t);
+      pl_.emplace_back();
+      for (size_t k = 0; k < msgs.size(); ++k) {
+        const Message &m = msgs[k];
+        pl_msgs_of_rank_[m.src].emplace_back(i, static_cast<int>(k));
+        if (m.dst != m.src) pl_msgs_of_rank_[m.dst].emplace_back(i, static_cast<int>(k));
+      }
+      continue;
+    }
+    for (auto &m : msgs) {
       for (int r : {m.src, m.dst}) {
         auto &v = steps_of_rank_[r];
         if (v.empty() || v.back() != static_cast<int>(t)) v.push_back(static_cast<int>(t));
       }
     }
+  }
+  touched_mark_.assign(pl_.size(), 0);
 }
 
 double CostModel::step_time(size_t t) const { return step_[t]; }
+
+double CostModel::pl_link_value(const PerLinkStep &p, int k) const {
+  double v = 0;
+  if (topo_.contention == Contention::Volume) {
+    if (p.keys[k].empty()) return 0;
+    double lat = 0;
+    for (auto &key : p.keys[k]) lat = std::max(lat, key.lat);
+    return lat + p.vload[k] / topo_.links[k].bandwidth_Bps;
+  }
+  // The same expression as step_cost(): L + S * coll / B.
+  for (auto &key : p.keys[k]) v = std::max(v, key.lat + static_cast<double>(key.bytes) * p.load[k] / key.bw);
+  return v;
+}
+
+void CostModel::pl_touch(size_t i, const Message &m, int hs, int hd, int sign) {
+  PerLinkStep &p = pl_[i];
+  if (rbuf_.size() < static_cast<size_t>(topo_.max_route())) rbuf_.resize(topo_.max_route());
+  int *r = rbuf_.data();
+  const int n = topo_.route_into(hs, hd, r);
+  // (L, B) summed / minimised in route order, as step_cost() does.
+  double lat = 0, bw = topo_.links[r[0]].bandwidth_Bps;
+  for (int k = 0; k < n; ++k) {
+    lat += topo_.links[r[k]].latency_s;
+    bw = std::min(bw, topo_.links[r[k]].bandwidth_Bps);
+  }
+  for (int k = 0; k < n; ++k) {
+    const int l = r[k];
+    p.load[l] += sign;
+    if (!p.vload.empty()) p.vload[l] += sign * static_cast<double>(m.bytes);
+    auto &keys = p.keys[l];
+    auto it = std::find_if(keys.begin(), keys.end(),
+                           [&](const LinkKey &x) { return x.lat == lat && x.bytes == m.bytes && x.bw == bw; });
+    if (it == keys.end()) {
+      keys.push_back({lat, m.bytes, bw, sign});
+    } else if ((it->count += sign) == 0) {
+      *it = keys.back();
+      keys.pop_back();
+    }
+    dirty_.emplace_back(static_cast<int>(i), l);
+  }
+}
+
+void CostModel::pl_build(size_t i) {
+  PerLinkStep &p = pl_[i];
+  const size_t L = topo_.links.size();
+  p.load.assign(L, 0);
+  if (topo_.contention == Contention::Volume) p.vload.assign(L, 0.0);
+  p.keys.assign(L, {});
+  p.S = 1;
+  while (p.S < L) p.S <<= 1;
+  p.seg.assign(2 * p.S, 0.0);
+  dirty_.clear();
+  for (auto &m : g_.steps[pl_step_[i]].msgs) pl_touch(i, m, map_[m.src], map_[m.dst], +1);
+  dirty_.clear();
+  for (size_t k = 0; k < L; ++k) p.seg[p.S + k] = pl_link_value(p, static_cast<int>(k));
+  for (size_t x = p.S - 1; x >= 1; --x) p.seg[x] = std::max(p.seg[2 * x], p.seg[2 * x + 1]);
+}
+
+void CostModel::pl_move(int a, int oha, int b, int ohb, bool record) {
+  auto old_host = [&](int r) { return r == a ? oha : (r == b ? ohb : map_[r]); };
+  dirty_.clear();
+  touched_.clear();
+  auto each = [&](int r, auto &&fn) {
+    for (auto &e : pl_msgs_of_rank_[r]) {
+      const Message &m = g_.steps[pl_step_[e.first]].msgs[e.second];
+      // a message between a and b is on both lists: handle it with a only
+      if (r == b && (m.src == a || m.dst == a)) continue;
+      fn(e.first, m);
+    }
+  };
+  auto touch = [&](int i, const Message &m) {
+    pl_touch(i, m, old_host(m.src), old_host(m.dst), -1);
+    pl_touch(i, m, map_[m.src], map_[m.dst], +1);
+    if (!touched_mark_[i]) {
+      touched_mark_[i] = 1;
+      touched_.push_back(i);
+    }
+  };
+  each(a, touch);
+  if (b >= 0) each(b, touch);
+  for (auto &d : dirty_) {
+    PerLinkStep &p = pl_[d.first];
+    size_t x = p.S + d.second;
+    p.seg[x] = pl_link_value(p, d.second);
+    for (x >>= 1; x >= 1; x >>= 1) p.seg[x] = std::max(p.seg[2 * x], p.seg[2 * x + 1]);
+  }
+  for (int i : touched_) {
+    touched_mark_[i] = 0;
+    const size_t t = pl_step_[i];
+    if (record) usteps_.emplace_back(static_cast<int>(t), step_[t]);
+    double nt = pl_[i].seg[1];
+    total_ += nt - step_[t];
+    step_[t] = nt;
+  }
+}
 
 double CostModel::reset(const Mapping &map) {
   map_ = map;
   step_.assign(g_.steps.size(), 0);
   total_ = 0;
   for (size_t t = 0; t < g_.steps.size(); ++t) {
-    step_[t] = step_cost(g_.steps[t].msgs, topo_, map_, load_, vload_, rbuf_, nullptr);
+    if (pl_of_step_[t] >= 0) {
+      pl_build(pl_of_step_[t]);
+      step_[t] = pl_[pl_of_step_[t]].seg[1];
+    } else {
+      step_[t] = step_cost(g_.steps[t].msgs, topo_, map_, load_, vload_, rbuf_, nullptr);
+    }
     total_ += step_[t];
   }
   return total_;
@@ -122,6 +242,7 @@ double CostModel::apply(int a, int ha, int b, int hb) {
   usteps_.clear();
   map_[a] = ha;
   if (b >= 0) map_[b] = hb;
+  pl_move(a, uha_, b, uhb_, true);
   auto redo = [&](int t) {
     usteps_.emplace_back(t, step_[t]);
     double nt = step_cost(g_.steps[t].msgs, topo_, map_, load_, vload_, rbuf_, nullptr);
@@ -143,8 +264,10 @@ double CostModel::apply(int a, int ha, int b, int hb) {
 
 void CostModel::undo() {
   if (ua_ < 0) return;
+  const int ha = map_[ua_], hb = ub_ >= 0 ? map_[ub_] : -1;
   map_[ua_] = uha_;
   if (ub_ >= 0) map_[ub_] = uhb_;
+  pl_move(ua_, ha, ub_, hb, false);  // the per-link state back (its step times are restored below)
   for (auto &u : usteps_) step_[u.first] = u.second;
   total_ = utotal_;
   ua_ = -1;

@@ -148,25 +148,46 @@ TEST(Topology, OversubscribedFatTreeUplinks) {
   EXPECT_EQ(t.max_route(), 4);
 }
 
+// Both evaluation paths of CostModel (cost.hpp): whole steps (per_link_min_msgs above the step
+// sizes) and the per-link state (per_link_min_msgs = 1), under the count and the volume
+// contention, through random swaps, moves and undos: every step time equals evaluate()'s.
 TEST(CostModel, RandomSwapsStayExact) {
-  Topology t = make(fixtures::two_leaves, "node01:3\nnode02:3\nnode03:3\nnode04:3\n", 12);
-  std::mt19937 rng(5);
-  std::vector<std::vector<Message>> steps(6);
-  for (auto &s : steps)
-    for (int k = 0; k < 8; ++k) {
-      int a = rng() % 12, b = rng() % 12;
-      if (a != b) s.push_back({a, b, 1 + rng() % 5000});
+  for (Contention c : {Contention::Count, Contention::Volume})
+    for (size_t min_msgs : {size_t(1000), size_t(1)}) {
+      SCOPED_TRACE(testing::Message() << "contention " << static_cast<int>(c) << " per_link_min_msgs " << min_msgs);
+      TopologyParams p;
+      p.contention = c;
+      Topology t = make(fixtures::two_leaves, "node01:3\nnode02:3\nnode03:3\nnode04:3\n", 12, p);
+      std::mt19937 rng(5);
+      std::vector<std::vector<Message>> steps(6);
+      for (auto &s : steps)
+        for (int k = 0; k < 8; ++k) {
+          int a = rng() % 12, b = rng() % 12;
+          if (a != b) s.push_back({a, b, 1 + rng() % 5000});
+        }
+      steps[2].push_back({3, 4, 100});  // a repeated pair: two equal keys on the same links
+      steps[2].push_back({3, 4, 100});
+      CommGraph g = graph(12, steps);
+      CostModel cm(g, t, min_msgs);
+      EXPECT_EQ(cm.per_link_steps(), min_msgs == 1 ? g.steps.size() : 0u);
+      Mapping m = in_order_mapping(12, t);
+      cm.reset(m);
+      auto exact = [&]() {
+        CostReport r = evaluate(g, t, cm.mapping());
+        for (size_t s = 0; s < g.steps.size(); ++s) ASSERT_DOUBLE_EQ(cm.step_time(s), r.step_time_s[s]) << "step " << s;
+        ASSERT_NEAR(cm.total(), r.time_s, 1e-15);
+      };
+      for (int i = 0; i < 300; ++i) {
+        int a = rng() % 12, b = rng() % 12;
+        int ha = cm.mapping()[a], hb = cm.mapping()[b];
+        double v = i % 4 == 1 ? cm.apply(a, static_cast<int>(rng() % 4), -1, -1)  // a move (slots are refine's business)
+                              : cm.apply(a, hb, b, ha);
+        ASSERT_NEAR(v, estimated_time(g, t, cm.mapping()), 1e-15);
+        exact();
+        if (i % 3 == 0) {
+          cm.undo();
+          exact();
+        }
+      }
     }
-  CommGraph g = graph(12, steps);
-  CostModel cm(g, t);
-  Mapping m = in_order_mapping(12, t);
-  cm.reset(m);
-  for (int i = 0; i < 200; ++i) {
-    int a = rng() % 12, b = rng() % 12;
-    int ha = cm.mapping()[a], hb = cm.mapping()[b];
-    double v = cm.apply(a, hb, b, ha);
-    ASSERT_NEAR(v, estimated_time(g, t, cm.mapping()), 1e-15);
-    if (i % 3 == 0) cm.undo();
-    ASSERT_NEAR(cm.total(), estimated_time(g, t, cm.mapping()), 1e-15);
-  }
 }
