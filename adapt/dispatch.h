@@ -193,6 +193,39 @@ ARCOLL_HIDDEN int arcoll_rooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI
                                        MPI_Datatype stype, void *recvbuf, MPI_Aint rcount,
                                        MPI_Datatype rtype, int root, MPI_Comm comm);
 
+/**
+ * The MPI_<Name> / MPI_<Name>_c (MPI >= 4) wrappers of a collective whose
+ * dispatch is arcoll_rooted_blocks() (Gather, Scatter) or
+ * arcoll_unrooted_reduction() (Scan, Exscan): the dispatcher's result, or the
+ * PMPI call (noted as "pmpi" for arcoll_last_algorithm()) when it returns
+ * ARCOLL_USE_PMPI.  One definition for the int and the large-count forms.
+ */
+#define ARCOLL_ROOTED_BLOCKS_WRAPPER(Name, COUNT_T, COLL)                                          \
+  ARCOLL_EXPORT int MPI_##Name(const void *sendbuf, COUNT_T scount, MPI_Datatype stype,           \
+                               void *recvbuf, COUNT_T rcount, MPI_Datatype rtype, int root,       \
+                               MPI_Comm comm) {                                                    \
+    int rc = arcoll_rooted_blocks(COLL, sendbuf, (MPI_Aint)scount, stype, recvbuf,                \
+                                  (MPI_Aint)rcount, rtype, root, comm);                            \
+    if (rc != ARCOLL_USE_PMPI) return rc;                                                          \
+    arcoll_note(COLL, NULL);                                                                       \
+    return PMPI_##Name(sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm);                \
+  }
+#define ARCOLL_UNROOTED_REDUCTION_WRAPPER(Name, COUNT_T, COLL)                                     \
+  ARCOLL_EXPORT int MPI_##Name(const void *sendbuf, void *recvbuf, COUNT_T count,                 \
+                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {                        \
+    int rc = arcoll_unrooted_reduction(COLL, sendbuf, recvbuf, (MPI_Aint)count, dt, op, comm);    \
+    if (rc != ARCOLL_USE_PMPI) return rc;                                                          \
+    arcoll_note(COLL, NULL);                                                                       \
+    return PMPI_##Name(sendbuf, recvbuf, count, dt, op, comm);                                     \
+  }
+#if MPI_VERSION >= 4
+#define ARCOLL_WITH_LARGE_COUNT(WRAPPER, Name, COLL) \
+  WRAPPER(Name, int, COLL)                           \
+  WRAPPER(Name##_c, MPI_Count, COLL)
+#else
+#define ARCOLL_WITH_LARGE_COUNT(WRAPPER, Name, COLL) WRAPPER(Name, int, COLL)
+#endif
+
 /** Marker of calls that moved no data (count 0): arcoll_last_algorithm() says "none". */
 extern ARCOLL_HIDDEN const arcoll_algo_desc_t arcoll_none_desc;
 

@@ -9,22 +9,4 @@
 
 #include "dispatch.h"
 
-#define C ARCOLL_COLL_EXSCAN
-
-ARCOLL_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
-                                MPI_Op op, MPI_Comm comm) {
-  int rc = arcoll_unrooted_reduction(C, sendbuf, recvbuf, count, dt, op, comm);
-  if (rc != ARCOLL_USE_PMPI) return rc;
-  arcoll_note(C, NULL);
-  return PMPI_Exscan(sendbuf, recvbuf, count, dt, op, comm);
-}
-
-#if MPI_VERSION >= 4
-ARCOLL_EXPORT int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count,
-                                  MPI_Datatype dt, MPI_Op op, MPI_Comm comm) {
-  int rc = arcoll_unrooted_reduction(C, sendbuf, recvbuf, (MPI_Aint)count, dt, op, comm);
-  if (rc != ARCOLL_USE_PMPI) return rc;
-  arcoll_note(C, NULL);
-  return PMPI_Exscan_c(sendbuf, recvbuf, count, dt, op, comm);
-}
-#endif
+ARCOLL_WITH_LARGE_COUNT(ARCOLL_UNROOTED_REDUCTION_WRAPPER, Exscan, ARCOLL_COLL_EXSCAN)

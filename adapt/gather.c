@@ -10,24 +10,4 @@
 
 #include "dispatch.h"
 
-#define C ARCOLL_COLL_GATHER
-
-ARCOLL_EXPORT int MPI_Gather(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
-                             int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
-  int rc = arcoll_rooted_blocks(C, sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm);
-  if (rc != ARCOLL_USE_PMPI) return rc;
-  arcoll_note(C, NULL);
-  return PMPI_Gather(sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm);
-}
-
-#if MPI_VERSION >= 4
-ARCOLL_EXPORT int MPI_Gather_c(const void *sendbuf, MPI_Count scount, MPI_Datatype stype,
-                               void *recvbuf, MPI_Count rcount, MPI_Datatype rtype, int root,
-                               MPI_Comm comm) {
-  int rc = arcoll_rooted_blocks(C, sendbuf, (MPI_Aint)scount, stype, recvbuf, (MPI_Aint)rcount,
-                                rtype, root, comm);
-  if (rc != ARCOLL_USE_PMPI) return rc;
-  arcoll_note(C, NULL);
-  return PMPI_Gather_c(sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm);
-}
-#endif
+ARCOLL_WITH_LARGE_COUNT(ARCOLL_ROOTED_BLOCKS_WRAPPER, Gather, ARCOLL_COLL_GATHER)

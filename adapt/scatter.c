@@ -9,24 +9,4 @@
 
 #include "dispatch.h"
 
-#define C ARCOLL_COLL_SCATTER
-
-ARCOLL_EXPORT int MPI_Scatter(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf,
-                              int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
-  int rc = arcoll_rooted_blocks(C, sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm);
-  if (rc != ARCOLL_USE_PMPI) return rc;
-  arcoll_note(C, NULL);
-  return PMPI_Scatter(sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm);
-}
-
-#if MPI_VERSION >= 4
-ARCOLL_EXPORT int MPI_Scatter_c(const void *sendbuf, MPI_Count scount, MPI_Datatype stype,
-                                void *recvbuf, MPI_Count rcount, MPI_Datatype rtype, int root,
-                                MPI_Comm comm) {
-  int rc = arcoll_rooted_blocks(C, sendbuf, (MPI_Aint)scount, stype, recvbuf, (MPI_Aint)rcount,
-                                rtype, root, comm);
-  if (rc != ARCOLL_USE_PMPI) return rc;
-  arcoll_note(C, NULL);
-  return PMPI_Scatter_c(sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm);
-}
-#endif
+ARCOLL_WITH_LARGE_COUNT(ARCOLL_ROOTED_BLOCKS_WRAPPER, Scatter, ARCOLL_COLL_SCATTER)

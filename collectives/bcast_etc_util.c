@@ -110,3 +110,24 @@ int arcoll_bcast_along_k(arcoll_tree_builder_k build, int k, void *buf, MPI_Aint
                          const arcoll_sched_t *s) {
   return along(NULL, build, k, buf, count, datatype, root, comm, s);
 }
+
+int arcoll_blocks_begin(const arcoll_sched_t *s, int root, MPI_Comm comm, MPI_Aint root_count,
+                        MPI_Datatype root_type, MPI_Aint count, MPI_Datatype type, MPI_Aint *bb,
+                        int **order_out, int *pos_out, int *P_out, int *use_linear) {
+  int me, rc, size;
+  *bb = 0;
+  *use_linear = 0;
+  *order_out = NULL;
+  if ((rc = MPI_Comm_rank(comm, &me)) != MPI_SUCCESS) return rc;
+  const MPI_Aint cnt = me == root ? root_count : count;
+  if ((rc = MPI_Type_size(me == root ? root_type : type, &size)) != MPI_SUCCESS) return rc;
+  *bb = cnt * size;
+  if (*bb == 0) return MPI_SUCCESS;
+  if ((rc = arcoll_order_resolve(s, root, comm, order_out, pos_out, P_out)) != MPI_SUCCESS) return rc;
+  if (*bb * *P_out > INT_MAX || cnt > INT_MAX) {
+    free(*order_out);
+    *order_out = NULL;
+    *use_linear = 1;
+  }
+  return MPI_SUCCESS;
+}

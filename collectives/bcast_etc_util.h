@@ -32,6 +32,22 @@ extern "C" {
 int arcoll_order_resolve(const arcoll_sched_t *s, int root, MPI_Comm comm, int **order_out,
                          int *pos_out, int *P_out);
 
+/**
+ * Prologue of the binomial gather and scatter (gather.h): the bytes of one
+ * block, *bb = count x type size of this rank's side (root_count, root_type
+ * at the root; count, type elsewhere; equal by MPI's type-signature rule),
+ * and, when *bb > 0 and the packed subtree buffers fit an int (bb x P <=
+ * INT_MAX and the count too), the order (arcoll_order_resolve(): *order_out,
+ * free() it, *pos_out, *P_out).  *bb == 0: nothing to move (no order).
+ * *use_linear = 1 (no order): too large for the packed buffers, run the
+ * linear algorithm instead.
+ * @return MPI_SUCCESS, or an error of MPI_Comm_rank / MPI_Type_size /
+ *         arcoll_order_resolve().
+ */
+int arcoll_blocks_begin(const arcoll_sched_t *s, int root, MPI_Comm comm, MPI_Aint root_count,
+                        MPI_Datatype root_type, MPI_Aint count, MPI_Datatype type, MPI_Aint *bb,
+                        int **order_out, int *pos_out, int *P_out, int *use_linear);
+
 /** First element of block i when `count` elements are cut in n near-equal
  *  blocks (the first count % n blocks get one more); 0 <= i <= n. */
 MPI_Aint arcoll_block_start(MPI_Aint count, int n, int i);

@@ -6,7 +6,6 @@
  * Position p's subtree covers positions [p, p + size(p)) (tree.h); its
  * packed buffer holds their blocks in position order, bb bytes each.
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "bcast_etc_util.h"
@@ -16,26 +15,14 @@
 int arcoll_scatter_binomial(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
                             void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype, int root,
                             MPI_Comm comm, const arcoll_sched_t *s) {
-  int *order = NULL, pos, P, rc, size, me;
-  MPI_Aint cnt;
-  MPI_Datatype dt;
-  if ((rc = MPI_Comm_rank(comm, &me)) != MPI_SUCCESS) return rc;
-  if (me == root) {
-    cnt = sendcount;
-    dt = sendtype;
-  } else {
-    cnt = recvcount;
-    dt = recvtype;
-  }
-  if ((rc = MPI_Type_size(dt, &size)) != MPI_SUCCESS) return rc;
-  const MPI_Aint bb = cnt * size; /* bytes per block */
-  if (bb == 0) return MPI_SUCCESS;
-  if ((rc = arcoll_order_resolve(s, root, comm, &order, &pos, &P)) != MPI_SUCCESS) return rc;
-  if (bb * P > INT_MAX || cnt > INT_MAX) {
-    free(order);
-    return arcoll_scatter_linear(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                 root, comm, s);
-  }
+  int *order, pos, P, rc, use_linear;
+  MPI_Aint bb; /* bytes per block */
+  if ((rc = arcoll_blocks_begin(s, root, comm, sendcount, sendtype, recvcount, recvtype, &bb, &order, &pos, &P,
+                                &use_linear)) != MPI_SUCCESS ||
+      bb == 0)
+    return rc;
+  if (use_linear)
+    return arcoll_scatter_linear(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, s);
   const int tag = arcoll_sched_tag(s);
   const int sub = arcoll_binomial_subtree_size(pos, P);
   const int lowbit = pos & -pos;
