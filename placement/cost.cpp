@@ -14,7 +14,7 @@ namespace {
 // `vload` the same for the bytes per link (Contention::Volume only).
 double step_cost(const std::vector<Message> &msgs, const Topology &topo, const Mapping &map, std::vector<int> &load,
                  std::vector<double> &vload, std::vector<int> &rbuf, CostReport *rep) {
-  const bool volume = topo.contention == Contention::Volume;
+  const bool volume = topo.contention == Contention::Volume || topo.contention == Contention::Blend;
   if (volume && vload.size() < load.size()) vload.assign(load.size(), 0.0);
   const int R = topo.max_route();
   if (rbuf.size() < msgs.size() * (R + 1)) rbuf.resize(msgs.size() * (R + 1));
@@ -27,6 +27,28 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
     if (volume)
       for (int k = 1; k <= n; ++k) vload[w[k]] += static_cast<double>(m.bytes);
     w += n + 1;
+  }
+  // Blend's second term: busy times t_k = V_k / B_k of the step's links (each link once: its
+  // first message zeroes nothing yet, so mark it by negating the load after counting it).
+  double max_lat = 0, sum_t = 0, sum_t2 = 0;
+  if (topo.contention == Contention::Blend) {
+    const int *q = rbuf.data();
+    for (size_t i = 0; i < msgs.size(); ++i) {
+      for (int k = 1; k <= q[0]; ++k)
+        if (load[q[k]] > 0) {
+          const double t = vload[q[k]] / topo.links[q[k]].bandwidth_Bps;
+          sum_t += t;
+          sum_t2 += t * t;
+          load[q[k]] = -load[q[k]];
+        }
+      q += q[0] + 1;
+    }
+    q = rbuf.data();
+    for (size_t i = 0; i < msgs.size(); ++i) {
+      for (int k = 1; k <= q[0]; ++k)
+        if (load[q[k]] < 0) load[q[k]] = -load[q[k]];
+      q += q[0] + 1;
+    }
   }
   // Pass 2: per message L + S * coll / B with coll = max load on its route.
   double worst = 0;
@@ -44,6 +66,7 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
     }
     double t = lat + (volume ? vt : static_cast<double>(m.bytes) * coll / bw);
     worst = std::max(worst, t);
+    max_lat = std::max(max_lat, lat);
     if (rep) {
       bool network = map[m.src] != map[m.dst];
       if (network) {
@@ -61,6 +84,7 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
     r += r[0] + 1;
   }
   if (topo.contention == Contention::Fluid) return fluid_step_time(msgs, topo, map);
+  if (topo.contention == Contention::Blend && sum_t > 0) return 0.5 * (worst + max_lat + sum_t2 / sum_t);
   return worst;
 }
 
@@ -96,7 +120,7 @@ CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_m
   size_t used = 0;
   for (size_t t = 0; t < g.steps.size(); ++t) {
     const auto &msgs = g.steps[t].msgs;
-    if (topo.contention != Contention::Fluid && !msgs.empty() && msgs.size() >= per_link_min_msgs &&
+    if ((topo.contention == Contention::Count || topo.contention == Contention::Volume) && !msgs.empty() && msgs.size() >= per_link_min_msgs &&
         used + L <= per_link_budget) {
       used += L;
       const int i = static_cast<int>(pl_.size());

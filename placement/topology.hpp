@@ -63,9 +63,15 @@ struct LinkParams {
  *    has the same size and one bandwidth per route;
  *  - Fluid: the messages of the step share the links max-min fairly from
  *    time 0 (progressive filling, fluid.hpp); a message ends at its finish
- *    time + L. Slow (evaluation and small searches only).
+ *    time + L. Slow (evaluation and small searches only);
+ *  - Blend: for steps that overlap (no barrier between them, ranks run ahead
+ *    as far as their own messages allow): the mean of Volume's step time
+ *    (the steps separated: the slowest message) and the busy-time-weighted
+ *    mean busy time of the step's links, max L + sum_k t_k^2 / sum_k t_k
+ *    with t_k = V_k / B_k (the steps overlapped: what the average moment of
+ *    link activity waits for). See cost.hpp.
  */
-enum class Contention { Count, Volume, Fluid };
+enum class Contention { Count, Volume, Fluid, Blend };
 
 /** Per-level link parameters. Defaults: a 100 Gbit/s fat-tree-like cluster. */
 struct TopologyParams {

@@ -9,7 +9,7 @@
  *                  [--initial in-order|random|MAPPING_FILE] [--json] [--advice]
  *     arcoll place TRACE --topology ... --hosts ... --evaluate MAPPING_FILE [--json]
  *                  [--latency-us LEVEL=US]... [--bandwidth-gbps LEVEL=GBIT/S]...
- *                  [--linkspeed-gbps X] [--contention count|volume] [--with-collectives]
+ *                  [--linkspeed-gbps X] [--contention count|volume|fluid|blend] [--with-collectives]
  *     arcoll list-algorithms [--sources]
  *     arcoll calibrate [-o model.json] [--np N] [--launcher CMD] [--dry-run] [-- ARGS...]
  *     arcoll --version
@@ -180,7 +180,8 @@ int run_place(const PlaceArgs &A) {
   if (A.contention == "count") params.contention = ap::Contention::Count;
   else if (A.contention == "volume") params.contention = ap::Contention::Volume;
   else if (A.contention == "fluid") params.contention = ap::Contention::Fluid;
-  else throw UsageError(fmt::format("--contention {}: use count (seed 001), volume or fluid", A.contention));
+  else if (A.contention == "blend") params.contention = ap::Contention::Blend;
+  else throw UsageError(fmt::format("--contention {}: use count (seed 001), volume, fluid or blend", A.contention));
 
   arcoll::trace::Trace trace = arcoll::trace::Trace::read(A.trace_path);
   ap::CommGraphOptions gopt;
@@ -344,8 +345,9 @@ std::function<int()> add_place(CLI::App &app) {
       ->capture_default_str();
   pl->add_option("--contention", A->contention,
                  "collision model of the cost: count (seed 001: L + S x coll / B), volume (L + the step's bytes "
-                 "on the route's busiest link / its bandwidth) or fluid (max-min fair sharing; slow, for "
-                 "--evaluate and small runs)")->capture_default_str();
+                 "on the route's busiest link / its bandwidth), fluid (max-min fair sharing; slow, for "
+                 "--evaluate and small runs) or blend (volume averaged with the busy-time-weighted mean link "
+                 "busy time: steps that overlap, no barrier between them)")->capture_default_str();
   pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
   pl->add_flag("--json", A->json, "print one JSON object (stages, costs, advice) instead of text");
   pl->add_flag("--advice", A->advice, "print the barrier advice of every consecutive step pair");

@@ -44,10 +44,11 @@ PLAT = os.path.join(REPO, "tools", "platforms", "placement")
 LOCK = "/tmp/arcoll-mpi.lock"
 # Rows of the table: (label, `arcoll place --strategy`, `--contention`). "refined" minimises seed 001's
 # collision-count cost; "refined-vol" the volume variant (cost.hpp, Contention::Volume); "refined-fluid"
-# the max-min fair-sharing model (fluid.hpp), the best ranked against SMPI for irregular volumes.
+# the max-min fair-sharing model (fluid.hpp); "refined-blend" the blend of the volume model with the
+# links' mean busy time (cost.hpp, Contention::Blend), the best ranked against SMPI for irregular volumes.
 STRATEGIES = [("identity", "identity", "count"), ("hopbytes", "hopbytes", "count"), ("metis", "metis", "count"),
               ("scotch", "scotch", "count"), ("refined", "refined", "count"), ("refined-vol", "refined", "volume"),
-              ("refined-fluid", "refined", "fluid")]
+              ("refined-fluid", "refined", "fluid"), ("refined-blend", "refined", "blend")]
 
 # Workload arguments per machine. seed001: 32 ranks (16 nodes x 2), seed 001's
 # scale. fattree4096: 4096 ranks; the doubling all-to-all needs P*P*B bytes per
@@ -290,12 +291,13 @@ class Runner:
             seen.add(key)
             ev = self.evaluate(m, trace, map_path)
             vol = self.evaluate(m, trace, map_path, "volume")["time_s"] if self.has["--contention"] else float("nan")
+            blend = self.evaluate(m, trace, map_path, "blend")["time_s"] if self.has["--contention"] else float("nan")
             fluid = (self.evaluate(m, trace, map_path, "fluid")["time_s"] if self.has["--contention"] and
                      m["nranks"] <= 256 else float("nan"))
             if sim is None:
                 sim, _ = self.smpi(m, map_path, w, args, map_path + ".smpi.log")
             pts.append({"label": label, "model_s": ev["time_s"], "model_volume_s": vol, "model_fluid_s": fluid,
-                        "hop_bytes": ev["hop_bytes"],
+                        "model_blend_s": blend, "hop_bytes": ev["hop_bytes"],
                         "sim_s": sim})
         for r in rows:
             add(r["mapping"], r["strategy"], r["sim_s"])
@@ -309,10 +311,11 @@ class Runner:
         rho_hb = spearman([p["hop_bytes"] for p in pts], [p["sim_s"] for p in pts])
         rho_v = spearman([p["model_volume_s"] for p in pts], [p["sim_s"] for p in pts])
         rho_f = spearman([p["model_fluid_s"] for p in pts], [p["sim_s"] for p in pts])
+        rho_b = spearman([p["model_blend_s"] for p in pts], [p["sim_s"] for p in pts])
         log(f"fidelity {w}: {len(pts)} mappings, Spearman(model, sim) = {rho:.3f}, (volume model, sim) = {rho_v:.3f}, "
-            f"(fluid model, sim) = {rho_f:.3f}, (hop-bytes, sim) = {rho_hb:.3f}")
+            f"(fluid model, sim) = {rho_f:.3f}, (blend model, sim) = {rho_b:.3f}, (hop-bytes, sim) = {rho_hb:.3f}")
         return {"points": pts, "spearman": rho, "spearman_volume": rho_v, "spearman_fluid": rho_f,
-                "spearman_hop_bytes": rho_hb}
+                "spearman_blend": rho_b, "spearman_hop_bytes": rho_hb}
 
 
 def print_tables(results):
@@ -332,10 +335,11 @@ def print_tables(results):
                 f = wr["fidelity"]
                 print(f"{w:<12} fidelity over {len(f['points'])} mappings: Spearman(model cost, simulated time) = "
                       f"{f['spearman']:.3f}  (volume model: {f.get('spearman_volume', float('nan')):.3f}, fluid model: "
-                      f"{f.get('spearman_fluid', float('nan')):.3f}, hop-bytes: {f['spearman_hop_bytes']:.3f})")
+                      f"{f.get('spearman_fluid', float('nan')):.3f}, blend model: "
+                      f"{f.get('spearman_blend', float('nan')):.3f}, hop-bytes: {f['spearman_hop_bytes']:.3f})")
     print("\n(gain = change vs identity, i.e. the initial mapping; negative is better. model = arcoll's seed-001 "
-          "estimate (collision count); sim = SMPI simulated communication time; refined-vol / refined-fluid = "
-          "refinement of the volume / max-min fluid cost, `--contention volume|fluid`.)")
+          "estimate (collision count); sim = SMPI simulated communication time; refined-vol / -fluid / -blend = "
+          "refinement of the volume / max-min fluid / blend cost, `--contention volume|fluid|blend`.)")
 
 
 def main(argv):

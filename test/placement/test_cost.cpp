@@ -116,17 +116,44 @@ TEST(Cost, VolumeContentionChargesTheBytesOnTheBusiestLink) {
   EXPECT_NEAR(after, estimated_time(h, t, {0, 2, 1, 3}), 1e-15);
 }
 
+// Contention::Blend (cost.hpp), by hand, the step of the fluid case below: A 0->2, B 1->3, C 0->1,
+// 1000 B each. Busy times t_k = V_k / B_k: up(node01) 2000 / 1e9 = 2 us, up(s1) and down(s2)
+// 2000 / 0.5e9 = 4 us each, up(node02), down(node02), down(node03), down(node04) 1 us each.
+// Volume term: A = B = 6 us + 4 us, C = 2 us + 2 us -> 10 us. Overlap term: max L 6 us +
+// sum t^2 / sum t = 6 us + (4+16+16+1+1+1+1) / (2+4+4+1+1+1+1) us = 6 us + 40/14 us.
+// One rank on each host of two_leaves (round_params) under contention c, and the step A 0->2,
+// B 1->3, C 0->1 of 1000 B each (the hand-computed blend and fluid cases).
+Topology one_per_host(Contention c) {
+  TopologyParams p = fixtures::round_params();
+  p.contention = c;
+  return make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\nnode04:1\n", 4, p);
+}
+CommGraph three_messages() { return graph(4, {{{0, 2, 1000}, {1, 3, 1000}, {0, 1, 1000}}}); }
+
+TEST(Cost, BlendContentionByHand) {
+  Topology t = one_per_host(Contention::Blend);
+  Mapping m{0, 1, 2, 3};
+  CommGraph g = three_messages();
+  EXPECT_NEAR(estimated_time(g, t, m), 0.5 * (10e-6 + 6e-6 + 40.0 / 14 * 1e-6), 1e-15);
+  // Every busy link equally busy (one message): the blend is the volume estimate, 2 us + 1 us.
+  CommGraph one = graph(4, {{{0, 1, 1000}}});
+  EXPECT_NEAR(estimated_time(one, t, m), 3e-6, 1e-15);
+  // The incremental model takes the whole-step path under this contention and stays exact.
+  CostModel cm(g, t, 1);
+  EXPECT_EQ(cm.per_link_steps(), 0u);
+  EXPECT_NEAR(cm.reset(m), estimated_time(g, t, m), 1e-18);
+  EXPECT_NEAR(cm.apply(1, 2, 2, 1), estimated_time(g, t, {0, 2, 1, 3}), 1e-18);
+}
+
 // Contention::Fluid (fluid.hpp), by hand: A 0->2 and B 1->3 (1000 B each) share up(s1) (0.5e9 B/s),
 // C 0->1 (1000 B) shares up(node01) (1e9 B/s) with A. Progressive filling: up(s1) is the
 // bottleneck (0.5e9 / 2): A = B = 2.5e8 B/s; C gets the rest of up(node01): 7.5e8 B/s and
 // finishes at 1000 / 7.5e8 s; A and B stay at 2.5e8 (up(s1)) and finish at 4 us. Ends: A, B at
 // 4 us + L (6 us); C at 1.33 us + 2 us. The step takes 10 us.
 TEST(Cost, FluidContentionIsMaxMinSharingByHand) {
-  TopologyParams p = fixtures::round_params();
-  p.contention = Contention::Fluid;
-  Topology t = make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\nnode04:1\n", 4, p);
+  Topology t = one_per_host(Contention::Fluid);
   Mapping m{0, 1, 2, 3};
-  CommGraph g = graph(4, {{{0, 2, 1000}, {1, 3, 1000}, {0, 1, 1000}}});
+  CommGraph g = three_messages();
   EXPECT_NEAR(estimated_time(g, t, m), 4e-6 + 6e-6, 1e-15);
   // C alone: 1000 B at 1e9 B/s + 2 us.
   CommGraph c = graph(4, {{{0, 1, 1000}}});

@@ -444,6 +444,12 @@ TEST_F(Cli, ContentionOptionSelectsTheCollisionModel) {
   ASSERT_EQ(v.rc, 0) << v.err;
   EXPECT_NEAR(json_of(c)["stages"][0]["time_s"].get<double>(), 2e-6 + 2.0 * (1 << 20) / 12.5e9, 1e-15);
   EXPECT_NEAR(json_of(v)["stages"][0]["time_s"].get<double>(), 2e-6 + ((1 << 20) + (1 << 10)) / 12.5e9, 1e-15);
+  // Blend (cost.hpp): both busy links carry the same bytes, so the busy-time-weighted mean busy
+  // time is that of each, and the blend equals the volume estimate.
+  Result bl = run(place_args("uneq.arctrace", "bl.slurm", "slurm") + " --json --strategy identity --contention blend");
+  ASSERT_EQ(bl.rc, 0) << bl.err;
+  EXPECT_EQ(json_of(bl)["machine"]["contention"], "blend");
+  EXPECT_NEAR(json_of(bl)["stages"][0]["time_s"].get<double>(), 2e-6 + ((1 << 20) + (1 << 10)) / 12.5e9, 1e-15);
   Result bad = run(place_args("rd8.arctrace", "b.slurm", "slurm") + " --contention fair");
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.err.find("--contention fair"), std::string::npos) << bad.err;
