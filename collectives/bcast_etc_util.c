@@ -131,3 +131,19 @@ int arcoll_blocks_begin(const arcoll_sched_t *s, int root, MPI_Comm comm, MPI_Ai
   }
   return MPI_SUCCESS;
 }
+
+int arcoll_bcast_begin(const arcoll_sched_t *s, int root, MPI_Comm comm, MPI_Aint count,
+                       MPI_Datatype datatype, int *type_size, int **order_out, int *pos_out,
+                       int *P_out) {
+  int rc;
+  *order_out = NULL;
+  if (count <= 0) return MPI_SUCCESS;
+  if ((rc = MPI_Type_size(datatype, type_size)) != MPI_SUCCESS) return rc;
+  if (*type_size == 0) return MPI_SUCCESS;
+  if ((rc = arcoll_order_resolve(s, root, comm, order_out, pos_out, P_out)) != MPI_SUCCESS) return rc;
+  if (*P_out == 1) {
+    free(*order_out);
+    *order_out = NULL;
+  }
+  return MPI_SUCCESS;
+}

@@ -33,6 +33,18 @@ int arcoll_order_resolve(const arcoll_sched_t *s, int root, MPI_Comm comm, int *
                          int *pos_out, int *P_out);
 
 /**
+ * Prologue of the broadcasts that resolve an order themselves (k-segment,
+ * nEBST, two-tree): *type_size = the datatype's size in bytes and, when there
+ * is something to move (count > 0, type size > 0, P > 1), the order
+ * (arcoll_order_resolve(): *order_out, free() it, *pos_out, *P_out).
+ * *order_out == NULL with MPI_SUCCESS: nothing to do.
+ * @return MPI_SUCCESS, or an error of MPI_Type_size / arcoll_order_resolve().
+ */
+int arcoll_bcast_begin(const arcoll_sched_t *s, int root, MPI_Comm comm, MPI_Aint count,
+                       MPI_Datatype datatype, int *type_size, int **order_out, int *pos_out,
+                       int *P_out);
+
+/**
  * Prologue of the binomial gather and scatter (gather.h): the bytes of one
  * block, *bb = count x type size of this rank's side (root_count, root_type
  * at the root; count, type elsewhere; equal by MPI's type-signature rule),

@@ -24,16 +24,15 @@ static int group_start(int P, int k, int g) { return (int)((long)g * P / k); }
 
 int arcoll_bcast_ksegment(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                           MPI_Comm comm, const arcoll_sched_t *s) {
-  int *order = NULL, pos, P, rc, type_size;
+  int *order, pos, P, rc, type_size;
   MPI_Aint lb, extent;
-  if (count <= 0) return MPI_SUCCESS;
-  if ((rc = MPI_Type_size(datatype, &type_size)) != MPI_SUCCESS) return rc;
-  if (type_size == 0) return MPI_SUCCESS;
-  if ((rc = MPI_Type_get_extent(datatype, &lb, &extent)) != MPI_SUCCESS) return rc;
-  if ((rc = arcoll_order_resolve(s, root, comm, &order, &pos, &P)) != MPI_SUCCESS) return rc;
-  if (P == 1) {
+  if ((rc = arcoll_bcast_begin(s, root, comm, count, datatype, &type_size, &order, &pos, &P)) !=
+          MPI_SUCCESS ||
+      !order)
+    return rc;
+  if ((rc = MPI_Type_get_extent(datatype, &lb, &extent)) != MPI_SUCCESS) {
     free(order);
-    return MPI_SUCCESS;
+    return rc;
   }
   int k = (s && s->k > 0) ? s->k : P / 2;
   if (k < 1) k = 1;

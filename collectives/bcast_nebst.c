@@ -15,15 +15,11 @@
 
 int arcoll_bcast_nebst(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                        MPI_Comm comm, const arcoll_sched_t *s) {
-  int *order = NULL, pos, P, rc, type_size;
-  if (count <= 0) return MPI_SUCCESS;
-  if ((rc = MPI_Type_size(datatype, &type_size)) != MPI_SUCCESS) return rc;
-  if (type_size == 0) return MPI_SUCCESS;
-  if ((rc = arcoll_order_resolve(s, root, comm, &order, &pos, &P)) != MPI_SUCCESS) return rc;
-  if (P == 1) {
-    free(order);
-    return MPI_SUCCESS;
-  }
+  int *order, pos, P, rc, type_size;
+  if ((rc = arcoll_bcast_begin(s, root, comm, count, datatype, &type_size, &order, &pos, &P)) !=
+          MPI_SUCCESS ||
+      !order)
+    return rc;
   int n = 0;
   while ((1 << n) < P) ++n; /* ceil(log2 P) >= 1 */
   if (s && s->k > 0) n = s->k;

@@ -16,15 +16,11 @@
 
 int arcoll_bcast_twotree(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                          MPI_Comm comm, const arcoll_sched_t *s) {
-  int *order = NULL, pos, P, rc, type_size;
-  if (count <= 0) return MPI_SUCCESS;
-  if ((rc = MPI_Type_size(datatype, &type_size)) != MPI_SUCCESS) return rc;
-  if (type_size == 0) return MPI_SUCCESS;
-  if ((rc = arcoll_order_resolve(s, root, comm, &order, &pos, &P)) != MPI_SUCCESS) return rc;
-  if (P == 1) {
-    free(order);
-    return MPI_SUCCESS;
-  }
+  int *order, pos, P, rc, type_size;
+  if ((rc = arcoll_bcast_begin(s, root, comm, count, datatype, &type_size, &order, &pos, &P)) !=
+          MPI_SUCCESS ||
+      !order)
+    return rc;
   MPI_Aint seg;
   if (s && s->segment_bytes > 0)
     seg = arcoll_segment_count(s->segment_bytes, type_size, count);
