@@ -17,7 +17,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dlfcn.h>
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -25,30 +24,11 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef int (*last_order_fn)(MPI_Comm, int *, int, long long *, int *);
-#ifdef ARCOLL_TEST_LINKED
-int arcoll_bcast_last_order(MPI_Comm comm, int *order, int len, long long *ncalls, int *adaptive);
-static last_order_fn get_last_order(void) { return arcoll_bcast_last_order; }
-#else
-static last_order_fn get_last_order(void) {
-  return (last_order_fn)dlsym(RTLD_DEFAULT, "arcoll_bcast_last_order");
-}
-#endif
+#include "check_util.h"
 
+#define CHECK_PROG "bcast_check"
 static int P, me;
-static long failures = 0;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      if (failures < 10) {                                 \
-        fprintf(stderr, "bcast_check rank %d: ", me);      \
-        fprintf(stderr, __VA_ARGS__);                      \
-        fprintf(stderr, "\n");                             \
-      }                                                    \
-      ++failures;                                          \
-    }                                                      \
-  } while (0)
+static long failures = 0, checked = 0;
 
 static void delay(void) {
 #if defined(SMPI_SAMPLE_FLOPS)

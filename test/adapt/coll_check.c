@@ -31,7 +31,6 @@
 #define _GNU_SOURCE
 #endif
 #include <ctype.h>
-#include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,31 +39,13 @@
 
 #include "select.h" /* algorithm tables (collectives/), to set and check the names */
 
-typedef const char *(*last_fn)(const char *);
-#ifdef ARCOLL_TEST_LINKED
-const char *arcoll_last_algorithm(const char *collective);
-static last_fn get_last(void) { return arcoll_last_algorithm; }
-#else
-static last_fn get_last(void) { return (last_fn)dlsym(RTLD_DEFAULT, "arcoll_last_algorithm"); }
-#endif
+#include "check_util.h"
 
+#define CHECK_PROG "coll_check"
 static int P, me, forced_k = -1;
 static long failures = 0, checked = 0;
 static long big_bytes = 65536;
 static last_fn last;
-
-#define CHECK(cond, ...)                                  \
-  do {                                                    \
-    ++checked;                                            \
-    if (!(cond)) {                                        \
-      if (failures < 12) {                                \
-        fprintf(stderr, "coll_check rank %d: ", me);      \
-        fprintf(stderr, __VA_ARGS__);                     \
-        fprintf(stderr, "\n");                            \
-      }                                                   \
-      ++failures;                                         \
-    }                                                     \
-  } while (0)
 
 /* ---- expected algorithm ---------------------------------------------------- */
 

@@ -22,22 +22,16 @@
  *    and every later call takes at most 1.05 x time(W).
  * Prints "online_check <coll> P=<P>: OK" and the measured table.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifndef ARCOLL_TEST_LINKED
-#include <dlfcn.h>
-#endif
 
-typedef const char *(*last_fn)(const char *);
-#ifdef ARCOLL_TEST_LINKED
-const char *arcoll_last_algorithm(const char *collective);
-static last_fn get_last(void) { return arcoll_last_algorithm; }
-#else
-static last_fn get_last(void) { return (last_fn)dlsym(RTLD_DEFAULT, "arcoll_last_algorithm"); }
-#endif
+#include "check_util.h"
 
 #define MAXCALLS 96
 #define NAMELEN 32

@@ -1,0 +1,48 @@
+/*
+ * Shared by the adapt test programs (bcast_check.c, coll_check.c,
+ * online_check.c): lookup of libarcoll's introspection functions and the
+ * CHECK macro.  Define _GNU_SOURCE before any include (RTLD_DEFAULT).
+ */
+#ifndef ARCOLL_TEST_ADAPT_CHECK_UTIL_H
+#define ARCOLL_TEST_ADAPT_CHECK_UTIL_H
+
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdio.h>
+
+/* arcoll_last_algorithm() and arcoll_bcast_last_order() (adapt/arcoll.h):
+ * linked into the program (ARCOLL_TEST_LINKED: the SMPI builds) or looked
+ * up in the preloaded libarcoll (NULL when libarcoll is not active). */
+typedef const char *(*last_fn)(const char *);
+typedef int (*last_order_fn)(MPI_Comm, int *, int, long long *, int *);
+#ifdef ARCOLL_TEST_LINKED
+const char *arcoll_last_algorithm(const char *collective);
+int arcoll_bcast_last_order(MPI_Comm comm, int *order, int len, long long *ncalls, int *adaptive);
+#define ARCOLL_TEST_SYMBOL(type, name) ((type)(name))
+#else
+#define ARCOLL_TEST_SYMBOL(type, name) ((type)dlsym(RTLD_DEFAULT, #name))
+#endif
+static inline last_fn get_last(void) { return ARCOLL_TEST_SYMBOL(last_fn, arcoll_last_algorithm); }
+static inline last_order_fn get_last_order(void) {
+  return ARCOLL_TEST_SYMBOL(last_order_fn, arcoll_bcast_last_order);
+}
+
+/* CHECK(cond, printf format, ...): one more check (`checked`); when cond is
+ * false one more failure (`failures`), the first CHECK_PRINTED of them
+ * printed as "<CHECK_PROG> rank <me>: message" on stderr.  The program
+ * defines CHECK_PROG (a string), `long checked, failures` and `int me`. */
+#define CHECK_PRINTED 12
+#define CHECK(cond, ...)                                      \
+  do {                                                        \
+    ++checked;                                                \
+    if (!(cond)) {                                            \
+      if (failures < CHECK_PRINTED) {                         \
+        fprintf(stderr, "%s rank %d: ", CHECK_PROG, me);      \
+        fprintf(stderr, __VA_ARGS__);                         \
+        fprintf(stderr, "\n");                                \
+      }                                                       \
+      ++failures;                                             \
+    }                                                         \
+  } while (0)
+
+#endif
