@@ -131,7 +131,7 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
   if flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
       --log=root.thres:warning --log=smpi_config.thres:warning \
       --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
-      --cfg=smpi/auto-shared-malloc-thresh:65536 "${sel[@]}" \
+      --cfg=smpi/auto-shared-malloc-thresh:65536 --cfg=smpi/shared-malloc-blocksize:67108864 "${sel[@]}" \
       "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" "${only[@]}" > "$tmp" 2> "$tmp.err"; then
     ok=1
     done_points=" all "
