@@ -112,13 +112,14 @@ double set_time(const std::vector<Message> &msgs, const Topology &topo, const Ma
  *    log links)) instead of O(messages of the step x route length); at 100k
  *    ranks on 4096 hosts that is ~10^3 times fewer operations per candidate.
  *    Memory: (ints + doubles + a small vector) per link per large step,
- *    bounded by `per_link_budget` link-steps (larger steps beyond the budget
+ *    bounded by `per_link_budget` link-steps, ~60 bytes each (default 4M:
+ *    ~250 MB; 100k ranks on 4096 hosts need 0.3M; larger steps beyond the budget
  *    use the whole-step path).
  */
 class CostModel {
  public:
   CostModel(const CommGraph &g, const Topology &topo, size_t per_link_min_msgs = 256,
-            size_t per_link_budget = size_t(1) << 25);
+            size_t per_link_budget = size_t(1) << 22);
   /** T(pi) of `map`, and remembers `map` and its per-step times. */
   double reset(const Mapping &map);
   double total() const { return total_; }
