@@ -17,12 +17,13 @@ int arcoll_scatter_binomial(const void *sendbuf, MPI_Aint sendcount, MPI_Datatyp
                             MPI_Comm comm, const arcoll_sched_t *s) {
   int *order, pos, P, rc, use_linear;
   MPI_Aint bb; /* bytes per block */
-  if ((rc = arcoll_blocks_begin(s, root, comm, sendcount, sendtype, recvcount, recvtype, &bb, &order, &pos, &P,
-                                &use_linear)) != MPI_SUCCESS ||
+  if ((rc = arcoll_blocks_begin(s, root, comm, sendcount, sendtype, recvcount, recvtype, &bb, &order,
+                                &pos, &P, &use_linear)) != MPI_SUCCESS ||
       bb == 0)
     return rc;
   if (use_linear)
-    return arcoll_scatter_linear(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, s);
+    return arcoll_scatter_linear(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                 comm, s);
   const int tag = arcoll_sched_tag(s);
   const int sub = arcoll_binomial_subtree_size(pos, P);
   const int lowbit = pos & -pos;

@@ -28,30 +28,8 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
       for (int k = 1; k <= n; ++k) vload[w[k]] += static_cast<double>(m.bytes);
     w += n + 1;
   }
-  // Blend's second term: busy times t_k = V_k / B_k of the step's links (each link once: its
-  // first message zeroes nothing yet, so mark it by negating the load after counting it).
-  double max_lat = 0, sum_t = 0, sum_t2 = 0;
-  if (topo.contention == Contention::Blend) {
-    const int *q = rbuf.data();
-    for (size_t i = 0; i < msgs.size(); ++i) {
-      for (int k = 1; k <= q[0]; ++k)
-        if (load[q[k]] > 0) {
-          const double t = vload[q[k]] / topo.links[q[k]].bandwidth_Bps;
-          sum_t += t;
-          sum_t2 += t * t;
-          load[q[k]] = -load[q[k]];
-        }
-      q += q[0] + 1;
-    }
-    q = rbuf.data();
-    for (size_t i = 0; i < msgs.size(); ++i) {
-      for (int k = 1; k <= q[0]; ++k)
-        if (load[q[k]] < 0) load[q[k]] = -load[q[k]];
-      q += q[0] + 1;
-    }
-  }
   // Pass 2: per message L + S * coll / B with coll = max load on its route.
-  double worst = 0;
+  double worst = 0, max_lat = 0;
   const int *r = rbuf.data();
   for (auto &m : msgs) {
     int n = r[0];
@@ -76,15 +54,25 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
     }
     r += n + 1;
   }
+  // Pass 3: zero the scratch arrays. A link's load is still set the first time a route
+  // reaches it: there Blend adds its busy time t_k = V_k / B_k, once per link.
+  const bool blend = topo.contention == Contention::Blend;
+  double sum_t = 0, sum_t2 = 0;
   r = rbuf.data();
   for (size_t i = 0; i < msgs.size(); ++i) {
-    for (int k = 1; k <= r[0]; ++k) load[r[k]] = 0;
-    if (volume)
-      for (int k = 1; k <= r[0]; ++k) vload[r[k]] = 0;
+    for (int k = 1; k <= r[0]; ++k) {
+      if (blend && load[r[k]] != 0) {
+        const double t = vload[r[k]] / topo.links[r[k]].bandwidth_Bps;
+        sum_t += t;
+        sum_t2 += t * t;
+      }
+      load[r[k]] = 0;
+      if (volume) vload[r[k]] = 0;
+    }
     r += r[0] + 1;
   }
   if (topo.contention == Contention::Fluid) return fluid_step_time(msgs, topo, map);
-  if (topo.contention == Contention::Blend && sum_t > 0) return 0.5 * (worst + max_lat + sum_t2 / sum_t);
+  if (blend && sum_t > 0) return 0.5 * (worst + max_lat + sum_t2 / sum_t);
   return worst;
 }
 
@@ -120,8 +108,8 @@ CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_m
   size_t used = 0;
   for (size_t t = 0; t < g.steps.size(); ++t) {
     const auto &msgs = g.steps[t].msgs;
-    if ((topo.contention == Contention::Count || topo.contention == Contention::Volume) && !msgs.empty() && msgs.size() >= per_link_min_msgs &&
-        used + L <= per_link_budget) {
+    const bool per_link_model = topo.contention == Contention::Count || topo.contention == Contention::Volume;
+    if (per_link_model && !msgs.empty() && msgs.size() >= per_link_min_msgs && used + L <= per_link_budget) {
       used += L;
       const int i = static_cast<int>(pl_.size());
       pl_of_step_[t] = i;

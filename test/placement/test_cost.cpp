@@ -116,11 +116,6 @@ TEST(Cost, VolumeContentionChargesTheBytesOnTheBusiestLink) {
   EXPECT_NEAR(after, estimated_time(h, t, {0, 2, 1, 3}), 1e-15);
 }
 
-// Contention::Blend (cost.hpp), by hand, the step of the fluid case below: A 0->2, B 1->3, C 0->1,
-// 1000 B each. Busy times t_k = V_k / B_k: up(node01) 2000 / 1e9 = 2 us, up(s1) and down(s2)
-// 2000 / 0.5e9 = 4 us each, up(node02), down(node02), down(node03), down(node04) 1 us each.
-// Volume term: A = B = 6 us + 4 us, C = 2 us + 2 us -> 10 us. Overlap term: max L 6 us +
-// sum t^2 / sum t = 6 us + (4+16+16+1+1+1+1) / (2+4+4+1+1+1+1) us = 6 us + 40/14 us.
 // One rank on each host of two_leaves (round_params) under contention c, and the step A 0->2,
 // B 1->3, C 0->1 of 1000 B each (the hand-computed blend and fluid cases).
 Topology one_per_host(Contention c) {
@@ -130,6 +125,11 @@ Topology one_per_host(Contention c) {
 }
 CommGraph three_messages() { return graph(4, {{{0, 2, 1000}, {1, 3, 1000}, {0, 1, 1000}}}); }
 
+// Contention::Blend (cost.hpp), by hand, the step of the fluid case below: A 0->2, B 1->3, C 0->1,
+// 1000 B each. Busy times t_k = V_k / B_k: up(node01) 2000 / 1e9 = 2 us, up(s1) and down(s2)
+// 2000 / 0.5e9 = 4 us each, up(node02), down(node02), down(node03), down(node04) 1 us each.
+// Volume term: A = B = 6 us + 4 us, C = 2 us + 2 us -> 10 us. Overlap term: max L 6 us +
+// sum t^2 / sum t = 6 us + (4+16+16+1+1+1+1) / (2+4+4+1+1+1+1) us = 6 us + 40/14 us.
 TEST(Cost, BlendContentionByHand) {
   Topology t = one_per_host(Contention::Blend);
   Mapping m{0, 1, 2, 3};
