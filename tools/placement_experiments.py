@@ -49,6 +49,8 @@ LOCK = "/tmp/arcoll-mpi.lock"
 STRATEGIES = [("identity", "identity", "count"), ("hopbytes", "hopbytes", "count"), ("metis", "metis", "count"),
               ("scotch", "scotch", "count"), ("refined", "refined", "count"), ("refined-vol", "refined", "volume"),
               ("refined-fluid", "refined", "fluid"), ("refined-blend", "refined", "blend")]
+# The other cost models whose fidelity (Spearman vs SMPI) is printed beside seed 001's.
+ALT_MODELS = ("volume", "fluid", "blend")
 
 # Workload arguments per machine. seed001: 32 ranks (16 nodes x 2), seed 001's
 # scale. fattree4096: 4096 ranks; the doubling all-to-all needs P*P*B bytes per
@@ -296,15 +298,14 @@ class Runner:
                 return
             seen.add(key)
             ev = self.evaluate(m, trace, map_path)
-            vol = self.evaluate(m, trace, map_path, "volume")["time_s"] if self.has["--contention"] else float("nan")
-            blend = self.evaluate(m, trace, map_path, "blend")["time_s"] if self.has["--contention"] else float("nan")
-            fluid = (self.evaluate(m, trace, map_path, "fluid")["time_s"] if self.has["--contention"] and
-                     m["nranks"] <= 256 else float("nan"))
+            pt = {"label": label, "model_s": ev["time_s"], "hop_bytes": ev["hop_bytes"]}
+            for c in ALT_MODELS:  # the fluid model is slow: 256 ranks at most
+                ok = self.has["--contention"] and (c != "fluid" or m["nranks"] <= 256)
+                pt[f"model_{c}_s"] = self.evaluate(m, trace, map_path, c)["time_s"] if ok else float("nan")
             if sim is None:
                 sim, _ = self.smpi(m, map_path, w, args, map_path + ".smpi.log")
-            pts.append({"label": label, "model_s": ev["time_s"], "model_volume_s": vol, "model_fluid_s": fluid,
-                        "model_blend_s": blend, "hop_bytes": ev["hop_bytes"],
-                        "sim_s": sim})
+            pt["sim_s"] = sim
+            pts.append(pt)
         for r in rows:
             add(r["mapping"], r["strategy"], r["sim_s"])
         k = 0
@@ -313,15 +314,15 @@ class Runner:
             mp = os.path.join(wd, f"random{k}.hosts")
             self.place(m, trace, mp, "identity", "random", 1000 + k, mp + ".place.log")
             add(mp, f"random seed {1000 + k}")
-        rho = spearman([p["model_s"] for p in pts], [p["sim_s"] for p in pts])
-        rho_hb = spearman([p["hop_bytes"] for p in pts], [p["sim_s"] for p in pts])
-        rho_v = spearman([p["model_volume_s"] for p in pts], [p["sim_s"] for p in pts])
-        rho_f = spearman([p["model_fluid_s"] for p in pts], [p["sim_s"] for p in pts])
-        rho_b = spearman([p["model_blend_s"] for p in pts], [p["sim_s"] for p in pts])
-        log(f"fidelity {w}: {len(pts)} mappings, Spearman(model, sim) = {rho:.3f}, (volume model, sim) = {rho_v:.3f}, "
-            f"(fluid model, sim) = {rho_f:.3f}, (blend model, sim) = {rho_b:.3f}, (hop-bytes, sim) = {rho_hb:.3f}")
-        return {"points": pts, "spearman": rho, "spearman_volume": rho_v, "spearman_fluid": rho_f,
-                "spearman_blend": rho_b, "spearman_hop_bytes": rho_hb}
+        sims = [p["sim_s"] for p in pts]
+        res = {"points": pts, "spearman": spearman([p["model_s"] for p in pts], sims)}
+        for c in ALT_MODELS:
+            res[f"spearman_{c}"] = spearman([p[f"model_{c}_s"] for p in pts], sims)
+        res["spearman_hop_bytes"] = spearman([p["hop_bytes"] for p in pts], sims)
+        log(f"fidelity {w}: {len(pts)} mappings, Spearman(model, sim) = {res['spearman']:.3f}, " +
+            "".join(f"({c} model, sim) = {res[f'spearman_{c}']:.3f}, " for c in ALT_MODELS) +
+            f"(hop-bytes, sim) = {res['spearman_hop_bytes']:.3f}")
+        return res
 
 
 def print_tables(results):
@@ -339,10 +340,9 @@ def print_tables(results):
                       f"{r['map_seconds']:>8.3f}")
             if "fidelity" in wr:
                 f = wr["fidelity"]
+                alt = "".join(f"{c} model: {f.get(f'spearman_{c}', float('nan')):.3f}, " for c in ALT_MODELS)
                 print(f"{w:<12} fidelity over {len(f['points'])} mappings: Spearman(model cost, simulated time) = "
-                      f"{f['spearman']:.3f}  (volume model: {f.get('spearman_volume', float('nan')):.3f}, fluid model: "
-                      f"{f.get('spearman_fluid', float('nan')):.3f}, blend model: "
-                      f"{f.get('spearman_blend', float('nan')):.3f}, hop-bytes: {f['spearman_hop_bytes']:.3f})")
+                      f"{f['spearman']:.3f}  ({alt}hop-bytes: {f['spearman_hop_bytes']:.3f})")
     print("\n(gain = change vs identity, i.e. the initial mapping; negative is better. model = arcoll's seed-001 "
           "estimate (collision count); sim = SMPI simulated communication time; refined-vol / -fluid / -blend = "
           "refinement of the volume / max-min fluid / blend cost, `--contention volume|fluid|blend`.)")
