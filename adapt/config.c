@@ -67,6 +67,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->debug = 0;
   cfg->online_candidates = ARCOLL_ONLINE_DEFAULT_CANDIDATES;
   cfg->online_trials = 2;
+  cfg->online_refine = ARCOLL_ONLINE_DEFAULT_REFINE;
   const char *s;
   long long v;
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
@@ -132,6 +133,17 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
       return -1;
     }
     cfg->online_trials = (int)v;
+  }
+  if ((s = getenv("ARCOLL_ONLINE_REFINE")) && *s) {
+    if (parse_ll(s, 0, ARCOLL_ONLINE_MAX_REFINE, &v)) {
+      snprintf(err, (size_t)errlen,
+               "ARCOLL_ONLINE_REFINE='%s' is not valid; give how many segment-refinement rounds "
+               "follow the candidates (the kept algorithm at half / double its segment size), "
+               "an integer in 0..%d (0 = none; default %d)", s, ARCOLL_ONLINE_MAX_REFINE,
+               ARCOLL_ONLINE_DEFAULT_REFINE);
+      return -1;
+    }
+    cfg->online_refine = (int)v;
   }
   if ((s = getenv("ARCOLL_DEBUG")) && *s) {
     if (!strcmp(s, "0")) cfg->debug = 0;

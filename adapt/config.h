@@ -12,9 +12,11 @@
  * | ARCOLL_BCAST_SEGMENT              | segment size in bytes, 0 = none          | 65536 (adaptive) |
  * | ARCOLL_BCAST_EXCHANGE_INTERVAL    | calls per lateness exchange 1..64        | 1       |
  * | ARCOLL_BCAST_EWMA_ALPHA           | EWMA weight of newest call (0,1]         | 0.5     |
- * | ARCOLL_ONLINE_CANDIDATES          | 1..8 candidates measured online per size | 4       |
+ * | ARCOLL_ONLINE_CANDIDATES          | 1..8 candidates measured online per size | 5       |
  * |                                   | class in auto mode (1: the model alone)  |         |
  * | ARCOLL_ONLINE_TRIALS              | 1..8 runs of each candidate              | 2       |
+ * | ARCOLL_ONLINE_REFINE              | 0..8 segment-refinement rounds after the | 3       |
+ * |                                   | candidates (collectives/online.h)        |         |
  * | ARCOLL_DEBUG                      | 0 or 1 (print orders / choices to stderr)| 0       |
  *
  * <COLL> is BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER,
@@ -47,6 +49,7 @@ typedef struct arcoll_config {
   int debug;
   int online_candidates;   /**< ARCOLL_ONLINE_CANDIDATES: candidates measured per class (1 = model only) */
   int online_trials;       /**< ARCOLL_ONLINE_TRIALS: runs per candidate */
+  int online_refine;       /**< ARCOLL_ONLINE_REFINE: segment-refinement rounds (0 = none) */
   arcoll_model_t model;    /**< ARCOLL_MODEL or arcoll_model_default() */
 } arcoll_config_t;
 

@@ -238,7 +238,8 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
   if (cfg->mode[c] == ARCOLL_MODE_AUTO && cfg->online_candidates > 1 && bytes <= INT_MAX) {
     arcoll_explorer_t *ex = malloc(sizeof *ex);
     if (ex && arcoll_explorer_init(ex, &cfg->model, c, P, bytes, commutative,
-                                   cfg->online_candidates, cfg->online_trials) > 1) {
+                                   cfg->online_candidates, cfg->online_trials,
+                                   cfg->online_refine) > 1) {
       out->ex = ex;
       return; /* arcoll_choose loads the candidate of each call */
     }
@@ -285,23 +286,30 @@ const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, M
 
 int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, double t0, int rc) {
   arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache, being measured */
-  if (!arcoll_explorer_record(e->ex, PMPI_Wtime() - t0, rc != MPI_SUCCESS)) return rc;
-  const int drc = arcoll_explorer_decide(e->ex, st->priv);
-  const arcoll_explorer_t *ex = e->ex;
-  const arcoll_choice_t *w = &ex->cand[ex->winner];
+  arcoll_explorer_t *ex = e->ex;
+  if (!arcoll_explorer_record(ex, PMPI_Wtime() - t0, rc != MPI_SUCCESS)) return rc;
+  const int round = ex->round, n = ex->n;
+  arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
+  memcpy(cand, ex->cand, sizeof cand); /* the next round overwrites them */
+  const int drc = arcoll_explorer_decide(ex, st->priv);
+  const arcoll_choice_t *w = &ex->best;
   e->algo = w->algo;
   e->segment_bytes = w->segment_bytes;
   e->k = w->k;
   e->predicted_s = w->predicted_s;
   if (arcoll_g_cfg.debug && st->me == 0) {
-    fprintf(stderr, "arcoll: online: %s P=%d measured", e->algo->collective, st->P);
-    for (int i = 0; i < ex->n; ++i)
-      fprintf(stderr, " %s/%lld=%.3gs(model %.3gs)", ex->cand[i].algo->name,
-              (long long)ex->cand[i].segment_bytes, ex->measured_s[i], ex->cand[i].predicted_s);
-    fprintf(stderr, " -> %s\n", e->algo->name);
+    fprintf(stderr, "arcoll: online: %s P=%d round %d measured", e->algo->collective, st->P,
+            round);
+    for (int i = 0; i < n; ++i)
+      fprintf(stderr, " %s/%lld=%.3gs(model %.3gs)", cand[i].algo->name,
+              (long long)cand[i].segment_bytes, ex->measured_s[i], cand[i].predicted_s);
+    fprintf(stderr, " -> %s/%lld%s\n", e->algo->name, (long long)e->segment_bytes,
+            ex->finished ? "" : ", refining its segment size");
   }
-  free(e->ex);
-  e->ex = NULL;
+  if (ex->finished) {
+    free(ex);
+    e->ex = NULL;
+  }
   return rc == MPI_SUCCESS ? drc : rc;
 }
 

@@ -36,9 +36,10 @@
  *   coll,P,m,kind,algo,segment_bytes,k,time_s,predicted_s
  * kind: algo (a table entry with the given segment size; 0 = one segment),
  * auto (libarcoll's online selection: the best of the model's
- * ARCOLL_ONLINE_CANDIDATES (default 5) candidates, measured; predicted_s its
+ * ARCOLL_ONLINE_CANDIDATES (default 5) candidates, measured, then
+ * ARCOLL_ONLINE_REFINE (default 3) segment-refinement rounds; predicted_s its
  * predicted time), model (the model's own choice, arcoll_select, i.e. auto
- * without the measurement), explore (algo "total", k = candidates measured:
+ * without the measurement), explore (algo "total", k = calls measured:
  * the summed time of the measured calls), native (SMPI's MPI_ collective;
  * algo "smpi").  predicted_s is -1 when unknown.
  * Errors (bad argument, failing MPI call) go to stderr, exit status 2.
@@ -246,6 +247,10 @@ int main(int argc, char **argv) {
   int ncand = ARCOLL_ONLINE_DEFAULT_CANDIDATES; /* ARCOLL_ONLINE_CANDIDATES, as libarcoll */
   const char *nc = getenv("ARCOLL_ONLINE_CANDIDATES");
   if (nc && *nc && (ncand = atoi(nc)) < 1) die("ARCOLL_ONLINE_CANDIDATES must be an integer >= 1");
+  int refine = ARCOLL_ONLINE_DEFAULT_REFINE; /* ARCOLL_ONLINE_REFINE, as libarcoll */
+  const char *nr = getenv("ARCOLL_ONLINE_REFINE");
+  if (nr && *nr && ((refine = atoi(nr)) < 0 || refine > ARCOLL_ONLINE_MAX_REFINE))
+    die("ARCOLL_ONLINE_REFINE must be an integer in 0..8");
   static const arcoll_coll_t sel_coll[] = {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE,
                                            ARCOLL_COLL_ALLREDUCE, ARCOLL_COLL_SCAN};
 #endif
@@ -274,24 +279,26 @@ int main(int argc, char **argv) {
        * for real machines' noise), so the kept candidate's steady-state
        * time is its measured time. */
       arcoll_explorer_t ex;
-      if (arcoll_explorer_init(&ex, &model, sel_coll[c], nprocs_, (MPI_Aint)m, 1, ncand, 1) < 1)
+      if (arcoll_explorer_init(&ex, &model, sel_coll[c], nprocs_, (MPI_Aint)m, 1, ncand, 1,
+                               refine) < 1)
         die("arcoll_select_candidates found no eligible algorithm");
       const arcoll_choice_t *ch;
       double explore_s = 0;
-      while ((ch = arcoll_explorer_next(&ex)) != NULL) {
+      while ((ch = arcoll_explorer_next(&ex)) != NULL) { /* every round */
         arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, tag};
         double t = measure((coll_t)c, ch->algo, sbuf, rbuf, count, op, &s, reps);
         explore_s += t;
-        if (ch == &ex.cand[0]) /* the model's own choice (arcoll_select) */
+        if (ex.round == 0 && ch == &ex.cand[0]) /* the model's own choice (arcoll_select) */
           emit((coll_t)c, m, "model", ch->algo->name, (long long)ch->segment_bytes, ch->k, t,
                ch->predicted_s);
-        if (arcoll_explorer_record(&ex, t, 0)) break;
+        if (arcoll_explorer_record(&ex, t, 0) &&
+            arcoll_explorer_decide(&ex, MPI_COMM_WORLD) != MPI_SUCCESS)
+          die("online decision failed");
       }
-      if (arcoll_explorer_decide(&ex, MPI_COMM_WORLD) != MPI_SUCCESS) die("online decision failed");
-      const arcoll_choice_t *w = &ex.cand[ex.winner];
-      emit((coll_t)c, m, "auto", w->algo->name, (long long)w->segment_bytes, w->k,
-           ex.measured_s[ex.winner], w->predicted_s);
-      emit((coll_t)c, m, "explore", "total", 0, ex.n, explore_s, -1);
+      const arcoll_choice_t *w = &ex.best;
+      emit((coll_t)c, m, "auto", w->algo->name, (long long)w->segment_bytes, w->k, ex.best_s,
+           w->predicted_s);
+      emit((coll_t)c, m, "explore", "total", 0, ex.runs, explore_s, -1);
 #else
       die("--mode auto: this build has no selector (collectives/select.c); rebuild when it exists");
 #endif

@@ -1,45 +1,106 @@
-/* Online selection among the model's best candidates; see online.h. */
+/* Online selection among the model's best candidates, then segment
+ * refinement around the fastest; see online.h. */
 #include "online.h"
 
 #include <math.h>
 #include <string.h>
 
 int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c, int P,
-                         MPI_Aint bytes, int commutative, int ncand, int trials) {
+                         MPI_Aint bytes, int commutative, int ncand, int trials, int refine) {
   memset(e, 0, sizeof *e);
   if (ncand < 1) ncand = 1;
   if (ncand > ARCOLL_ONLINE_MAX_CANDIDATES) ncand = ARCOLL_ONLINE_MAX_CANDIDATES;
   if (trials < 1) trials = 1;
   if (trials > ARCOLL_ONLINE_MAX_TRIALS) trials = ARCOLL_ONLINE_MAX_TRIALS;
+  if (refine < 0) refine = 0;
+  if (refine > ARCOLL_ONLINE_MAX_REFINE) refine = ARCOLL_ONLINE_MAX_REFINE;
   e->trials = trials;
-  e->winner = -1;
+  e->refine = refine;
+  e->model = m;
+  e->coll = c;
+  e->P = P;
+  e->bytes = bytes;
+  e->best_s = INFINITY;
   e->n = arcoll_select_candidates(m, c, P, bytes, commutative, e->cand, ncand);
+  if (e->n < 1) e->finished = 1;
+  else e->best = e->cand[0];
   return e->n;
 }
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
-  if (e->n < 1 || e->done >= e->n * e->trials) return NULL;
+  if (e->finished || e->n < 1 || e->done >= e->n * e->trials) return NULL;
   return &e->cand[e->done % e->n];
 }
 
 int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed) {
-  if (e->n < 1 || e->done >= e->n * e->trials) return 1;
+  if (e->finished || e->n < 1 || e->done >= e->n * e->trials) return 1;
   e->t[e->done++] = failed || !(seconds >= 0) ? INFINITY : seconds;
+  ++e->runs;
   return e->done == e->n * e->trials;
 }
 
-int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
-  const int runs = e->n * e->trials;
-  double all[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-  e->winner = 0;
-  if (e->n < 1) return MPI_SUCCESS;
-  int rc = PMPI_Allreduce(e->t, all, runs, MPI_DOUBLE, MPI_MAX, comm);
-  if (rc != MPI_SUCCESS) return rc;
+/* Segment size s is allowed for a refinement round (online.h, bounds). */
+static int segment_ok(const arcoll_explorer_t *e, MPI_Aint s) {
+  return s >= ARCOLL_ONLINE_MIN_SEGMENT && s < e->bytes &&
+         (e->bytes + s - 1) / s <= ARCOLL_ONLINE_MAX_SEGMENTS;
+}
+
+/* Append best at segment size s to the next round's candidates if allowed. */
+static void add_segment(arcoll_explorer_t *e, MPI_Aint s) {
+  if (!segment_ok(e, s)) return;
+  arcoll_choice_t v = e->best;
+  v.segment_bytes = s;
+  v.predicted_s = arcoll_model_predict(e->model, e->coll, v.algo, e->P, e->bytes, s, v.k);
+  e->cand[e->n++] = v;
+}
+
+int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all) {
+  const MPI_Aint kept = e->best.segment_bytes; /* before this round */
+  int improved = 0;
   for (int i = 0; i < e->n; ++i) {
-    double best = INFINITY;
-    for (int r = 0; r < e->trials; ++r) best = fmin(best, all[r * e->n + i]);
-    e->measured_s[i] = best;
-    if (best < e->measured_s[e->winner]) e->winner = i;
+    double b = INFINITY;
+    for (int r = 0; r < e->trials; ++r) b = fmin(b, all[r * e->n + i]);
+    e->measured_s[i] = b;
+    /* strict <: ties keep the earlier (better predicted / already kept) */
+    if (b < e->best_s || (e->round == 0 && i == 0)) {
+      e->best_s = b;
+      e->best = e->cand[i];
+      improved = 1;
+    }
   }
+  const MPI_Aint s = e->best.segment_bytes;
+  const int segmented = e->best.algo && (e->best.algo->flags & ARCOLL_ALGO_SEGMENTED) && s > 0;
+  if (e->round > 0) {
+    if (!improved) { /* no faster size this way: done */
+      e->finished = 1;
+      return 1;
+    }
+    e->dir = s > kept ? 1 : -1; /* keep going the way that was faster */
+  }
+  if (!segmented || e->round >= e->refine || !isfinite(e->best_s)) {
+    e->finished = 1;
+    return 1;
+  }
+  e->n = 0; /* round 1: both neighbours; later: one step further */
+  if (e->dir <= 0) add_segment(e, s / 2);
+  if (e->dir >= 0) add_segment(e, s * 2);
+  if (e->n == 0) {
+    e->finished = 1;
+    return 1;
+  }
+  e->done = 0;
+  ++e->round;
+  return 0;
+}
+
+int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
+  double all[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  if (e->finished || e->n < 1) return MPI_SUCCESS;
+  int rc = PMPI_Allreduce(e->t, all, e->n * e->trials, MPI_DOUBLE, MPI_MAX, comm);
+  if (rc != MPI_SUCCESS) {
+    e->finished = 1;
+    return rc;
+  }
+  arcoll_explorer_decide_times(e, all);
   return MPI_SUCCESS;
 }

@@ -21,14 +21,31 @@
  *  2. per call: arcoll_explorer_next() names the configuration to run; the
  *     caller times the call locally (seconds, MPI_Wtime) and passes the time
  *     to arcoll_explorer_record();
- *  3. after the last run: arcoll_explorer_decide() - one
- *     MPI_Allreduce(MAX) of the ncand x trials times over the communicator
+ *  3. after the last run of a round: arcoll_explorer_decide() - one
+ *     MPI_Allreduce(MAX) of the round's run times over the communicator
  *     (time of a run = the slowest rank's), per candidate the minimum over
- *     its trials, winner = the smallest (ties: the earlier candidate, i.e.
- *     the better predicted).
- * Cost: ncand x trials calls run possibly slower configurations, plus one
- * allreduce of ncand x trials doubles, once per (communicator, collective,
- * size class).
+ *     its trials; the fastest so far is `best` (ties: the earlier measured,
+ *     i.e. the better predicted);
+ *  4. segment refinement (rounds 1..refine): when `best` is a segmented
+ *     algorithm at segment size s > 0, the next round measures it at s / 2
+ *     and 2 s (within the bounds below); while a round finds a faster size
+ *     the next one takes one more step the same way (s / 4, s / 8, ... or
+ *     4 s, 8 s, ...); the first round that finds nothing faster, a size out
+ *     of bounds or `refine` rounds done ends the exploration.  Why: the
+ *     model ranks segment sizes less reliably than algorithms and has no
+ *     topology (bench/README.md, session 10: at tree P = 64, 2 MiB the
+ *     model's 2 KiB segments were 1.2x slower than 4 KiB).  Each round
+ *     measures a superset of what it keeps, so it never ends slower than
+ *     the first round's choice (as measured).
+ * Bounds of a refined segment size s': ARCOLL_ONLINE_MIN_SEGMENT <= s',
+ * bytes / s' <= ARCOLL_ONLINE_MAX_SEGMENTS and s' < bytes (s' >= bytes is
+ * one segment: the round-0 candidate "unsegmented" covers it).
+ * arcoll_explorer_next() returns NULL once the exploration ended; `best`
+ * is then the choice.
+ * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
+ * trials per further round, run possibly slower configurations, plus one
+ * allreduce of at most ncand x trials doubles per round, once per
+ * (communicator, collective, size class).
  */
 #ifndef ARCOLL_COLLECTIVES_ONLINE_H
 #define ARCOLL_COLLECTIVES_ONLINE_H
@@ -47,45 +64,76 @@ extern "C" {
 /** Default number of candidates (ARCOLL_ONLINE_CANDIDATES unset): libarcoll
  *  and the SMPI benchmark's auto column. */
 #define ARCOLL_ONLINE_DEFAULT_CANDIDATES 5
+/** Limit and default of the segment-refinement rounds (0 = none). */
+#define ARCOLL_ONLINE_MAX_REFINE 8
+#define ARCOLL_ONLINE_DEFAULT_REFINE 3
+/** Bounds of a refined segment size (bytes): at least 256 bytes, at most
+ *  65536 segments (a measured call of 64 MiB in 512-byte segments would
+ *  itself cost more than it could save). */
+#define ARCOLL_ONLINE_MIN_SEGMENT 256
+#define ARCOLL_ONLINE_MAX_SEGMENTS 65536
 
 typedef struct arcoll_explorer {
-  int n;      /**< candidates (0..ARCOLL_ONLINE_MAX_CANDIDATES) */
+  int n;      /**< candidates of the current round (0..ARCOLL_ONLINE_MAX_CANDIDATES) */
   int trials; /**< runs per candidate */
-  int done;   /**< runs recorded so far (0..n*trials) */
-  arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
-  /** seconds of run r (r = trial * n + candidate); +inf if the run failed */
+  int done;   /**< runs of the current round recorded so far (0..n*trials) */
+  int round;  /**< 0: the model's candidates; 1..: segment refinement */
+  int refine; /**< refinement rounds allowed (0..ARCOLL_ONLINE_MAX_REFINE) */
+  int dir;    /**< direction of the refinement: +1 larger segments, -1 smaller, 0 not yet known */
+  int finished; /**< 1 once the exploration ended (best is the choice) */
+  int runs;   /**< calls measured so far, all rounds */
+  const arcoll_model_t *model; /**< init's model (predictions of refined sizes); must outlive *e */
+  arcoll_coll_t coll;
+  int P;
+  MPI_Aint bytes; /**< message size the explorer was set up for (bytes) */
+  arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< current round's candidates */
+  /** seconds of run r of the current round (r = trial * n + candidate); +inf if the run failed */
   double t[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-  double measured_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< after decide: min over trials of the max over ranks */
-  int winner; /**< after decide: index into cand, else -1 */
+  double measured_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< after a decide: the round's min over trials of the max over ranks */
+  arcoll_choice_t best; /**< after the first decide: fastest measured configuration so far */
+  double best_s;        /**< its measured time (seconds) */
 } arcoll_explorer_t;
 
 /**
  * Set up *e for collective c, P ranks, `bytes` bytes (as arcoll_select) with
  * at most ncand candidates (clamped to 1..ARCOLL_ONLINE_MAX_CANDIDATES), each
- * run `trials` times (clamped to 1..ARCOLL_ONLINE_MAX_TRIALS).  Returns the
- * number of candidates; with 0 or 1 there is nothing to measure (cand[0] is
- * the model's choice when 1).
+ * run `trials` times (clamped to 1..ARCOLL_ONLINE_MAX_TRIALS), and at most
+ * `refine` segment-refinement rounds (clamped to 0..ARCOLL_ONLINE_MAX_REFINE).
+ * Returns the number of round-0 candidates; with 0 or 1 there is nothing to
+ * measure (cand[0] is the model's choice when 1; the refinement needs a
+ * first measured round, so it does not run either).
  */
 int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c, int P,
-                         MPI_Aint bytes, int commutative, int ncand, int trials);
+                         MPI_Aint bytes, int commutative, int ncand, int trials, int refine);
 
-/** Configuration of the next run; NULL once n x trials runs are recorded. */
+/** Configuration of the next run; NULL once the exploration ended, or while
+ *  a round's runs are all recorded and arcoll_explorer_decide() is due. */
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e);
 
 /**
  * Record the local time (seconds) of the run named by arcoll_explorer_next();
- * failed = 1 marks it +inf (never chosen).  Returns 1 when every run is
- * recorded (call arcoll_explorer_decide() now, on every rank), else 0.
+ * failed = 1 marks it +inf (never chosen).  Returns 1 when every run of the
+ * round is recorded (call arcoll_explorer_decide() now, on every rank), else 0.
  */
 int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed);
 
 /**
  * Collective over comm (every rank, after the same run): MPI_Allreduce(MAX)
- * of the run times, then measured_s and winner (see the file comment).
- * Returns MPI_SUCCESS or the allreduce's error (winner is then 0, the
- * model's choice, on this rank).
+ * of the round's run times, then arcoll_explorer_decide_times().  Returns
+ * MPI_SUCCESS or the allreduce's error (the exploration then ends on this
+ * rank with best = the round's first candidate unless a round before set it).
  */
 int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm);
+
+/**
+ * The local part of arcoll_explorer_decide(): `all` = the round's n x trials
+ * run times (seconds, run r = trial * n + candidate), already the maximum
+ * over ranks.  Sets measured_s, updates best / best_s, then either sets up
+ * the next refinement round (cand, n, done = 0; returns 0) or ends the
+ * exploration (finished = 1; returns 1).  Deterministic: every rank given
+ * the same times makes the same rounds.
+ */
+int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,10 @@ find_package(nlohmann_json REQUIRED)
 add_executable(test_select ${CMAKE_CURRENT_LIST_DIR}/test_select.cpp)
 target_link_libraries(test_select PRIVATE arcoll_collectives GTest::gtest_main nlohmann_json::nlohmann_json)
 gtest_discover_tests(test_select PROPERTIES LABELS unit)
+# the online selection's rounds, with synthetic times (collectives/online.h)
+add_executable(test_online ${CMAKE_CURRENT_LIST_DIR}/test_online.cpp)
+target_link_libraries(test_online PRIVATE arcoll_collectives GTest::gtest_main)
+gtest_discover_tests(test_online PROPERTIES LABELS unit)
 
 set(_cal_out ${CMAKE_CURRENT_BINARY_DIR}/calibrated.model.json)
 add_test(NAME collectives.calibrate.np2

@@ -1,0 +1,182 @@
+// Unit tests of the online selection's rounds (collectives/online.h): the
+// explorer driven with synthetic run times (no MPI: the times of one "rank"
+// are passed to arcoll_explorer_decide_times(), the local part of
+// arcoll_explorer_decide()).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "online.h"
+
+namespace {
+
+using TimeFn = std::function<double(const arcoll_choice_t &)>;
+
+struct Measured {
+  std::string algo;
+  MPI_Aint segment;
+  int round;
+};
+
+// Runs the whole exploration, each run taking time_of(candidate); returns
+// the configurations run, in order.
+std::vector<Measured> explore(arcoll_explorer_t &e, const TimeFn &time_of) {
+  std::vector<Measured> runs;
+  const arcoll_choice_t *ch;
+  while ((ch = arcoll_explorer_next(&e)) != nullptr) {
+    runs.push_back({ch->algo->name, ch->segment_bytes, e.round});
+    const double t = time_of(*ch);
+    if (arcoll_explorer_record(&e, std::isfinite(t) ? t : 0, !std::isfinite(t)))
+      arcoll_explorer_decide_times(&e, e.t);
+    EXPECT_LT(runs.size(), 200u) << "the exploration does not end";
+    if (runs.size() >= 200) break;
+  }
+  return runs;
+}
+
+// Set up a bcast explorer (built-in model, P = 64, 2 MiB, 4 candidates, 2
+// trials) and return the first segmented round-0 candidate (the test makes
+// it the fastest algorithm).
+arcoll_choice_t setup(arcoll_explorer_t &e, arcoll_model_t &m, int refine,
+                      MPI_Aint bytes = 2 << 20) {
+  arcoll_model_default(&m);
+  const int n = arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, 64, bytes, 1, 4, 2, refine);
+  EXPECT_GE(n, 2);
+  for (int i = 0; i < e.n; ++i)
+    if (e.cand[i].segment_bytes > 0) return e.cand[i];
+  ADD_FAILURE() << "no segmented candidate at " << bytes << " bytes";
+  return e.cand[0];
+}
+
+// Times: the chosen algorithm's runs follow a valley in log2(segment) with
+// its minimum at s0 * 2^j_opt; other algorithms 10 ms.
+TimeFn valley(const arcoll_choice_t &fast, double j_opt) {
+  const std::string name = fast.algo->name;
+  const double s0 = (double)fast.segment_bytes;
+  return [name, s0, j_opt](const arcoll_choice_t &c) {
+    if (name != c.algo->name || c.segment_bytes <= 0) return 10e-3;
+    const double j = std::log2((double)c.segment_bytes / s0);
+    return 1e-3 * (1 + 0.1 * (j - j_opt) * (j - j_opt));
+  };
+}
+
+TEST(Online, RefinementWalksToTheFastestSegmentSize) {
+  arcoll_explorer_t e;
+  arcoll_model_t m;
+  const arcoll_choice_t fast = setup(e, m, 3);
+  const int n0 = e.n;
+  const auto runs = explore(e, valley(fast, 2));
+  EXPECT_TRUE(e.finished);
+  EXPECT_STREQ(e.best.algo->name, fast.algo->name);
+  EXPECT_EQ(e.best.segment_bytes, fast.segment_bytes * 4);
+  EXPECT_DOUBLE_EQ(e.best_s, 1e-3);
+  // round 0: n0 x 2 runs; round 1: s/2 and 2s x 2; rounds 2 and 3: 4s, then
+  // 8s (slower: the end), 2 runs each
+  ASSERT_EQ((int)runs.size(), n0 * 2 + 4 + 2 + 2);
+  EXPECT_EQ(runs[n0 * 2].segment, fast.segment_bytes / 2);
+  EXPECT_EQ(runs[n0 * 2 + 1].segment, fast.segment_bytes * 2);
+  EXPECT_EQ(runs[n0 * 2 + 4].segment, fast.segment_bytes * 4);
+  EXPECT_EQ(runs[n0 * 2 + 6].segment, fast.segment_bytes * 8);
+  EXPECT_EQ(runs.back().round, 3);
+  EXPECT_EQ(e.runs, (int)runs.size());
+  for (size_t r = n0 * 2; r < runs.size(); ++r) EXPECT_EQ(runs[r].algo, fast.algo->name);
+}
+
+TEST(Online, RefinementGoesDownAndStopsAtTheRoundLimit) {
+  arcoll_explorer_t e;
+  arcoll_model_t m;
+  const arcoll_choice_t fast = setup(e, m, 2);
+  // optimum 8x smaller; 2 rounds reach s/4 only
+  explore(e, valley(fast, -3));
+  EXPECT_EQ(e.best.segment_bytes, fast.segment_bytes / 4);
+  EXPECT_EQ(e.round, 2);
+}
+
+TEST(Online, NoRefinementWhenTheSegmentSizeIsBestOrDisabled) {
+  for (int refine : {0, 3}) {
+    arcoll_explorer_t e;
+    arcoll_model_t m;
+    const arcoll_choice_t fast = setup(e, m, refine);
+    const int n0 = e.n;
+    const auto runs = explore(e, valley(fast, 0));
+    EXPECT_EQ(e.best.segment_bytes, fast.segment_bytes) << "refine " << refine;
+    EXPECT_EQ((int)runs.size(), n0 * 2 + (refine ? 4 : 0)) << "refine " << refine;
+  }
+}
+
+TEST(Online, UnsegmentedWinnerIsNotRefined) {
+  arcoll_explorer_t e;
+  arcoll_model_t m;
+  setup(e, m, 3);
+  const int n0 = e.n;
+  int unseg = -1;
+  for (int i = 0; i < e.n; ++i)
+    if (e.cand[i].segment_bytes <= 0) unseg = i;
+  ASSERT_GE(unseg, 0);
+  const arcoll_choice_t w = e.cand[unseg];
+  const auto runs = explore(e, [&](const arcoll_choice_t &c) {
+    return c.algo == w.algo && c.segment_bytes == w.segment_bytes ? 1e-3 : 2e-3;
+  });
+  EXPECT_EQ((int)runs.size(), n0 * 2);
+  EXPECT_EQ(e.best.algo, w.algo);
+  EXPECT_EQ(e.best.segment_bytes, w.segment_bytes);
+}
+
+// Whatever the times: the kept configuration is the fastest measured one,
+// never slower than round 0's best, refined sizes stay in bounds, and every
+// refined run is round 0's winner's algorithm.
+TEST(Online, NeverWorseThanTheFirstRoundAndInBounds) {
+  for (unsigned seed = 1; seed <= 200; ++seed) {
+    arcoll_explorer_t e;
+    arcoll_model_t m;
+    const MPI_Aint bytes = seed % 2 ? (MPI_Aint)(2 << 20) : (MPI_Aint)(64 << 20);
+    setup(e, m, 1 + seed % 4, bytes);
+    const int n0 = e.n;
+    double round0_min = INFINITY, all_min = INFINITY;
+    auto time_of = [&](const arcoll_choice_t &c) {
+      // deterministic pseudo-random time of (algorithm, segment)
+      unsigned h = seed * 2654435761u ^ (unsigned)c.segment_bytes * 40503u;
+      for (const char *p = c.algo->name; *p; ++p) h = h * 31 + (unsigned char)*p;
+      h ^= h >> 13;
+      h *= 0x5bd1e995u;
+      h ^= h >> 15;
+      double t = 1e-3 * (1 + (h % 1000) / 1000.0);
+      if (h % 17 == 0) t = INFINITY; // a failed run
+      if (e.round == 0) round0_min = std::fmin(round0_min, t);
+      all_min = std::fmin(all_min, t);
+      return t;
+    };
+    const auto runs = explore(e, time_of);
+    ASSERT_TRUE(e.finished) << "seed " << seed;
+    EXPECT_GE((int)runs.size(), n0 * 2);
+    if (std::isfinite(round0_min)) {
+      EXPECT_LE(e.best_s, round0_min) << "seed " << seed;
+      EXPECT_DOUBLE_EQ(e.best_s, all_min) << "seed " << seed;
+    }
+    std::string w0;
+    for (const Measured &r : runs) {
+      if (r.round == 0) continue;
+      if (w0.empty()) w0 = r.algo;
+      EXPECT_EQ(r.algo, w0) << "seed " << seed;
+      EXPECT_GE(r.segment, ARCOLL_ONLINE_MIN_SEGMENT) << "seed " << seed;
+      EXPECT_LT(r.segment, bytes) << "seed " << seed;
+      EXPECT_LE((bytes + r.segment - 1) / r.segment, ARCOLL_ONLINE_MAX_SEGMENTS);
+    }
+  }
+}
+
+TEST(Online, EveryRunFailedKeepsTheModelsChoice) {
+  arcoll_explorer_t e;
+  arcoll_model_t m;
+  setup(e, m, 3);
+  const arcoll_choice_t first = e.cand[0];
+  const auto runs = explore(e, [](const arcoll_choice_t &) { return INFINITY; });
+  EXPECT_EQ((int)runs.size(), e.n * 2);
+  EXPECT_EQ(e.best.algo, first.algo);
+  EXPECT_EQ(e.best.segment_bytes, first.segment_bytes);
+}
+
+} // namespace
