@@ -15,8 +15,16 @@
  * SMPI.  Tree t's messages carry tag + ARCOLL_BCAST_MULTITREE_TAG_STRIDE t,
  * so two trees sharing an edge (parent, child) cannot mismatch; within a tree
  * a parent sends in increasing segment order and the child posts its receives
- * in that order (MPI non-overtaking).  Deadlock-free: every wait depends on a
- * smaller segment of the same tree or on the same segment higher up that tree.
+ * in that order (MPI non-overtaking).
+ * KNOWN BUG (session 11): not deadlock-free when sends need a posted receive
+ * (MPICH/UCX at 16 KiB segments; SMPI completes sends below 64 KiB without
+ * one): the wait for a send slot of tree t blocks the rank's other trees, so
+ * rank A waiting for a tree-0 send to B (whose receive B posts only after
+ * forwarding an earlier tree-0 segment) while B waits the same way for a
+ * tree-1 send to A hangs.  Reproduced: twotree, P = 3, 4 MiB, 16 KiB
+ * segments under MPICH.  Fix in progress: one MPI_Waitany over every tree's
+ * next receive and the blocked slots' sends (correct under MPICH at P = 3, 4;
+ * its SMPI times not yet checked against bench/README.md).
  */
 #ifndef ARCOLL_COLLECTIVES_BCAST_MULTITREE_H
 #define ARCOLL_COLLECTIVES_BCAST_MULTITREE_H
