@@ -18,6 +18,25 @@ static int parse_ll(const char *s, long long lo, long long hi, long long *out) {
   return 0;
 }
 
+/* Integer variable `name` in lo..hi into *out, left unchanged (the default)
+ * when unset or empty.  On a bad value writes "NAME='v' is not valid; give
+ * WHAT, an integer in lo..hi (NOTEdefault D)" (D = *out) into err and
+ * returns -1. */
+static int env_int(const char *name, long long lo, long long hi, const char *what,
+                   const char *note, int *out, char *err, int errlen) {
+  const char *s = getenv(name);
+  long long v;
+  if (!s || !*s) return 0;
+  if (parse_ll(s, lo, hi, &v)) {
+    snprintf(err, (size_t)errlen,
+             "%s='%s' is not valid; give %s, an integer in %lld..%lld (%sdefault %d)", name, s,
+             what, lo, hi, note, *out);
+    return -1;
+  }
+  *out = (int)v;
+  return 0;
+}
+
 /* ARCOLL_<COLL>_ALGORITHM of collective c. */
 static int parse_algorithm(arcoll_config_t *cfg, arcoll_coll_t c, char *err, int errlen) {
   char var[64], upper[32];
@@ -93,15 +112,10 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
     cfg->segment_bytes = v;
     cfg->segment_set = 1;
   }
-  if ((s = getenv("ARCOLL_BCAST_EXCHANGE_INTERVAL")) && *s) {
-    if (parse_ll(s, 1, 64, &v)) {
-      snprintf(err, (size_t)errlen,
-               "ARCOLL_BCAST_EXCHANGE_INTERVAL='%s' is not valid; give the number of "
-               "MPI_Bcast calls per lateness exchange, an integer in 1..64", s);
-      return -1;
-    }
-    cfg->exchange_interval = (int)v;
-  }
+  if (env_int("ARCOLL_BCAST_EXCHANGE_INTERVAL", 1, 64,
+              "the number of MPI_Bcast calls per lateness exchange", "",
+              &cfg->exchange_interval, err, errlen))
+    return -1;
   if ((s = getenv("ARCOLL_BCAST_EWMA_ALPHA")) && *s) {
     char *end;
     double a = strtod(s, &end);
@@ -113,38 +127,18 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
     }
     cfg->ewma_alpha = a;
   }
-  if ((s = getenv("ARCOLL_ONLINE_CANDIDATES")) && *s) {
-    if (parse_ll(s, 1, ARCOLL_ONLINE_MAX_CANDIDATES, &v)) {
-      snprintf(err, (size_t)errlen,
-               "ARCOLL_ONLINE_CANDIDATES='%s' is not valid; give how many of the model's best "
-               "algorithms are measured on the first calls of each message size, an integer "
-               "in 1..%d (1 = trust the model alone; default %d)", s, ARCOLL_ONLINE_MAX_CANDIDATES,
-               ARCOLL_ONLINE_DEFAULT_CANDIDATES);
-      return -1;
-    }
-    cfg->online_candidates = (int)v;
-  }
-  if ((s = getenv("ARCOLL_ONLINE_TRIALS")) && *s) {
-    if (parse_ll(s, 1, ARCOLL_ONLINE_MAX_TRIALS, &v)) {
-      snprintf(err, (size_t)errlen,
-               "ARCOLL_ONLINE_TRIALS='%s' is not valid; give how many times each candidate is "
-               "run before the choice, an integer in 1..%d (default 2)", s,
-               ARCOLL_ONLINE_MAX_TRIALS);
-      return -1;
-    }
-    cfg->online_trials = (int)v;
-  }
-  if ((s = getenv("ARCOLL_ONLINE_REFINE")) && *s) {
-    if (parse_ll(s, 0, ARCOLL_ONLINE_MAX_REFINE, &v)) {
-      snprintf(err, (size_t)errlen,
-               "ARCOLL_ONLINE_REFINE='%s' is not valid; give how many segment-refinement rounds "
-               "follow the candidates (the kept algorithm at half / double its segment size), "
-               "an integer in 0..%d (0 = none; default %d)", s, ARCOLL_ONLINE_MAX_REFINE,
-               ARCOLL_ONLINE_DEFAULT_REFINE);
-      return -1;
-    }
-    cfg->online_refine = (int)v;
-  }
+  if (env_int("ARCOLL_ONLINE_CANDIDATES", 1, ARCOLL_ONLINE_MAX_CANDIDATES,
+              "how many of the model's best algorithms are measured on the first calls of "
+              "each message size", "1 = trust the model alone; ", &cfg->online_candidates, err,
+              errlen) ||
+      env_int("ARCOLL_ONLINE_TRIALS", 1, ARCOLL_ONLINE_MAX_TRIALS,
+              "how many times each candidate is run before the choice", "",
+              &cfg->online_trials, err, errlen) ||
+      env_int("ARCOLL_ONLINE_REFINE", 0, ARCOLL_ONLINE_MAX_REFINE,
+              "how many segment-refinement rounds follow the candidates (the kept algorithm "
+              "at half / double its segment size)", "0 = none; ", &cfg->online_refine, err,
+              errlen))
+    return -1;
   if ((s = getenv("ARCOLL_DEBUG")) && *s) {
     if (!strcmp(s, "0")) cfg->debug = 0;
     else if (!strcmp(s, "1")) cfg->debug = 1;
