@@ -288,16 +288,16 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache, being measured */
   arcoll_explorer_t *ex = e->ex;
   if (!arcoll_explorer_record(ex, PMPI_Wtime() - t0, rc != MPI_SUCCESS)) return rc;
-  const int round = ex->round, n = ex->n;
+  const int round = ex->round, n = ex->n, debug = arcoll_g_cfg.debug && st->me == 0;
   arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
-  memcpy(cand, ex->cand, sizeof cand); /* the next round overwrites them */
+  if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
   const int drc = arcoll_explorer_decide(ex, st->priv);
   const arcoll_choice_t *w = &ex->best;
   e->algo = w->algo;
   e->segment_bytes = w->segment_bytes;
   e->k = w->k;
   e->predicted_s = w->predicted_s;
-  if (arcoll_g_cfg.debug && st->me == 0) {
+  if (debug) {
     fprintf(stderr, "arcoll: online: %s P=%d round %d measured", e->algo->collective, st->P,
             round);
     for (int i = 0; i < n; ++i)

@@ -28,12 +28,12 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
 }
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
-  if (e->finished || e->n < 1 || e->done >= e->n * e->trials) return NULL;
+  if (e->finished || e->done >= e->n * e->trials) return NULL;
   return &e->cand[e->done % e->n];
 }
 
 int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed) {
-  if (e->finished || e->n < 1 || e->done >= e->n * e->trials) return 1;
+  if (e->finished || e->done >= e->n * e->trials) return 1;
   e->t[e->done++] = failed || !(seconds >= 0) ? INFINITY : seconds;
   ++e->runs;
   return e->done == e->n * e->trials;
@@ -61,8 +61,9 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all) {
     double b = INFINITY;
     for (int r = 0; r < e->trials; ++r) b = fmin(b, all[r * e->n + i]);
     e->measured_s[i] = b;
-    /* strict <: ties keep the earlier (better predicted / already kept) */
-    if (b < e->best_s || (e->round == 0 && i == 0)) {
+    /* strict <: ties keep the earlier (better predicted / already kept);
+     * nothing finite measured: best stays init's cand[0] */
+    if (b < e->best_s) {
       e->best_s = b;
       e->best = e->cand[i];
       improved = 1;
@@ -95,7 +96,7 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all) {
 
 int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
   double all[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-  if (e->finished || e->n < 1) return MPI_SUCCESS;
+  if (e->finished) return MPI_SUCCESS;
   int rc = PMPI_Allreduce(e->t, all, e->n * e->trials, MPI_DOUBLE, MPI_MAX, comm);
   if (rc != MPI_SUCCESS) {
     e->finished = 1;
