@@ -22,13 +22,18 @@ int arcoll_bcast_multitree(void *buf, MPI_Aint count, MPI_Datatype datatype,
   int maxch = 0;
   for (int t = 0; t < ntrees; ++t)
     if (trees[t].nchildren > maxch) maxch = trees[t].nchildren;
-  /* per tree t: receive slots rreq[t W + i], send slots sreq[(t W + i) maxch + c],
-   * next segment index j to complete (segment s = t + j ntrees) */
+  /* per tree t: receive slots rreq[t W + i] (segment j in slot j % W),
+   * send slots sreq[(t W + i) maxch + c] (the sends of segment j in slot
+   * j % W), got[t] = segments received (all of them at the root), fwd[t] =
+   * segments forwarded (segment s = t + j ntrees) */
   MPI_Request *rreq = malloc(sizeof(MPI_Request) * (size_t)ntrees * W);
   MPI_Request *sreq = malloc(sizeof(MPI_Request) * (size_t)ntrees * W * (size_t)(maxch + 1));
-  MPI_Request *heads = malloc(sizeof(MPI_Request) * (size_t)ntrees);
-  MPI_Aint *next = malloc(sizeof(MPI_Aint) * (size_t)ntrees);
-  if (!rreq || !sreq || !heads || !next) {
+  MPI_Request *wait = malloc(sizeof(MPI_Request) * (size_t)ntrees * (size_t)(maxch + 1));
+  int *wt = malloc(sizeof(int) * (size_t)ntrees * (size_t)(maxch + 1)); /* wait[i]'s tree */
+  int *wc = malloc(sizeof(int) * (size_t)ntrees * (size_t)(maxch + 1)); /* its child, -1: receive */
+  MPI_Aint *got = malloc(sizeof(MPI_Aint) * (size_t)ntrees);
+  MPI_Aint *fwd = malloc(sizeof(MPI_Aint) * (size_t)ntrees);
+  if (!rreq || !sreq || !wait || !wt || !wc || !got || !fwd) {
     rc = MPI_ERR_NO_MEM;
     goto done;
   }
@@ -41,7 +46,8 @@ int arcoll_bcast_multitree(void *buf, MPI_Aint count, MPI_Datatype datatype,
 #define TAG(t) (tag + ARCOLL_BCAST_MULTITREE_TAG_STRIDE * (t))
   rc = MPI_SUCCESS;
   for (int t = 0; t < ntrees; ++t) {
-    next[t] = 0;
+    fwd[t] = 0;
+    got[t] = trees[t].parent < 0 ? NSEG(t) : 0;
     if (trees[t].parent < 0) continue;
     for (MPI_Aint j = 0; j < NSEG(t) && j < W; ++j) {
       MPI_Aint s = SEG(t, j);
@@ -51,34 +57,58 @@ int arcoll_bcast_multitree(void *buf, MPI_Aint count, MPI_Datatype datatype,
     }
   }
   for (;;) {
-    /* the tree whose next segment is here (the root: the next segment in order) */
-    int t = -1;
-    if (trees[0].parent < 0) { /* root of every tree */
-      MPI_Aint best = -1;
-      for (int u = 0; u < ntrees; ++u)
-        if (next[u] < NSEG(u) && (best < 0 || SEG(u, next[u]) < best)) best = SEG(u, next[u]), t = u;
+    /* forward every received segment whose send slot is free, the smallest
+     * segment first (the root: the segments in order) */
+    for (;;) {
+      int t = -1;
+      for (int u = 0; u < ntrees; ++u) {
+        if (fwd[u] >= got[u] || trees[u].nchildren == 0) continue;
+        const int slot = u * W + (int)(fwd[u] % W), nch = trees[u].nchildren;
+        int free_slot = 1; /* its sends seen complete by the MPI_Waitany below */
+        for (int c = 0; c < nch; ++c) free_slot &= sreq[slot * maxch + c] == MPI_REQUEST_NULL;
+        if (free_slot && (t < 0 || SEG(u, fwd[u]) < SEG(t, fwd[t]))) t = u;
+      }
       if (t < 0) break;
-    } else {
-      for (int u = 0; u < ntrees; ++u)
-        heads[u] = next[u] < NSEG(u) ? rreq[u * W + next[u] % W] : MPI_REQUEST_NULL;
-      if ((rc = MPI_Waitany(ntrees, heads, &t, MPI_STATUS_IGNORE)) != MPI_SUCCESS) goto done;
-      if (t == MPI_UNDEFINED) break;
-      rreq[t * W + next[t] % W] = heads[t];
-    }
-    const MPI_Aint j = next[t]++, s = SEG(t, j);
-    const int slot = t * W + (int)(j % W);
-    const arcoll_tree_t *tr = &trees[t];
-    if (tr->parent >= 0 && j + W < NSEG(t)) {
-      MPI_Aint s2 = SEG(t, j + W);
-      rc = MPI_Irecv(SEG_PTR(s2), SEG_LEN(s2), datatype, tr->parent, TAG(t), comm, &rreq[slot]);
-      if (rc != MPI_SUCCESS) goto done;
-    }
-    if (tr->nchildren > 0) { /* free the slot (sends of segment j - W of this tree) */
-      rc = arcoll_wait_all(tr->nchildren, &sreq[slot * maxch], MPI_SUCCESS);
-      if (rc != MPI_SUCCESS) goto done;
-      for (int c = 0; c < tr->nchildren; ++c) {
-        rc = MPI_Isend(SEG_PTR(s), SEG_LEN(s), datatype, tr->children[c], TAG(t), comm,
+      const MPI_Aint s = SEG(t, fwd[t]);
+      const int slot = t * W + (int)(fwd[t] % W);
+      for (int c = 0; c < trees[t].nchildren; ++c) {
+        rc = MPI_Isend(SEG_PTR(s), SEG_LEN(s), datatype, trees[t].children[c], TAG(t), comm,
                        &sreq[slot * maxch + c]);
+        if (rc != MPI_SUCCESS) goto done;
+      }
+      ++fwd[t];
+    }
+    /* then wait for the next receive of any tree or, where a received
+     * segment waits for its send slot, for that slot's sends: a blocked send
+     * slot of one tree never stops the other trees' receives (a rank
+     * blocked on tree 0's slot while its tree-1 child waits the same way on
+     * it would deadlock when the sends need a posted receive, as MPICH/UCX
+     * sends of 16 KiB do) */
+    int nw = 0, idx = -1;
+    for (int u = 0; u < ntrees; ++u) {
+      if (got[u] < NSEG(u)) {
+        wait[nw] = rreq[u * W + (int)(got[u] % W)];
+        wt[nw] = u, wc[nw++] = -1;
+      }
+      if (fwd[u] < got[u])
+        for (int c = 0; c < trees[u].nchildren; ++c) {
+          wait[nw] = sreq[(u * W + (int)(fwd[u] % W)) * maxch + c];
+          wt[nw] = u, wc[nw++] = c;
+        }
+    }
+    if (nw == 0) break; /* everything received and forwarded */
+    if ((rc = MPI_Waitany(nw, wait, &idx, MPI_STATUS_IGNORE)) != MPI_SUCCESS) goto done;
+    if (idx == MPI_UNDEFINED) continue;
+    const int u = wt[idx];
+    if (wc[idx] >= 0) { /* one send of u's blocking slot done */
+      sreq[(u * W + (int)(fwd[u] % W)) * maxch + wc[idx]] = MPI_REQUEST_NULL;
+    } else { /* u's segment got[u] is here: post the receive W segments on */
+      const MPI_Aint j = got[u]++;
+      rreq[u * W + (int)(j % W)] = MPI_REQUEST_NULL;
+      if (j + W < NSEG(u)) {
+        MPI_Aint s2 = SEG(u, j + W);
+        rc = MPI_Irecv(SEG_PTR(s2), SEG_LEN(s2), datatype, trees[u].parent, TAG(u), comm,
+                       &rreq[u * W + (int)(j % W)]);
         if (rc != MPI_SUCCESS) goto done;
       }
     }
@@ -87,8 +117,11 @@ int arcoll_bcast_multitree(void *buf, MPI_Aint count, MPI_Datatype datatype,
 done:
   free(rreq);
   free(sreq);
-  free(heads);
-  free(next);
+  free(wait);
+  free(wt);
+  free(wc);
+  free(got);
+  free(fwd);
   return rc;
 #undef SEG
 #undef NSEG

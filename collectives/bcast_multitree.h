@@ -6,9 +6,19 @@
  * down trees[s % ntrees], so the trees carry the message in parallel (nEBST:
  * seed 000_32450fa7292fe18a.txt; two-tree: Sanders, Speck, Träff 2009).
  * The trees progress independently: a rank forwards a segment of tree t
- * (MPI_Isend to t's children) as soon as it has it (MPI_Waitany over the
- * trees' next receives), in increasing order within the tree, with up to
+ * (MPI_Isend to t's children) as soon as it has it and t's send slot for it
+ * is free, in increasing order within the tree, with up to
  * ARCOLL_BCAST_MULTITREE_WINDOW receives posted and sends in flight per tree.
+ * Progress is one MPI_Waitany over every tree's next receive and the sends
+ * of the slots that received segments wait for: a blocked send slot of one
+ * tree never stops the rank's other trees.  Blocking on a tree's send slot
+ * instead deadlocks when sends need a posted receive (MPICH/UCX at 16 KiB:
+ * rank A waits for a tree-0 send to B, whose receive B posts only after
+ * forwarding an earlier tree-0 segment, while B waits the same way for a
+ * tree-1 send to A; found at P = 3, 4 MiB, 16 KiB segments, test
+ * collectives.bcast_etc.rendezvous.np3).  Posting every receive up front
+ * also avoids it but lets all segments flow at once (two-tree P = 256,
+ * 2 MiB: 2.41 -> 12.4 ms simulated).
  * Waiting for the segments in global order instead couples the trees: on the
  * two-tree at P = 4 the two inner ranks then forward alternately (each waits
  * for the other's previous segment), measured 2.5x slower than M/B under
@@ -16,15 +26,6 @@
  * so two trees sharing an edge (parent, child) cannot mismatch; within a tree
  * a parent sends in increasing segment order and the child posts its receives
  * in that order (MPI non-overtaking).
- * KNOWN BUG (session 11): not deadlock-free when sends need a posted receive
- * (MPICH/UCX at 16 KiB segments; SMPI completes sends below 64 KiB without
- * one): the wait for a send slot of tree t blocks the rank's other trees, so
- * rank A waiting for a tree-0 send to B (whose receive B posts only after
- * forwarding an earlier tree-0 segment) while B waits the same way for a
- * tree-1 send to A hangs.  Reproduced: twotree, P = 3, 4 MiB, 16 KiB
- * segments under MPICH.  Fix in progress: one MPI_Waitany over every tree's
- * next receive and the blocked slots' sends (correct under MPICH at P = 3, 4;
- * its SMPI times not yet checked against bench/README.md).
  */
 #ifndef ARCOLL_COLLECTIVES_BCAST_MULTITREE_H
 #define ARCOLL_COLLECTIVES_BCAST_MULTITREE_H

@@ -10,7 +10,7 @@
  * (source, index); vector gaps must stay untouched.
  *
  * Usage: coll_check [max_bytes [nsched [sections]]]: largest message / root
- * buffer in bytes (default 1 MiB); number of schedules 1..3 (default 3);
+ * buffer in bytes (default 1 MiB); number of schedules 1..4 (default 3);
  * sections to run, letters of "bgsatx" = bcast, gather, scatter, alltoall,
  * barrier, bad order (default all).  Exit status 1 on any mismatch (first mismatches printed).
  */
@@ -101,8 +101,10 @@ static void check_rc(ctx_t *c, int rc, const char *what, const char *algo) {
 /* schedules: 0 NULL; 1 shuffled order (root first), segments of
  * max(100, bytes/16) | 1 bytes (not a multiple of the element size), k 3;
  * 2 non-root part of the rotated order reversed, segments of
- * max(4096, bytes/64) bytes, k 0.  bytes = message size (keeps the number of
- * segments, hence the SMPI run time, bounded). */
+ * max(4096, bytes/64) bytes, k 0; 3 the order of 2, 16 KiB segments
+ * (MPICH/UCX sends them only to a posted receive: the multi-tree bcasts
+ * once hung there at P = 3, 4 MiB).  bytes = message size (keeps the number
+ * of segments, hence the SMPI run time, bounded). */
 static const arcoll_sched_t *make_sched(const ctx_t *c, int kind, int root, int seed, int *order,
                                         arcoll_sched_t *s, long bytes) {
   if (kind == 0) return NULL;
@@ -125,7 +127,8 @@ static const arcoll_sched_t *make_sched(const ctx_t *c, int kind, int root, int 
     }
   }
   s->order = order;
-  s->segment_bytes = kind == 1 ? ((bytes / 16 > 100 ? bytes / 16 : 100) | 1)
+  s->segment_bytes = kind == 3 ? 16384
+                   : kind == 1 ? ((bytes / 16 > 100 ? bytes / 16 : 100) | 1)
                               : (bytes / 64 > 4096 ? bytes / 64 : 4096);
   s->k = kind == 1 ? 3 : 0;
   s->tag = 40 + kind;
