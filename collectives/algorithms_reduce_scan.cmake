@@ -10,6 +10,8 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_rabenseifner.c
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_ring.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_pipeline.c
+  ${CMAKE_CURRENT_LIST_DIR}/tree_inorder.c
+  ${CMAKE_CURRENT_LIST_DIR}/scan_pipelined_tree.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_linear.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_direct.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_kernel_run.c

@@ -46,6 +46,9 @@ const int arcoll_allreduce_nalgorithms =
    S000 ": T = P (2 T_send(M) + T_comp(M))"},                                                 \
   {#coll, "pipeline", FN(arcoll_##coll##_pipeline), ARCOLL_ALGO_SEGMENTED,                    \
    S000 ": T = (k + P)(2 T_send(M/k) + T_comp(M/k))"},                                        \
+  {#coll, "pipelined_tree", FN(arcoll_##coll##_pipelined_tree), ARCOLL_ALGO_SEGMENTED,        \
+   "in-order binary tree, up/down sweeps pipelined (Sanders, Speck, Traeff 2009 sec. 4, one "  \
+   "tree): T = 2 (D - 1) T_send(M/k) + (k - 1) 3 (M/k)/B"},                                    \
   {#coll, "brent_kung", FN(arcoll_##coll##_brent_kung), 0,                                    \
    S000 ": T = (2 log P - 1)(T_send(M) + T_comp(M))"},                                        \
   {#coll, "sqrtp", FN(arcoll_##coll##_sqrtp), 0,                                              \

@@ -49,6 +49,24 @@ int arcoll_exscan_pipeline(const void *sendbuf, void *recvbuf, MPI_Aint count,
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                            const arcoll_sched_t *s);
 
+/** Pipelined in-order binary tree (tree_inorder.h; the one-tree scan of
+ *  Sanders, Speck, Träff 2009, "Two-tree algorithms for full bandwidth
+ *  broadcast, reduction and scan", section 4): segments of s->segment_bytes
+ *  (<= 0: one segment) go up the tree (subtree reductions) and down it
+ *  (prefixes of the ranks to the left) as two pipelines at once.  Depth
+ *  D = floor(log2 P) + 1; an inner rank receives and sends 3 segments per
+ *  segment, so T = 2 (D - 1) T_send(M/k) + (k - 1) 3 (M/k) / B (+ 3 T_comp
+ *  per segment): fill grows with log P, not P as the chain's.  Exscan costs
+ *  the same (no shift).  Extra memory: 3 x 2 segments (+ M for exscan).
+ *  Honours: segment_bytes, tag. */
+#define ARCOLL_SCAN_TREE_WINDOW 2 /**< segments in flight per stream (scan_pipelined_tree.c) */
+int arcoll_scan_pipelined_tree(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               const arcoll_sched_t *s);
+int arcoll_exscan_pipelined_tree(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                 const arcoll_sched_t *s);
+
 /** Brent–Kung: up-sweep (reduction tree) then down-sweep, about
  *  2 log2 P - 1 steps: seed 000: T = (2 log P - 1)(T_send(M) + T_comp(M)).
  *  Exscan: the inclusive result is shifted one rank up (+1 T_send(M)).
@@ -99,7 +117,7 @@ int arcoll_exscan_direct(const void *sendbuf, void *recvbuf, MPI_Aint count,
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                          const arcoll_sched_t *s);
 
-/** Tables: "linear", "pipeline", "brent_kung", "sqrtp", "recursive_doubling", "direct". */
+/** Tables: "linear", "pipeline", "pipelined_tree", "brent_kung", "sqrtp", "recursive_doubling", "direct". */
 extern const arcoll_algo_desc_t arcoll_scan_algorithms[];
 extern const int arcoll_scan_nalgorithms;
 extern const arcoll_algo_desc_t arcoll_exscan_algorithms[];

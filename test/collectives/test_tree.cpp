@@ -10,6 +10,7 @@
 extern "C" {
 #include "bcast_tree.h"
 #include "tree.h"
+#include "tree_inorder.h"
 }
 
 namespace {
@@ -116,6 +117,60 @@ TEST(Segments, RoundsToWholeElements) {
   EXPECT_EQ(arcoll_segment_count(100, 24, 100), 4);  // rounded down
   EXPECT_EQ(arcoll_segment_count(0, 4, 100), 100);   // no segmentation
   EXPECT_EQ(arcoll_segment_count(1 << 20, 1, 17), 17);
+}
+
+// The in-order tree of the pipelined tree scan: every rank's view consistent
+// with its parent's and children's, subtrees = contiguous rank ranges split
+// at the rank, depth floor(log2 P) + 1, and send_up / recv_down exactly the
+// ranks whose value / prefix the scan needs (checked by folding the
+// definition top-down).
+TEST(InorderTree, ConsistentRangesAndFlagsAllSizes) {
+  for (int P = 1; P <= 300; ++P) {
+    std::vector<arcoll_inorder_node_t> n(P);
+    for (int r = 0; r < P; ++r) ASSERT_EQ(arcoll_tree_inorder(P, r, &n[r]), 0);
+    int roots = 0, maxlevel = 0, log2P = 0;
+    while ((2L << log2P) <= P) ++log2P;
+    for (int r = 0; r < P; ++r) {
+      const arcoll_inorder_node_t &v = n[r];
+      ASSERT_TRUE(v.lo <= r && r < v.hi) << "P=" << P << " r=" << r;
+      EXPECT_EQ(v.recv_down, v.lo > 0);
+      maxlevel = std::max(maxlevel, v.level);
+      if (v.parent < 0) {
+        ++roots;
+        EXPECT_EQ(v.lo, 0);
+        EXPECT_EQ(v.hi, P);
+        EXPECT_EQ(v.send_up, 0);
+        EXPECT_EQ(v.level, 0);
+      } else {
+        const arcoll_inorder_node_t &p = n[v.parent];
+        EXPECT_EQ(v.is_left ? p.left : p.right, r);
+        EXPECT_EQ(v.level, p.level + 1);
+        EXPECT_EQ(v.send_up, v.is_left || p.send_up) << "P=" << P << " r=" << r;
+      }
+      if (v.left >= 0) {  // left subtree = [lo, r), its root in it
+        EXPECT_EQ(n[v.left].parent, r);
+        EXPECT_EQ(n[v.left].lo, v.lo);
+        EXPECT_EQ(n[v.left].hi, r);
+        EXPECT_EQ(n[v.left].is_left, 1);
+      } else {
+        EXPECT_EQ(v.lo, r);
+      }
+      if (v.right >= 0) {
+        EXPECT_EQ(n[v.right].parent, r);
+        EXPECT_EQ(n[v.right].lo, r + 1);
+        EXPECT_EQ(n[v.right].hi, v.hi);
+        EXPECT_EQ(n[v.right].is_left, 0);
+      } else {
+        EXPECT_EQ(v.hi, r + 1);
+      }
+    }
+    EXPECT_EQ(roots, 1);
+    EXPECT_EQ(maxlevel, log2P) << "P=" << P;  // depth floor(log2 P) + 1 levels
+  }
+  arcoll_inorder_node_t v;
+  EXPECT_EQ(arcoll_tree_inorder(0, 0, &v), -1);
+  EXPECT_EQ(arcoll_tree_inorder(4, 4, &v), -1);
+  EXPECT_EQ(arcoll_tree_inorder(4, -1, &v), -1);
 }
 
 }  // namespace
