@@ -57,7 +57,9 @@ int arcoll_exscan_pipeline(const void *sendbuf, void *recvbuf, MPI_Aint count,
  *  D = floor(log2 P) + 1; an inner rank receives and sends 3 segments per
  *  segment, so T = 2 (D - 1) T_send(M/k) + (k - 1) 3 (M/k) / B (+ 3 T_comp
  *  per segment): fill grows with log P, not P as the chain's.  Exscan costs
- *  the same (no shift).  Extra memory: 3 x 2 segments (+ M for exscan).
+ *  the same (no shift).  Flow control: 2 segments in flight per stream;
+ *  a rank's up steps run at most 4 (floor(log2 P) + 1) segments ahead of
+ *  its down steps.  Extra memory: 3 x 2 segments (+ M for exscan).
  *  Honours: segment_bytes, tag. */
 #define ARCOLL_SCAN_TREE_WINDOW 2 /**< segments in flight per stream (scan_pipelined_tree.c) */
 int arcoll_scan_pipelined_tree(const void *sendbuf, void *recvbuf, MPI_Aint count,
