@@ -44,6 +44,8 @@
  * algo "smpi").  predicted_s is -1 when unknown.
  * Errors (bad argument, failing MPI call) go to stderr, exit status 2.
  */
+#include <errno.h>
+#include <limits.h>
 #include <mpi.h>
 #include <smpi/smpi.h>
 #include <stdio.h>
@@ -68,6 +70,26 @@ typedef enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_SCAN } coll_t;
 static const char *coll_names[] = {"bcast", "reduce", "allreduce", "scan"};
 
 static int rank_, nprocs_;
+
+static void die(const char *msg);
+
+#ifdef ARCOLL_BENCH_HAVE_SELECT
+/* Integer environment variable `name` in [lo, hi]; `def` when unset or
+ * empty; anything else (not a whole integer, out of range) dies naming it. */
+static int env_int(const char *name, int def, int lo, int hi) {
+  const char *v = getenv(name);
+  if (!v || !*v) return def;
+  char *end;
+  errno = 0;
+  const long x = strtol(v, &end, 10);
+  if (errno || *end || x < lo || x > hi) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s='%s': expected an integer in %d..%d", name, v, lo, hi);
+    die(msg);
+  }
+  return (int)x;
+}
+#endif
 
 static void die(const char *msg) {
   if (rank_ == 0) fprintf(stderr, "smpi_coll_bench: %s\n", msg);
@@ -244,13 +266,10 @@ int main(int argc, char **argv) {
     char err[512];
     if (arcoll_model_load(mpath, &model, err, sizeof err) != 0) die(err);
   }
-  int ncand = ARCOLL_ONLINE_DEFAULT_CANDIDATES; /* ARCOLL_ONLINE_CANDIDATES, as libarcoll */
-  const char *nc = getenv("ARCOLL_ONLINE_CANDIDATES");
-  if (nc && *nc && (ncand = atoi(nc)) < 1) die("ARCOLL_ONLINE_CANDIDATES must be an integer >= 1");
-  int refine = ARCOLL_ONLINE_DEFAULT_REFINE; /* ARCOLL_ONLINE_REFINE, as libarcoll */
-  const char *nr = getenv("ARCOLL_ONLINE_REFINE");
-  if (nr && *nr && ((refine = atoi(nr)) < 0 || refine > ARCOLL_ONLINE_MAX_REFINE))
-    die("ARCOLL_ONLINE_REFINE must be an integer in 0..8");
+  /* the same variables and bounds as libarcoll (adapt/config.c) */
+  const int ncand = env_int("ARCOLL_ONLINE_CANDIDATES", ARCOLL_ONLINE_DEFAULT_CANDIDATES, 1, INT_MAX);
+  const int refine = env_int("ARCOLL_ONLINE_REFINE", ARCOLL_ONLINE_DEFAULT_REFINE, 0,
+                             ARCOLL_ONLINE_MAX_REFINE);
   static const arcoll_coll_t sel_coll[] = {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE,
                                            ARCOLL_COLL_ALLREDUCE, ARCOLL_COLL_SCAN};
 #endif

@@ -25,6 +25,7 @@
 
 #include "scan.h" /* ARCOLL_SCAN_TREE_WINDOW */
 #include "select.h"
+#include "tree_inorder.h"
 
 void arcoll_model_default(arcoll_model_t *m) {
   memset(m, 0, sizeof *m);
@@ -384,8 +385,7 @@ static double scan(const cost_t *c, const char *name, int P, double M, MPI_Aint 
     double k = nsegments(M, seg), s = M / k;
     const double w = k < ARCOLL_SCAN_TREE_WINDOW ? k : ARCOLL_SCAN_TREE_WINDOW;
     const double x = xfer(c, s), xp = x + (k > 1 ? (x < c->hop ? x : c->hop) : 0);
-    int D = 0;
-    while ((1L << D) <= P) ++D;
+    const int D = arcoll_tree_inorder_depth(P);
     const double level = tsend(c, s) + (k > 1 ? 3 * w - 1 : 1) * x + s * c->gm;
     return 2.0 * (D - 1) * level + (k - 1) * 3 * (xp + s * c->gm);
   }

@@ -53,9 +53,7 @@ static int tree_scan(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Dat
    * time; a bound of 8 slowed it 1.7x, 16 and 32 did not at P = 64, 32
    * did not at P = 256).  4 x levels covers the round trip of a segment up
    * and down the tree.  Deadlock-free: down step j only needs up step j. */
-  int levels = 0;
-  while ((1L << levels) <= c.P) ++levels;
-  const MPI_Aint ahead = 4 * (MPI_Aint)levels;
+  const MPI_Aint ahead = 4 * (MPI_Aint)arcoll_tree_inorder_depth(c.P);
   MPI_Request req[NSTREAM * W];
   for (int i = 0; i < NSTREAM * W; ++i) req[i] = MPI_REQUEST_NULL;
 #define REQ(s, j) req[(s) * W + (int)((j) % W)]

@@ -31,3 +31,9 @@ int arcoll_tree_inorder(int P, int me, arcoll_inorder_node_t *node) {
   node->level = level;
   return 0;
 }
+
+int arcoll_tree_inorder_depth(int P) {
+  int depth = 0;
+  while (P >= 1 && (1L << depth) <= P) ++depth;
+  return depth;
+}

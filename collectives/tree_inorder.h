@@ -40,6 +40,12 @@ typedef struct arcoll_inorder_node {
  */
 int arcoll_tree_inorder(int P, int me, arcoll_inorder_node_t *node);
 
+/**
+ * Depth of the in-order tree over P ranks: floor(log2 P) + 1 levels (the
+ * deepest node's `level` + 1).  @return 0 if P < 1.
+ */
+int arcoll_tree_inorder_depth(int P);
+
 #ifdef __cplusplus
 }
 #endif

@@ -166,11 +166,13 @@ TEST(InorderTree, ConsistentRangesAndFlagsAllSizes) {
     }
     EXPECT_EQ(roots, 1);
     EXPECT_EQ(maxlevel, log2P) << "P=" << P;  // depth floor(log2 P) + 1 levels
+    EXPECT_EQ(arcoll_tree_inorder_depth(P), maxlevel + 1) << "P=" << P;
   }
   arcoll_inorder_node_t v;
   EXPECT_EQ(arcoll_tree_inorder(0, 0, &v), -1);
   EXPECT_EQ(arcoll_tree_inorder(4, 4, &v), -1);
   EXPECT_EQ(arcoll_tree_inorder(4, -1, &v), -1);
+  EXPECT_EQ(arcoll_tree_inorder_depth(0), 0);
 }
 
 }  // namespace
