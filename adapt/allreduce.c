@@ -1,7 +1,8 @@
 /*
  * libarcoll: MPI_Allreduce and MPI_Allreduce_c (MPI >= 4) dispatched to the
  * allreduce algorithms of collectives/ (allreduce.h): recursive_doubling,
- * rabenseifner, rabenseifner_far and ring (commutative ops only).  Dispatch (reduction.c) and PMPI cases:
+ * rabenseifner, rabenseifner_far and ring (commutative ops only), reduce_bcast.  Dispatch
+ * (reduction.c) and PMPI cases:
  * dispatch.h, adapt/README.md.
  */
 #include <mpi.h>

@@ -9,6 +9,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_recursive_doubling.c
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_rabenseifner.c
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_ring.c
+  ${CMAKE_CURRENT_LIST_DIR}/allreduce_reduce_bcast.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_pipeline.c
   ${CMAKE_CURRENT_LIST_DIR}/tree_inorder.c
   ${CMAKE_CURRENT_LIST_DIR}/scan_pipelined_tree.c

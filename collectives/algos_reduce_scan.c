@@ -37,6 +37,9 @@ const arcoll_algo_desc_t arcoll_allreduce_algorithms[] = {
     {"allreduce", "ring", FN(arcoll_allreduce_ring),
      ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_SEGMENTED,
      "Thakur et al. 2005 / Patarasuk-Yuan 2009: T = 2 (P-1)(t_s + M/(P B)) + (P-1)/P t_op M"},
+    {"allreduce", "reduce_bcast", FN(arcoll_allreduce_reduce_bcast), ARCOLL_ALGO_USES_ORDER,
+     "Open MPI nonoverlapping: binomial reduce (" S000 ": log P (t_s + (1/B + t_op) M)) + "
+     "k-nomial bcast"},
 };
 const int arcoll_allreduce_nalgorithms =
     (int)(sizeof arcoll_allreduce_algorithms / sizeof arcoll_allreduce_algorithms[0]);

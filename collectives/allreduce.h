@@ -70,7 +70,25 @@ int arcoll_allreduce_ring(const void *sendbuf, void *recvbuf, MPI_Aint count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                           const arcoll_sched_t *s);
 
-/** Table: "recursive_doubling", "rabenseifner", "rabenseifner_far", "ring". */
+/**
+ * Binomial reduce to one rank, then a k-nomial broadcast from it (Open MPI's
+ * "nonoverlapping" allreduce, coll_tuned algorithm 1):
+ * T = T_reduce_binomial(M) + T_bcast_knomial(M) (reduce.h, bcast.h), about
+ * twice recursive doubling's log2 P steps on a flat network; on an
+ * oversubscribed tree only one message per subtree crosses an uplink per
+ * step, where recursive doubling sends one per rank (tree platform, P = 256,
+ * 64 B: bench/README.md).  Root: the order's first position for commutative
+ * ops, else rank 0 (the order-preserving reduce keeps rank 0 at its top).
+ * Any op (non-commutative ones combined in rank order).  Unsegmented.
+ * Honours: order (commutative only), k (the broadcast's radix; 0 =
+ * ARCOLL_KNOMIAL_RADIX), tag.
+ */
+int arcoll_allreduce_reduce_bcast(const void *sendbuf, void *recvbuf, MPI_Aint count,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  const arcoll_sched_t *s);
+
+/** Table: "recursive_doubling", "rabenseifner", "rabenseifner_far", "ring",
+ *  "reduce_bcast". */
 extern const arcoll_algo_desc_t arcoll_allreduce_algorithms[];
 extern const int arcoll_allreduce_nalgorithms;
 

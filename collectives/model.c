@@ -356,6 +356,8 @@ static double allreduce(const cost_t *c, const char *name, int P, double M, MPI_
     }
     return phases * 2 * (P - 1) * tsend(c, blk) + (P - 1.0) / P * M * c->gm;
   }
+  if (!strcmp(name, "reduce_bcast")) /* the two collectives' formulas, one after the other */
+    return reduce(c, "binomial", P, M, 0) + bcast(c, "knomial", P, M, 0, 0);
   return -1;
 }
 
