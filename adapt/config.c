@@ -1,22 +1,13 @@
 /* Environment configuration; see config.h. */
 #include "config.h"
 
+#include "coll.h"
 #include "online.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int parse_ll(const char *s, long long lo, long long hi, long long *out) {
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end != '\0' || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
 
 /* Integer variable `name` in lo..hi into *out, left unchanged (the default)
  * when unset or empty.  On a bad value writes "NAME='v' is not valid; give
@@ -27,7 +18,7 @@ static int env_int(const char *name, long long lo, long long hi, const char *wha
   const char *s = getenv(name);
   long long v;
   if (!s || !*s) return 0;
-  if (parse_ll(s, lo, hi, &v)) {
+  if (arcoll_parse_integer(s, lo, hi, &v)) {
     snprintf(err, (size_t)errlen,
              "%s='%s' is not valid; give %s, an integer in %lld..%lld (%sdefault %d)", name, s,
              what, lo, hi, note, *out);
@@ -103,7 +94,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
     arcoll_model_default(&cfg->model);
   }
   if ((s = getenv("ARCOLL_BCAST_SEGMENT")) && *s) {
-    if (parse_ll(s, 0, 1LL << 40, &v)) {
+    if (arcoll_parse_integer(s, 0, 1LL << 40, &v)) {
       snprintf(err, (size_t)errlen,
                "ARCOLL_BCAST_SEGMENT='%s' is not valid; give the segment size in "
                "bytes as a decimal integer >= 0 (0 = no segmentation), e.g. 65536", s);

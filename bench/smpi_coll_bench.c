@@ -44,7 +44,6 @@
  * algo "smpi").  predicted_s is -1 when unknown.
  * Errors (bad argument, failing MPI call) go to stderr, exit status 2.
  */
-#include <errno.h>
 #include <limits.h>
 #include <mpi.h>
 #include <smpi/smpi.h>
@@ -79,10 +78,8 @@ static void die(const char *msg);
 static int env_int(const char *name, int def, int lo, int hi) {
   const char *v = getenv(name);
   if (!v || !*v) return def;
-  char *end;
-  errno = 0;
-  const long x = strtol(v, &end, 10);
-  if (errno || *end || x < lo || x > hi) {
+  long long x;
+  if (arcoll_parse_integer(v, lo, hi, &x)) {
     char msg[256];
     snprintf(msg, sizeof msg, "%s='%s': expected an integer in %d..%d", name, v, lo, hi);
     die(msg);

@@ -14,12 +14,13 @@ int arcoll_allreduce_reduce_bcast(const void *sendbuf, void *recvbuf, MPI_Aint c
    * at its top, so rank 0 is the root; commutative ops: the order's first
    * position.  MPI_IN_PLACE (every rank) makes recvbuf the input of the
    * reduce on every rank, which arcoll_reduce_binomial reads as such. */
-  const int root = (s && s->order && arcoll_red_op_commutative(op)) ? s->order[0] : 0;
+  const int *order = (s && s->order && arcoll_red_op_commutative(op)) ? s->order : NULL;
+  const int root = order ? order[0] : 0;
   int rc = arcoll_reduce_binomial(sendbuf, recvbuf, count, datatype, op, root, comm, s);
   if (rc != MPI_SUCCESS) return rc;
   /* Same tag: every reduce message a rank receives from a peer is sent
-   * before that peer can enter the broadcast (MPI keeps their order). */
-  arcoll_sched_t b = {s ? s->order : NULL, 0, s ? s->k : 0, s ? s->tag : 0};
-  if (b.order && b.order[0] != root) b.order = NULL; /* non-commutative: tree from rank 0 */
+   * before that peer can enter the broadcast (MPI keeps their order).  The
+   * broadcast follows the order the reduce used (none: ranks from 0). */
+  const arcoll_sched_t b = {order, 0, s ? s->k : 0, s ? s->tag : 0};
   return arcoll_bcast_knomial(recvbuf, count, datatype, root, comm, &b);
 }

@@ -68,6 +68,15 @@ typedef struct arcoll_algo_desc {
  */
 int arcoll_wait_all(MPI_Aint n, MPI_Request *req, int rc);
 
+/**
+ * Parses s as a whole decimal integer (optional sign, no trailing characters,
+ * no overflow) in [lo, hi] into *out.  Returns 0, or -1 (then *out is left
+ * unchanged) when s is empty, not a whole integer or out of range.  The one
+ * integer parser of the environment variables (adapt/config.c, the SMPI
+ * benchmark).  Defined in coll.c.
+ */
+int arcoll_parse_integer(const char *s, long long lo, long long hi, long long *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,5 @@
-// Unit tests of collectives/tree.c and the segment rounding of bcast_tree.c.
+// Unit tests of collectives/tree.c, the segment rounding of bcast_tree.c and
+// the integer parser of coll.c.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -9,6 +10,7 @@
 
 extern "C" {
 #include "bcast_tree.h"
+#include "coll.h"
 #include "tree.h"
 #include "tree_inorder.h"
 }
@@ -173,6 +175,22 @@ TEST(InorderTree, ConsistentRangesAndFlagsAllSizes) {
   EXPECT_EQ(arcoll_tree_inorder(4, 4, &v), -1);
   EXPECT_EQ(arcoll_tree_inorder(4, -1, &v), -1);
   EXPECT_EQ(arcoll_tree_inorder_depth(0), 0);
+}
+
+TEST(ParseInteger, WholeDecimalInRange) {
+  long long v = 7;
+  EXPECT_EQ(arcoll_parse_integer("42", 0, 100, &v), 0);
+  EXPECT_EQ(v, 42);
+  EXPECT_EQ(arcoll_parse_integer("-3", -5, 5, &v), 0);
+  EXPECT_EQ(v, -3);
+  EXPECT_EQ(arcoll_parse_integer("1099511627776", 0, 1LL << 40, &v), 0);
+  EXPECT_EQ(v, 1LL << 40);
+  // rejected: v unchanged
+  for (const char *bad : {"", "3x", "x3", "4 ", "1.5", "101", "-6", "99999999999999999999"}) {
+    v = 7;
+    EXPECT_EQ(arcoll_parse_integer(bad, -5, 100, &v), -1) << "'" << bad << "'";
+    EXPECT_EQ(v, 7) << "'" << bad << "'";
+  }
 }
 
 }  // namespace
