@@ -12,7 +12,7 @@
 # Usage: tools/coll-bench.sh [--quick] [--out DIR] [--build DIR]
 #          [--colls "bcast reduce allreduce scan"] [--platforms "flat tree"]
 #          [--procs "16 64 256 1024"] [--sizes "8 64 ..."] [--no-native] [--no-auto] [--no-algos]
-#          [--timeout SEC] [--report-only] [--refresh-algos name,...]
+#          [--timeout SEC] [--report-only] [--refresh-algos name,...] [--add-segs LIST]
 #   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (~30+ min of simulation on 2 cores,
 #            most of it the tree platform at P=256 / 4 MiB)
 #   default grid: P in {16, 64, 256, 1024}, m = 8 B .. 16 MiB in powers of 8, plus 64 MiB;
@@ -20,6 +20,10 @@
 #   --refresh-algos a,b: rerun the sweep of just these algorithms at every point
 #            (after adding or changing them) and replace their rows in the
 #            cached algos files; the other algorithms' rows are kept.
+#   --add-segs 8K,...: sweep the segmented algorithms at just these segment
+#            sizes (after widening the grid) and merge their rows into the
+#            cached algos files (rows of the same segment size replaced).
+#   The sweep's segment sizes: SEGS below (K/M suffixes), at most 1024 segments.
 # Environment: ARCOLL_MODEL = model file for the auto choice (default:
 # tools/platforms/cluster256.model.json when it exists, else the built-in model).
 set -euo pipefail
@@ -37,6 +41,10 @@ TMO=3600
 QUICK=0
 REPORT_ONLY=0
 REFRESH=""
+ADDSEGS=""
+# 8 KiB: the sweet spot of SMPI's default bandwidth factor (messages of 5776..9375 B
+# get 1.087 x the link bandwidth; bench/README.md "Platforms")
+SEGS="0,4K,8K,16K,64K,256K,1M"
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1; PROCS="16 256"; SIZES="8 4096 262144 4194304" ;;
@@ -52,10 +60,27 @@ while [ $# -gt 0 ]; do
     --timeout) TMO=$2; shift ;;
     --report-only) REPORT_ONLY=1 ;;
     --refresh-algos) REFRESH=$2; shift ;;
+    --add-segs) ADDSEGS=$2; shift ;;
     -h|--help) sed -n 2,25p "$0"; exit 0 ;;
     *) echo "coll-bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
+done
+if [ -n "$REFRESH" ] && [ -n "$ADDSEGS" ]; then
+  echo "coll-bench.sh: --refresh-algos and --add-segs are exclusive (run one, then the other)" >&2
+  exit 2
+fi
+ADDSEGS_BYTES="" # --add-segs in bytes, to match field 6 of the cached rows
+for x in ${ADDSEGS//,/ }; do
+  case "$x" in
+    *[kK]) b=$(( ${x%?} * 1024 )) ;;
+    *[mM]) b=$(( ${x%?} * 1048576 )) ;;
+    *) b=$x ;;
+  esac
+  case "$b" in
+    ''|*[!0-9]*|0) echo "coll-bench.sh: --add-segs '$ADDSEGS': expected segment sizes > 0 in bytes (K/M suffix allowed), e.g. 8K" >&2; exit 2 ;;
+  esac
+  ADDSEGS_BYTES="$ADDSEGS_BYTES,$b"
 done
 BIN=$BUILD/smpi/bench/smpi_coll_bench
 PLAT=$ROOT/tools/platforms/bench
@@ -109,12 +134,13 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
   case "$what" in
     mpich|ompi) mode=native; sel=(--cfg=smpi/coll-selector:$what) ;;
     algos)
+      only=(--segs "${ADDSEGS:-$SEGS}")
       if [ -n "$REFRESH" ]; then
-        only=(--algos "$REFRESH")
+        only+=(--algos "$REFRESH")
       elif [ "$P" -ge 512 ]; then
         # scan direct sends P(P-1)/2 messages at once: one 8-byte call at
         # P = 1024 did not finish in 6 min of simulation; not swept there
-        only=(--algos "$("$BUILD/tools/arcoll" list-algorithms | awk '$2 != "direct" {print $2}' |
+        only+=(--algos "$("$BUILD/tools/arcoll" list-algorithms | awk '$2 != "direct" {print $2}' |
                          sort -u | paste -sd,)")
         for coll in $colls; do for m in $ms; do
           [ "$coll" = scan ] && echo "$plat scan P=$P m=$m algos: scan direct not swept at P >= 512" \
@@ -150,9 +176,11 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
         " all "|*" $coll,$m "*) ;;
         *) echo "$plat $coll P=$P m=$m $what: failed/timeout (${TMO} s)" >> "$OUT/skipped.txt"; continue ;;
       esac
-      if [ -n "$REFRESH" ] && [ "$what" = algos ] && [ -f "$f" ]; then
-        # keep the other algorithms' rows (field 5: the algorithm name)
-        { awk -F, -v L=",$REFRESH," 'index(L, "," $5 ",") == 0' "$f"
+      if [ -n "$REFRESH$ADDSEGS" ] && [ "$what" = algos ] && [ -f "$f" ]; then
+        # keep the other algorithms' rows (field 5: the algorithm name), or
+        # the other segment sizes' rows (field 6: segment bytes)
+        { if [ -n "$REFRESH" ]; then awk -F, -v L=",$REFRESH," 'index(L, "," $5 ",") == 0' "$f"
+          else awk -F, -v L="$ADDSEGS_BYTES," 'index(L, "," $6 ",") == 0' "$f"; fi
           grep "^$coll,$P,$m," "$tmp" || true; } > "$f.new"
         mv "$f.new" "$f"
       else
@@ -198,8 +226,11 @@ if [ "$REPORT_ONLY" = 0 ]; then
                 echo "$plat $coll P=$P m=$m $what: $why" >> "$OUT/skipped.txt"
                 continue
               fi
-              if [ "$what" != algos ] || [ -z "$REFRESH" ]; then
+              if [ "$what" != algos ] || [ -z "$REFRESH$ADDSEGS" ]; then
                 [ -f "$(point_file "$plat" "$coll" "$P" "$m" "$what").ok" ] && continue
+              else
+                # a partial sweep only amends a complete one: never marks a point swept
+                [ -f "$(point_file "$plat" "$coll" "$P" "$m" "$what").ok" ] || continue
               fi
               need=1
               case " $gms " in *" $m "*) ;; *) gms="$gms $m" ;; esac

@@ -199,7 +199,8 @@ def main():
                    "oracle": r["oracle"], "oracle_speedup": ch / r["oracle_s"],
                    "auto": r["auto"], "auto_speedup": ch / r["auto_s"] if r["auto_s"] else None})
     summary["targets"]["bcast_large_vs_chain"] = bl
-    out.append("bcast m >= 16 MiB, chain time / best time (target >= 1.6):")
+    out.append("bcast m >= 16 MiB, chain time / best time (target >= 1.6; chain = the best swept "
+               "chain, <= 1024 segments: finer chains in bench/README.md):")
     for b in bl:
         out.append(f"   {b['platform']:8} P={b['P']:>5} m={human(b['m']):>6}: chain {b['chain_cfg']} "
                    f"{f_s(b['chain_s'])}; oracle {b['oracle']} x{b['oracle_speedup']:.2f}; "
