@@ -13,6 +13,7 @@
 #          [--colls "bcast reduce allreduce scan"] [--platforms "flat tree"]
 #          [--procs "16 64 256 1024"] [--sizes "8 64 ..."] [--no-native] [--no-auto] [--no-algos]
 #          [--timeout SEC] [--report-only] [--refresh-algos name,...] [--add-segs LIST]
+#          [--max-segs N]
 #   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (~30+ min of simulation on 2 cores,
 #            most of it the tree platform at P=256 / 4 MiB)
 #   default grid: P in {16, 64, 256, 1024}, m = 8 B .. 16 MiB in powers of 8, plus 64 MiB;
@@ -23,6 +24,10 @@
 #   --add-segs 8K,...: sweep the segmented algorithms at just these segment
 #            sizes (after widening the grid) and merge their rows into the
 #            cached algos files (rows of the same segment size replaced).
+#            With --refresh-algos: just those algorithms at just those sizes.
+#   --max-segs N: the sweep's limit on segments per call (default 1024), e.g.
+#            --colls bcast --sizes "16777216 67108864" --refresh-algos chain,twotree
+#            --add-segs 8K --max-segs 8192: the finer chain of the large-bcast target.
 #   The sweep's segment sizes: SEGS below (K/M suffixes), at most 1024 segments.
 # Environment: ARCOLL_MODEL = model file for the auto choice (default:
 # tools/platforms/cluster256.model.json when it exists, else the built-in model).
@@ -42,6 +47,7 @@ QUICK=0
 REPORT_ONLY=0
 REFRESH=""
 ADDSEGS=""
+MAXSEGS=1024
 # 8 KiB: the sweet spot of SMPI's default bandwidth factor (messages of 5776..9375 B
 # get 1.087 x the link bandwidth; bench/README.md "Platforms")
 SEGS="0,4K,8K,16K,64K,256K,1M"
@@ -61,15 +67,15 @@ while [ $# -gt 0 ]; do
     --report-only) REPORT_ONLY=1 ;;
     --refresh-algos) REFRESH=$2; shift ;;
     --add-segs) ADDSEGS=$2; shift ;;
+    --max-segs) MAXSEGS=$2; shift ;;
     -h|--help) sed -n 2,25p "$0"; exit 0 ;;
     *) echo "coll-bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
-if [ -n "$REFRESH" ] && [ -n "$ADDSEGS" ]; then
-  echo "coll-bench.sh: --refresh-algos and --add-segs are exclusive (run one, then the other)" >&2
-  exit 2
-fi
+case "$MAXSEGS" in
+  ''|*[!0-9]*|0) echo "coll-bench.sh: --max-segs '$MAXSEGS': expected a number of segments > 0, e.g. 8192" >&2; exit 2 ;;
+esac
 ADDSEGS_BYTES="" # --add-segs in bytes, to match field 6 of the cached rows
 for x in ${ADDSEGS//,/ }; do
   case "$x" in
@@ -134,7 +140,7 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
   case "$what" in
     mpich|ompi) mode=native; sel=(--cfg=smpi/coll-selector:$what) ;;
     algos)
-      only=(--segs "${ADDSEGS:-$SEGS}")
+      only=(--segs "${ADDSEGS:-$SEGS}" --max-segs "$MAXSEGS")
       if [ -n "$REFRESH" ]; then
         only+=(--algos "$REFRESH")
       elif [ "$P" -ge 512 ]; then
@@ -177,10 +183,10 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
         *) echo "$plat $coll P=$P m=$m $what: failed/timeout (${TMO} s)" >> "$OUT/skipped.txt"; continue ;;
       esac
       if [ -n "$REFRESH$ADDSEGS" ] && [ "$what" = algos ] && [ -f "$f" ]; then
-        # keep the other algorithms' rows (field 5: the algorithm name), or
-        # the other segment sizes' rows (field 6: segment bytes)
-        { if [ -n "$REFRESH" ]; then awk -F, -v L=",$REFRESH," 'index(L, "," $5 ",") == 0' "$f"
-          else awk -F, -v L="$ADDSEGS_BYTES," 'index(L, "," $6 ",") == 0' "$f"; fi
+        # drop the rows this run replaces: its algorithms (field 5) at its
+        # segment sizes (field 6), an empty list matching every one
+        { awk -F, -v A=",$REFRESH," -v S="$ADDSEGS_BYTES," \
+            '!((A == ",," || index(A, "," $5 ",")) && (S == "," || index(S, "," $6 ",")))' "$f"
           grep "^$coll,$P,$m," "$tmp" || true; } > "$f.new"
         mv "$f.new" "$f"
       else
