@@ -150,6 +150,21 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
       if (nout == nmax) --nout;
       out[nout++] = v;
     }
+  } else if (nmax >= 3 && nout == nmax) {
+    /* The best is unsegmented: the best-ranked segmented candidate is also
+     * a second configuration of its algorithm; unsegmented, it replaces the
+     * last-ranked algorithm when predicted faster than it (bench/README.md,
+     * session 14: scan, tree P = 64, 4 KiB - pipelined_tree/64B ranked 2nd,
+     * pipelined_tree unsegmented 1.45x faster than every candidate measured,
+     * the last one being direct). */
+    for (int j = 1; j < nout - 1; ++j) {
+      if (out[j].segment_bytes <= 0) continue;
+      arcoll_choice_t v = out[j];
+      v.segment_bytes = 0;
+      v.predicted_s = arcoll_model_predict(m, c, v.algo, P, bytes, 0, v.k);
+      if (v.predicted_s >= 0 && v.predicted_s < out[nout - 1].predicted_s) out[nout - 1] = v;
+      break;
+    }
   }
   return nout;
 }

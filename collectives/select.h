@@ -160,7 +160,10 @@ int arcoll_select(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint byte
  * arcoll_select()'s choice.  With nmax >= 3, when out[0] is segmented
  * (segment_bytes > 0), the last slot is out[0]'s algorithm unsegmented
  * instead of the last-ranked algorithm (the model misranks segment sizes
- * more often than algorithms).  These are the candidates the online
+ * more often than algorithms); when out[0] is unsegmented and nmax slots
+ * are filled, the best-ranked segmented candidate out[j] (0 < j < nmax - 1)
+ * unsegmented replaces the last-ranked algorithm if the model predicts it
+ * faster than that one.  These are the candidates the online
  * selection (collectives/online.h) measures.  Returns how many were written
  * (0..nmax).
  */

@@ -228,6 +228,56 @@ TEST(Select, SameAsBruteForce) {
   }
 }
 
+// The candidate list of the online selection (select.h): the 4 best
+// algorithms, then one slot for a second configuration of a segmented one.
+TEST(Select, CandidatesAreTheBestAlgorithmsPlusOneUnsegmented) {
+  int fired_first = 0, fired_other = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    arcoll_model_t m;
+    if (pass == 0)
+      arcoll_model_default(&m);
+    else
+      m = curve_model();
+    for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
+      for (int P : kProcs)
+        for (MPI_Aint bytes : {(MPI_Aint)512, (MPI_Aint)4096, (MPI_Aint)32768, (MPI_Aint)1 << 20}) {
+          arcoll_choice_t full[64], five[5];
+          const int nf = arcoll_select_candidates(&m, (arcoll_coll_t)c, P, bytes, 1, full, 64);
+          const int n = arcoll_select_candidates(&m, (arcoll_coll_t)c, P, bytes, 1, five, 5);
+          std::string where = std::string(arcoll_coll_name((arcoll_coll_t)c)) + " P=" + std::to_string(P) +
+                              " bytes=" + std::to_string(bytes);
+          ASSERT_EQ(n, std::min(nf, 5)) << where;
+          if (n < 5) continue;
+          for (int i = 0; i < 4; ++i) {  // the 4 best, as ranked by the model
+            EXPECT_EQ(five[i].algo, full[i].algo) << where;
+            EXPECT_EQ(five[i].segment_bytes, full[i].segment_bytes) << where;
+          }
+          const arcoll_choice_t &last = five[4];
+          if (full[0].segment_bytes > 0) {  // the best, unsegmented
+            ++fired_first;
+            EXPECT_EQ(last.algo, full[0].algo) << where;
+            EXPECT_EQ(last.segment_bytes, 0) << where;
+            continue;
+          }
+          int j = 1;
+          while (j < 4 && full[j].segment_bytes <= 0) ++j;
+          double unseg = j < 4 ? arcoll_model_predict(&m, (arcoll_coll_t)c, full[j].algo, P, bytes, 0, full[j].k)
+                               : -1;
+          if (j < 4 && unseg >= 0 && unseg < full[4].predicted_s) {  // a second configuration
+            ++fired_other;
+            EXPECT_EQ(last.algo, full[j].algo) << where;
+            EXPECT_EQ(last.segment_bytes, 0) << where;
+            EXPECT_DOUBLE_EQ(last.predicted_s, unseg) << where;
+          } else {  // the 5th best algorithm
+            EXPECT_EQ(last.algo, full[4].algo) << where;
+            EXPECT_EQ(last.segment_bytes, full[4].segment_bytes) << where;
+          }
+        }
+  }
+  EXPECT_GT(fired_first, 0);  // both rules are exercised by this grid
+  EXPECT_GT(fired_other, 0);
+}
+
 TEST(Select, LargeBcastIsSegmentedAndSmallIsNot) {
   arcoll_model_t m = curve_model();
   arcoll_choice_t ch;
