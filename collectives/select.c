@@ -118,6 +118,14 @@ static int best_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_al
   return found ? 0 : -1;
 }
 
+/* ch's algorithm in one segment, with its predicted time (< 0: no formula). */
+static arcoll_choice_t unsegmented(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                                   arcoll_choice_t ch) {
+  ch.segment_bytes = 0;
+  ch.predicted_s = arcoll_model_predict(m, c, ch.algo, P, bytes, 0, ch.k);
+  return ch;
+}
+
 int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
                              int commutative, arcoll_choice_t *out, int nmax) {
   int n = 0, nout = 0;
@@ -143,9 +151,7 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
    * segmentation): with 3 or more candidates, when the best is segmented, the
    * last slot measures it unsegmented instead of the last-ranked algorithm. */
   if (nmax >= 3 && nout >= 2 && out[0].segment_bytes > 0) {
-    arcoll_choice_t v = out[0];
-    v.segment_bytes = 0;
-    v.predicted_s = arcoll_model_predict(m, c, v.algo, P, bytes, 0, v.k);
+    const arcoll_choice_t v = unsegmented(m, c, P, bytes, out[0]);
     if (v.predicted_s >= 0) {
       if (nout == nmax) --nout;
       out[nout++] = v;
@@ -159,9 +165,7 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
      * the last one being direct). */
     for (int j = 1; j < nout - 1; ++j) {
       if (out[j].segment_bytes <= 0) continue;
-      arcoll_choice_t v = out[j];
-      v.segment_bytes = 0;
-      v.predicted_s = arcoll_model_predict(m, c, v.algo, P, bytes, 0, v.k);
+      const arcoll_choice_t v = unsegmented(m, c, P, bytes, out[j]);
       if (v.predicted_s >= 0 && v.predicted_s < out[nout - 1].predicted_s) out[nout - 1] = v;
       break;
     }

@@ -45,6 +45,21 @@ arcoll_model_t curve_model() {
 
 const std::vector<int> kProcs = {2, 3, 5, 16, 64, 256, 1024};
 
+// The two models the grid tests run with: pass 0 the built-in, 1 curve_model().
+arcoll_model_t pass_model(int pass) {
+  arcoll_model_t m;
+  if (pass == 0)
+    arcoll_model_default(&m);
+  else
+    m = curve_model();
+  return m;
+}
+
+std::string point_name(int c, int P, MPI_Aint bytes) {
+  return std::string(arcoll_coll_name((arcoll_coll_t)c)) + " P=" + std::to_string(P) +
+         " bytes=" + std::to_string(bytes);
+}
+
 TEST(Select, NamesAndTables) {
   const char *expect[] = {"bcast", "reduce", "allreduce", "scan", "exscan",
                           "gather", "scatter", "alltoall", "barrier"};
@@ -137,11 +152,7 @@ TEST(Model, ClosedFormsOfTheLinearModel) {
 
 TEST(Model, PredictionsMonotoneInSize) {
   for (int pass = 0; pass < 2; ++pass) {
-    arcoll_model_t m;
-    if (pass == 0)
-      arcoll_model_default(&m);
-    else
-      m = curve_model();
+    const arcoll_model_t m = pass_model(pass);
     for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) {
       int n = 0;
       const arcoll_algo_desc_t *t = arcoll_algorithm_table((arcoll_coll_t)c, &n);
@@ -178,11 +189,7 @@ TEST(Model, PredictionsMonotoneInSize) {
 // algorithm by more than 1 %.
 TEST(Select, SameAsBruteForce) {
   for (int pass = 0; pass < 2; ++pass) {
-    arcoll_model_t m;
-    if (pass == 0)
-      arcoll_model_default(&m);
-    else
-      m = curve_model();
+    const arcoll_model_t m = pass_model(pass);
     for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
       for (int P : kProcs)
         for (MPI_Aint bytes : {(MPI_Aint)8, (MPI_Aint)1000, (MPI_Aint)65536, (MPI_Aint)1 << 20,
@@ -214,8 +221,7 @@ TEST(Select, SameAsBruteForce) {
               if (i != bi) second = std::min(second, best_of[i]);
             arcoll_choice_t ch;
             ASSERT_EQ(arcoll_select(&m, (arcoll_coll_t)c, P, bytes, commutative, &ch), 0);
-            std::string where = std::string(arcoll_coll_name((arcoll_coll_t)c)) + " P=" + std::to_string(P) +
-                                " bytes=" + std::to_string(bytes) + " comm=" + std::to_string(commutative);
+            std::string where = point_name(c, P, bytes) + " comm=" + std::to_string(commutative);
             ASSERT_NE(ch.algo, nullptr) << where;
             EXPECT_LE(ch.predicted_s, best_of[bi] * (1 + 1e-12)) << where;
             EXPECT_DOUBLE_EQ(ch.predicted_s, arcoll_model_predict(&m, (arcoll_coll_t)c, ch.algo, P, bytes,
@@ -233,19 +239,14 @@ TEST(Select, SameAsBruteForce) {
 TEST(Select, CandidatesAreTheBestAlgorithmsPlusOneUnsegmented) {
   int fired_first = 0, fired_other = 0;
   for (int pass = 0; pass < 2; ++pass) {
-    arcoll_model_t m;
-    if (pass == 0)
-      arcoll_model_default(&m);
-    else
-      m = curve_model();
+    const arcoll_model_t m = pass_model(pass);
     for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
       for (int P : kProcs)
         for (MPI_Aint bytes : {(MPI_Aint)512, (MPI_Aint)4096, (MPI_Aint)32768, (MPI_Aint)1 << 20}) {
           arcoll_choice_t full[64], five[5];
           const int nf = arcoll_select_candidates(&m, (arcoll_coll_t)c, P, bytes, 1, full, 64);
           const int n = arcoll_select_candidates(&m, (arcoll_coll_t)c, P, bytes, 1, five, 5);
-          std::string where = std::string(arcoll_coll_name((arcoll_coll_t)c)) + " P=" + std::to_string(P) +
-                              " bytes=" + std::to_string(bytes);
+          const std::string where = point_name(c, P, bytes);
           ASSERT_EQ(n, std::min(nf, 5)) << where;
           if (n < 5) continue;
           for (int i = 0; i < 4; ++i) {  // the 4 best, as ranked by the model
