@@ -68,7 +68,7 @@ while [ $# -gt 0 ]; do
     --refresh-algos) REFRESH=$2; shift ;;
     --add-segs) ADDSEGS=$2; shift ;;
     --max-segs) MAXSEGS=$2; shift ;;
-    -h|--help) sed -n 2,25p "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0"; exit 0 ;;
     *) echo "coll-bench.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
