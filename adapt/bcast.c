@@ -19,8 +19,6 @@
 #include "arcoll.h"
 #include "bcast.h"
 #include "dispatch.h"
-#include "clock.h"
-#include "order.h"
 #include "site.h"
 
 #define TAG ARCOLL_TAG(ARCOLL_COLL_BCAST)
@@ -35,77 +33,17 @@ ARCOLL_EXPORT int arcoll_bcast_last_order(MPI_Comm comm, int *order, int len,
   /* only look the state up: arcoll_state() would create it (collectively) */
   arcoll_comm_state_t *st = arcoll_state_peek(comm);
   if (!st || !st->bcast_calls_recorded) return -1;
-  for (int i = 0; i < len && i < st->P; ++i) order[i] = st->order[i];
+  for (int i = 0; i < len && i < st->P; ++i)
+    order[i] = st->last_order ? st->last_order[i] : (st->last_root + i) % st->P;
   if (ncalls) *ncalls = (long long)st->ncalls;
   if (adaptive) *adaptive = st->last_adaptive;
   return st->P;
 }
 
-/* ---- lateness exchange --------------------------------------------------- */
-
-static size_t bbuf_bytes(const arcoll_comm_state_t *st) {
-  return (size_t)st->K * sizeof(uint64_t) + (size_t)st->K * (size_t)st->P * sizeof(float);
-}
-
-/* Stage 2 done: fold the K calls into the common history (same on all ranks). */
-static int exchange_apply(arcoll_comm_state_t *st) {
-  int rc = MPI_SUCCESS;
-  if (st->breq != MPI_REQUEST_NULL) rc = PMPI_Wait(&st->breq, MPI_STATUS_IGNORE);
-  st->bpending = 0;
-  if (rc != MPI_SUCCESS) return rc;
-  const uint64_t *sites = (const uint64_t *)st->bbuf;
-  const float *w = (const float *)(st->bbuf + (size_t)st->K * sizeof(uint64_t));
-  for (int j = 0; j < st->K; ++j) {
-    for (int r = 0; r < st->P; ++r) st->wait[r] = w[(size_t)j * st->P + r];
-    if (arcoll_history_apply(&st->hist, st->broot[j], sites[j], st->wait) != 0)
-      return MPI_ERR_NO_MEM;
-  }
-  return MPI_SUCCESS;
-}
-
-/* Stage 1 -> stage 2: rank 0 completes the gather and compacts it (global
- * site of call j = the root's site key); everybody starts the Ibcast. */
-static int exchange_stage2(arcoll_comm_state_t *st, uint64_t call) {
-  int rc = MPI_SUCCESS;
-  if (st->greq != MPI_REQUEST_NULL) rc = PMPI_Wait(&st->greq, MPI_STATUS_IGNORE);
-  st->gpending = 0;
-  if (rc != MPI_SUCCESS) return rc;
-  if (st->me == 0) {
-    uint64_t *sites = (uint64_t *)st->bbuf;
-    float *w = (float *)(st->bbuf + (size_t)st->K * sizeof(uint64_t));
-    for (int j = 0; j < st->K; ++j) {
-      sites[j] = st->grecv[(size_t)st->groot[j] * st->K + j].site;
-      /* earliness = last entry - entry (seconds, >= 0; small, so a float
-       * keeps it; large = arrived early, as a long wait would say) */
-      double last = st->grecv[j].entry;
-      for (int r = 1; r < st->P; ++r)
-        if (st->grecv[(size_t)r * st->K + j].entry > last) last = st->grecv[(size_t)r * st->K + j].entry;
-      for (int r = 0; r < st->P; ++r)
-        w[(size_t)j * st->P + r] = (float)(last - st->grecv[(size_t)r * st->K + j].entry);
-    }
-  }
-  memcpy(st->broot, st->groot, sizeof(int) * (size_t)st->K);
-  rc = PMPI_Ibcast(st->bbuf, (int)bbuf_bytes(st), MPI_BYTE, 0, st->priv, &st->breq);
-  if (rc != MPI_SUCCESS) return rc;
-  st->bpending = 1;
-  st->bdue = call + (uint64_t)st->K;
-  return MPI_SUCCESS;
-}
-
-static int exchange_stage1(arcoll_comm_state_t *st) {
-  memcpy(st->gsend, st->batch, sizeof(*st->gsend) * (size_t)st->K);
-  memcpy(st->groot, st->batch_root, sizeof(int) * (size_t)st->K);
-  int n = (int)(sizeof(*st->gsend) * (size_t)st->K);
-  int rc = PMPI_Igather(st->gsend, n, MPI_BYTE, st->grecv, n, MPI_BYTE, 0, st->priv, &st->greq);
-  if (rc != MPI_SUCCESS) return rc;
-  st->gpending = 1;
-  return MPI_SUCCESS;
-}
-
 /* ---- the broadcast ------------------------------------------------------- */
 
 static void debug_print(const arcoll_comm_state_t *st, int root, uint64_t call, int adaptive,
-                        const char *algo) {
+                        const char *algo, const int *order) {
   if (!arcoll_g_cfg.debug || st->me != root) return;
   int wrank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
@@ -114,7 +52,7 @@ static void debug_print(const arcoll_comm_state_t *st, int root, uint64_t call, 
                    (unsigned long long)call, root, wrank, algo,
                    adaptive ? "adaptive" : "binomial");
   for (int i = 0; i < st->P && n < (int)sizeof line - 16; ++i)
-    n += snprintf(line + n, sizeof line - (size_t)n, " %d", st->order[i]);
+    n += snprintf(line + n, sizeof line - (size_t)n, " %d", order ? order[i] : (root + i) % st->P);
   fprintf(stderr, "%s\n", line);
 }
 
@@ -202,57 +140,35 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   arcoll_note(ARCOLL_COLL_BCAST, ch->algo);
   const uint64_t ncall = st->ncalls++;
   st->bcast_calls_recorded = 1;
-  /* Adaptive order: modes adaptive and auto.  With P == 2 every order is
-   * (root, other): no history, no exchange.  Calls that measure candidates
-   * online (ch->ex) use the classic order and stay out of the lateness
-   * history: the waits of different algorithms are not comparable (measured:
-   * a ksegment call's bimodal waits made the next call reorder ranks). */
-  if (!(mode == ARCOLL_MODE_ADAPTIVE || mode == ARCOLL_MODE_AUTO) || P == 2 || ch->ex ||
-      !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER)) {
-    for (int i = 0; i < P; ++i) st->order[i] = (root + i) % P; /* the algorithms' default */
-    st->last_adaptive = 0;
-    debug_print(st, root, ncall, 0, ch->algo->name);
-    const double t0 = arcoll_online_t0(ch);
-    rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, NULL);
-    return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
+  st->last_root = root;
+  /* Late-rank order (modes auto and adaptive, algorithms that honour an
+   * order, P > 2, ARCOLL_LATE_ORDER on): late_tracker.h.  Otherwise the
+   * classic order (root, root + 1, ...). */
+  arcoll_late_tracker_t *lt = NULL;
+  if ((mode == ARCOLL_MODE_ADAPTIVE || mode == ARCOLL_MODE_AUTO) &&
+      (ch->algo->flags & ARCOLL_ALGO_USES_ORDER)) {
+    lt = arcoll_late(st, ARCOLL_COLL_BCAST, &rc);
+    if (rc != MPI_SUCCESS) return arcoll_finish(comm, rc);
   }
-
-  if (!st->clock_ready) { /* once per communicator, collectively (all ranks are here) */
-    if ((rc = arcoll_clock_offset(st->priv, ARCOLL_TAG_CLOCK, &st->clock_offset)) != MPI_SUCCESS)
-      return arcoll_finish(comm, rc);
-    st->clock_ready = 1;
-  }
-  const double t_entry = PMPI_Wtime();
-  const uint64_t call = st->acalls++; /* index among adaptive-order calls */
-  if (st->bpending) {
-    if (call >= st->bdue) {
-      if ((rc = exchange_apply(st)) != MPI_SUCCESS) return arcoll_finish(comm, rc);
-    } else if (st->breq != MPI_REQUEST_NULL) {
-      int done = 0; /* drive progress; applied only at the due call */
-      PMPI_Test(&st->breq, &done, MPI_STATUS_IGNORE);
-    }
-  }
-  if (st->gpending && !st->bpending)
-    if ((rc = exchange_stage2(st, call)) != MPI_SUCCESS) return arcoll_finish(comm, rc);
-
-  /* a rank later than one tree level's time (the model's time / ceil(log2 P))
-   * delays its subtree; less is jitter */
-  int levels = 0;
-  while ((1 << levels) < P) ++levels;
-  const double t_level = ch->predicted_s > 0 ? ch->predicted_s / levels : 0.0;
-  int used = arcoll_history_order(&st->hist, call, root, 1, t_level, st->order);
-  st->last_adaptive = used == 1;
-  debug_print(st, root, ncall, st->last_adaptive, ch->algo->name);
+  const int *order = NULL;
+  double entry = 0.0;
+  if (lt && (rc = arcoll_late_enter(lt, root, &entry, &order)) != MPI_SUCCESS)
+    return arcoll_finish(comm, rc);
+  st->last_order = order;
+  st->last_adaptive = order != NULL;
+  debug_print(st, root, ncall, order != NULL, ch->algo->name, order);
   const double t0 = arcoll_online_t0(ch);
-  rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, st->order);
+  rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, order);
   rc = arcoll_online_done(st, ch, t0, rc);
-  if (rc != MPI_SUCCESS) return arcoll_finish(comm, rc);
-
-  int slot = (int)(call % (uint64_t)st->K);
-  st->batch[slot].entry = t_entry - st->clock_offset;
-  st->batch[slot].site = arcoll_site_key(ret_addr);
-  st->batch_root[slot] = root;
-  if (slot == st->K - 1) rc = exchange_stage1(st);
+  if (rc == MPI_SUCCESS && lt) {
+    /* a rank is late when it enters more than one tree level's time (the
+     * model's time / ceil(log2 P)) after its data could have reached it */
+    int levels = 0;
+    while ((1 << levels) < P) ++levels;
+    const int chain = !strcmp(ch->algo->name, "chain");
+    const double t_level = ch->predicted_s > 0 ? ch->predicted_s / (chain ? P - 1 : levels) : 0.0;
+    rc = arcoll_late_exit(lt, root, entry, arcoll_site_key(ret_addr), order, t_level, chain, 1);
+  }
   return arcoll_finish(comm, rc);
 }
 

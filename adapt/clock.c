@@ -1,7 +1,9 @@
-/* Clock offsets between ranks (Cristian's algorithm); see clock.h. */
+/* Clock offsets between ranks (Cristian's algorithm over a binomial tree); see clock.h. */
 #include "clock.h"
 
-#include <stdlib.h>
+#include <stddef.h>
+
+#define ROUNDS 3
 
 int arcoll_clock_offset(MPI_Comm comm, int tag, double *offset) {
   int P, me, flag = 0, rc = MPI_SUCCESS;
@@ -12,34 +14,34 @@ int arcoll_clock_offset(MPI_Comm comm, int tag, double *offset) {
     return MPI_SUCCESS;
   PMPI_Comm_size(comm, &P);
   PMPI_Comm_rank(comm, &me);
-  const int rounds = 3;
-  if (me == 0) {
-    double *off = calloc((size_t)P, sizeof(double));
-    if (!off) return MPI_ERR_NO_MEM;
-    for (int r = 1; r < P && rc == MPI_SUCCESS; ++r) {
-      double best = -1.0;
-      for (int k = 0; k < rounds && rc == MPI_SUCCESS; ++k) {
+  /* round k: ranks r < 2^k (offset known) measure r + 2^k */
+  for (int mask = 1; mask < P && rc == MPI_SUCCESS; mask <<= 1) {
+    if (me < mask && me + mask < P) {
+      const int child = me + mask;
+      double best = -1.0, rel = 0.0;
+      for (int k = 0; k < ROUNDS && rc == MPI_SUCCESS; ++k) {
         double t_remote = 0.0;
         const double t0 = PMPI_Wtime();
-        rc = PMPI_Send(NULL, 0, MPI_BYTE, r, tag, comm);
+        rc = PMPI_Send(NULL, 0, MPI_BYTE, child, tag, comm);
         if (rc == MPI_SUCCESS)
-          rc = PMPI_Recv(&t_remote, 1, MPI_DOUBLE, r, tag, comm, MPI_STATUS_IGNORE);
+          rc = PMPI_Recv(&t_remote, 1, MPI_DOUBLE, child, tag, comm, MPI_STATUS_IGNORE);
         const double t1 = PMPI_Wtime();
         if (rc == MPI_SUCCESS && (best < 0 || t1 - t0 < best)) {
           best = t1 - t0;
-          off[r] = t_remote - 0.5 * (t0 + t1);
+          rel = t_remote - 0.5 * (t0 + t1); /* child's clock - this rank's */
         }
       }
+      const double off = *offset + rel;
+      if (rc == MPI_SUCCESS) rc = PMPI_Send(&off, 1, MPI_DOUBLE, child, tag, comm);
+    } else if (me >= mask && me < 2 * mask) {
+      const int parent = me - mask;
+      for (int k = 0; k < ROUNDS && rc == MPI_SUCCESS; ++k) {
+        rc = PMPI_Recv(NULL, 0, MPI_BYTE, parent, tag, comm, MPI_STATUS_IGNORE);
+        const double t = PMPI_Wtime();
+        if (rc == MPI_SUCCESS) rc = PMPI_Send(&t, 1, MPI_DOUBLE, parent, tag, comm);
+      }
+      if (rc == MPI_SUCCESS) rc = PMPI_Recv(offset, 1, MPI_DOUBLE, parent, tag, comm, MPI_STATUS_IGNORE);
     }
-    if (rc == MPI_SUCCESS) rc = PMPI_Scatter(off, 1, MPI_DOUBLE, offset, 1, MPI_DOUBLE, 0, comm);
-    free(off);
-  } else {
-    for (int k = 0; k < rounds && rc == MPI_SUCCESS; ++k) {
-      rc = PMPI_Recv(NULL, 0, MPI_BYTE, 0, tag, comm, MPI_STATUS_IGNORE);
-      const double t = PMPI_Wtime();
-      if (rc == MPI_SUCCESS) rc = PMPI_Send(&t, 1, MPI_DOUBLE, 0, tag, comm);
-    }
-    if (rc == MPI_SUCCESS) rc = PMPI_Scatter(NULL, 1, MPI_DOUBLE, offset, 1, MPI_DOUBLE, 0, comm);
   }
   return rc;
 }

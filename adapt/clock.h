@@ -21,12 +21,15 @@ extern "C" {
 /**
  * Collective over comm.  *offset (seconds) such that PMPI_Wtime() - *offset
  * is this rank's clock expressed in rank 0's clock.  0 on every rank when
- * MPI_WTIME_IS_GLOBAL is true.  Otherwise rank 0 ping-pongs 3 times with
- * each rank in turn (tag `tag`, empty ping, one double back) and keeps, per
- * rank, the estimate of the round trip with the smallest time (Cristian's
- * algorithm: offset = t_remote - (t_send + t_recv) / 2, error <= RTT / 2),
- * then scatters the offsets.  Cost: 3 (P - 1) round trips at rank 0, once
- * per communicator.  Returns MPI_SUCCESS or the first MPI error.
+ * MPI_WTIME_IS_GLOBAL is true.  Otherwise over a binomial tree in
+ * ceil(log2 P) rounds: in round k every rank r < 2^k that knows its offset
+ * ping-pongs 3 times with rank r + 2^k (tag `tag`, empty ping, one double
+ * back), keeps the estimate of the fastest round trip (Cristian's algorithm:
+ * offset = t_remote - (t_send + t_recv) / 2, error <= RTT / 2) and sends
+ * r + 2^k its offset (its own + the measured one).  Cost: 3 ceil(log2 P)
+ * round trips on the longest path (was 3 (P - 1) at rank 0 with a star);
+ * error <= the sum of RTT / 2 along the path.  Returns MPI_SUCCESS or the
+ * first MPI error.
  */
 int arcoll_clock_offset(MPI_Comm comm, int tag, double *offset);
 

@@ -1,5 +1,9 @@
 /* Environment configuration; see config.h. */
 #include "config.h"
+#include "lateness.h"
+
+#define ARCOLL_STR_(x) #x
+#define ARCOLL_STR(x) ARCOLL_STR_(x)
 
 #include "coll.h"
 #include "online.h"
@@ -72,7 +76,8 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   memset(cfg, 0, sizeof *cfg);
   cfg->segment_bytes = 65536;
   cfg->segment_set = 0;
-  cfg->exchange_interval = 1;
+  cfg->exchange_interval = ARCOLL_LATE_MIN_INTERVAL;
+  cfg->late_order = 1;
   cfg->ewma_alpha = 0.5;
   cfg->debug = 0;
   cfg->online_candidates = ARCOLL_ONLINE_DEFAULT_CANDIDATES;
@@ -103,10 +108,21 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
     cfg->segment_bytes = v;
     cfg->segment_set = 1;
   }
-  if (env_int("ARCOLL_BCAST_EXCHANGE_INTERVAL", 1, 64,
-              "the number of MPI_Bcast calls per lateness exchange", "",
-              &cfg->exchange_interval, err, errlen))
+  if (env_int("ARCOLL_BCAST_EXCHANGE_INTERVAL", ARCOLL_LATE_MIN_INTERVAL, ARCOLL_LATE_MAX_INTERVAL,
+              "the smallest number of calls between two lateness exchanges (the interval "
+              "doubles up to " ARCOLL_STR(ARCOLL_LATE_MAX_INTERVAL) " while the late ranks stay the same)",
+              "", &cfg->exchange_interval, err, errlen))
     return -1;
+  if ((s = getenv("ARCOLL_LATE_ORDER")) && *s) {
+    if (!strcmp(s, "on") || !strcmp(s, "1")) cfg->late_order = 1;
+    else if (!strcmp(s, "off") || !strcmp(s, "0")) cfg->late_order = 0;
+    else {
+      snprintf(err, (size_t)errlen,
+               "ARCOLL_LATE_ORDER='%s' is not valid; use on (default: late ranks become "
+               "leaves of rooted collectives) or off (plain order, no lateness tracking)", s);
+      return -1;
+    }
+  }
   if ((s = getenv("ARCOLL_BCAST_EWMA_ALPHA")) && *s) {
     char *end;
     double a = strtod(s, &end);

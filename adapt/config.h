@@ -10,7 +10,9 @@
  * |                                   | `adaptive`                               |         |
  * | ARCOLL_MODEL                      | path of a model file (JSON)              | built-in|
  * | ARCOLL_BCAST_SEGMENT              | segment size in bytes, 0 = none          | 65536 (adaptive) |
- * | ARCOLL_BCAST_EXCHANGE_INTERVAL    | calls per lateness exchange 1..64        | 1       |
+ * | ARCOLL_BCAST_EXCHANGE_INTERVAL    | fewest calls between lateness exchanges, | 4       |
+ * |                                   | 4..64 (doubles while the late set holds) |         |
+ * | ARCOLL_LATE_ORDER                 | on / off: late ranks become leaves       | on      |
  * | ARCOLL_BCAST_EWMA_ALPHA           | EWMA weight of newest call (0,1]         | 0.5     |
  * | ARCOLL_ONLINE_CANDIDATES          | 1..8 candidates measured online per size | 5       |
  * |                                   | class in auto mode (1: the model alone)  |         |
@@ -44,7 +46,8 @@ typedef struct arcoll_config {
   const arcoll_algo_desc_t *forced[ARCOLL_COLL_COUNT]; /**< for ARCOLL_MODE_FORCED */
   long long segment_bytes; /**< bcast segment, bytes; 0 = one segment */
   int segment_set;         /**< 1 if ARCOLL_BCAST_SEGMENT was given */
-  int exchange_interval;   /**< calls between lateness exchanges */
+  int exchange_interval;   /**< fewest calls between lateness exchanges (late_tracker.h) */
+  int late_order;          /**< ARCOLL_LATE_ORDER: 1 = lateness tracking and late-rank orders */
   double ewma_alpha;
   int debug;
   int online_candidates;   /**< ARCOLL_ONLINE_CANDIDATES: candidates measured per class (1 = model only) */

@@ -59,25 +59,18 @@ ARCOLL_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
 }
 
 static void state_free(arcoll_comm_state_t *st) {
-  if (st->gpending && st->greq != MPI_REQUEST_NULL) PMPI_Wait(&st->greq, MPI_STATUS_IGNORE);
-  if (st->bpending && st->breq != MPI_REQUEST_NULL) PMPI_Wait(&st->breq, MPI_STATUS_IGNORE);
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
+    if (st->late[c]) {
+      arcoll_late_free(st->late[c]);
+      free(st->late[c]);
+    }
   if (st->priv != MPI_COMM_NULL) PMPI_Comm_free(&st->priv);
-  arcoll_history_free(&st->hist);
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
     for (int k = 0; k < 2; ++k) {
       if (!st->cache[c][k]) continue;
       for (int i = 0; i < ARCOLL_NCLASS; ++i) free(st->cache[c][k][i].ex);
       free(st->cache[c][k]);
     }
-  free(st->batch);
-  free(st->batch_root);
-  free(st->gsend);
-  free(st->grecv);
-  free(st->groot);
-  free(st->bbuf);
-  free(st->broot);
-  free(st->wait);
-  free(st->order);
   pthread_mutex_lock(&g_lock);
   for (arcoll_comm_state_t **p = &g_states; *p; p = &(*p)->next)
     if (*p == st) {
@@ -128,7 +121,6 @@ arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc_out) {
   if (!st) return *rc_out = MPI_ERR_NO_MEM, NULL;
   st->user = comm;
   st->priv = MPI_COMM_NULL;
-  st->greq = st->breq = MPI_REQUEST_NULL;
   PMPI_Comm_size(comm, &st->P);
   PMPI_Comm_rank(comm, &st->me);
   /* Comm_split with one colour: a private copy (same rank order) that, unlike
@@ -139,23 +131,6 @@ arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc_out) {
     return *rc_out = rc, NULL;
   }
   PMPI_Comm_set_errhandler(st->priv, MPI_ERRORS_RETURN);
-  st->K = arcoll_g_cfg.exchange_interval;
-  const size_t P = (size_t)st->P, K = (size_t)st->K;
-  st->batch = calloc(K, sizeof(*st->batch));
-  st->batch_root = calloc(K, sizeof(int));
-  st->gsend = calloc(K, sizeof(*st->gsend));
-  st->grecv = st->me == 0 ? calloc(P * K, sizeof(*st->grecv)) : malloc(1);
-  st->groot = calloc(K, sizeof(int));
-  st->bbuf = calloc(K * sizeof(uint64_t) + K * P * sizeof(float), 1);
-  st->broot = calloc(K, sizeof(int));
-  st->wait = calloc(P, sizeof(double));
-  st->order = calloc(P, sizeof(int));
-  int hrc = arcoll_history_init(&st->hist, st->P, arcoll_g_cfg.ewma_alpha);
-  if (hrc || !st->batch || !st->batch_root || !st->gsend || !st->grecv || !st->groot ||
-      !st->bbuf || !st->broot || !st->wait || !st->order) {
-    state_free(st);
-    return *rc_out = MPI_ERR_NO_MEM, NULL;
-  }
   rc = PMPI_Comm_set_attr(comm, g_keyval, st);
   if (rc != MPI_SUCCESS) {
     state_free(st);
@@ -166,6 +141,19 @@ arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc_out) {
   g_states = st;
   pthread_mutex_unlock(&g_lock);
   return st;
+}
+
+arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll_coll_t c, int *rc) {
+  *rc = MPI_SUCCESS;
+  if (st->late[c] || !arcoll_g_cfg.late_order || st->P <= 2) return st->late[c];
+  arcoll_late_tracker_t *t = malloc(sizeof *t);
+  if (!t || (*rc = arcoll_late_init(t, st->priv, ARCOLL_TAG_LATE(c), arcoll_g_cfg.ewma_alpha,
+                                    arcoll_g_cfg.exchange_interval)) != MPI_SUCCESS) {
+    free(t);
+    if (*rc == MPI_SUCCESS) *rc = MPI_ERR_NO_MEM;
+    return NULL;
+  }
+  return st->late[c] = t;
 }
 
 arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm) {

@@ -33,7 +33,7 @@
 
 #include "config.h"
 #include "online.h"
-#include "order.h"
+#include "late_tracker.h"
 #include "select.h"
 
 #ifdef __cplusplus
@@ -46,8 +46,9 @@ extern "C" {
 /** Point-to-point tag of collective c on the private communicator (7001..7009). */
 #define ARCOLL_TAG(c) (7001 + (int)(c))
 
-/** Tag of the clock-offset ping-pong (clock.h) on the private communicator. */
-#define ARCOLL_TAG_CLOCK 7100
+/** Tags of collective c's lateness exchange (late_tracker.h: records, summaries, clock
+ *  ping-pong) on the private communicator: 7100 + 4 c .. + 2. */
+#define ARCOLL_TAG_LATE(c) (7100 + 4 * (int)(c))
 
 /** Byte size classes: 0 for 0 bytes, then 4 per power of two (quarter octaves). */
 #define ARCOLL_NCLASS (1 + 4 * 63 + 4)
@@ -70,29 +71,14 @@ typedef struct arcoll_comm_state {
   int P, me;
   /** choices [collective][op commutative][size class], allocated on first use */
   arcoll_cached_t *cache[ARCOLL_COLL_COUNT][2];
-  /* ---- adaptive bcast (bcast.c) ---- */
-  uint64_t ncalls; /**< broadcasts arcoll ran on this comm */
-  uint64_t acalls; /**< of which with an adaptive order (exchange index) */
-  arcoll_history_t hist;
-  int K;                           /**< calls per exchange */
-  arcoll_lateness_record_t *batch; /**< [K] this rank's records since the last exchange */
-  int *batch_root;                 /**< [K] roots of those calls */
-  arcoll_lateness_record_t *gsend; /**< [K] stage 1 send buffer */
-  arcoll_lateness_record_t *grecv; /**< [P*K] stage 1 receive buffer (rank 0) */
-  int *groot;                      /**< [K] roots of the gathered calls */
-  MPI_Request greq;
-  int gpending;
-  unsigned char *bbuf; /**< stage 2: K sites (uint64) + K*P waits (float) */
-  int *broot;          /**< [K] roots of the broadcast calls */
-  MPI_Request breq;
-  int bpending;
-  uint64_t bdue;  /**< call at whose start stage 2 is applied */
-  double *wait;   /**< [P] scratch: earliness of every rank in one call */
-  double clock_offset; /**< PMPI_Wtime() - clock_offset = rank 0's clock (clock.h) */
-  int clock_ready;     /**< 1 once clock_offset is measured */
-  int *order;     /**< [P] order of the last adaptive call */
+  /* ---- late-rank orders of rooted collectives (late_tracker.h) ---- */
+  /** per collective, created on its first call with an adaptive order */
+  arcoll_late_tracker_t *late[ARCOLL_COLL_COUNT];
+  uint64_t ncalls;          /**< broadcasts arcoll ran on this comm */
+  const int *last_order;    /**< order of the last broadcast (NULL: classic) */
+  int last_root;
   int last_adaptive;
-  int bcast_calls_recorded; /**< 1 once an adaptive-order broadcast ran */
+  int bcast_calls_recorded; /**< 1 once a broadcast ran in arcoll */
   struct arcoll_comm_state *next;
 } arcoll_comm_state_t;
 
@@ -132,6 +118,14 @@ ARCOLL_HIDDEN const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arco
 static inline double arcoll_online_t0(const arcoll_cached_t *ch) {
   return ch->ex ? PMPI_Wtime() : 0.0;
 }
+
+/**
+ * The lateness tracker of collective c on st (created on first use; NULL
+ * with *rc set on failure), or NULL with *rc = MPI_SUCCESS when late-rank
+ * orders are off (ARCOLL_LATE_ORDER=off) or P <= 2 (every order is the same).
+ */
+ARCOLL_HIDDEN arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll_coll_t c,
+                                                 int *rc);
 
 /**
  * After the algorithm of choice ch (from arcoll_choose) returned rc: if its

@@ -12,14 +12,24 @@ int arcoll_history_init(arcoll_history_t *h, int P, double alpha) {
   h->P = P;
   h->alpha = alpha;
   h->positions = malloc(sizeof(int) * (size_t)P);
-  if (!h->positions) return -1;
+  h->scratch = malloc(sizeof(int) * (size_t)P);
+  if (!h->positions || !h->scratch) {
+    free(h->positions), free(h->scratch);
+    return -1;
+  }
   arcoll_binomial_positions_by_size(P, h->positions);
   return 0;
 }
 
+static void entry_free(arcoll_site_entry_t *e) {
+  free(e->ewma), free(e->late), free(e->order);
+  e->ewma = NULL, e->late = NULL, e->order = NULL;
+}
+
 void arcoll_history_free(arcoll_history_t *h) {
-  for (int i = 0; i < h->nentries; ++i) free(h->entries[i].ewma);
+  for (int i = 0; i < h->nentries; ++i) entry_free(&h->entries[i]);
   free(h->positions);
+  free(h->scratch);
   memset(h, 0, sizeof(*h));
 }
 
@@ -30,130 +40,158 @@ static arcoll_site_entry_t *find_entry(const arcoll_history_t *h, uint64_t site,
   return NULL;
 }
 
-int arcoll_history_apply(arcoll_history_t *h, int root, uint64_t global_site,
-                         const double *wait) {
-  arcoll_site_entry_t *e = find_entry(h, global_site, root);
-  if (!e) {
-    if (h->nentries < ARCOLL_MAX_ENTRIES) {
-      e = &h->entries[h->nentries];
-      e->ewma = malloc(sizeof(double) * (size_t)h->P);
-      if (!e->ewma) return -1;
-      ++h->nentries;
-    } else { /* evict the least recently updated entry (deterministic) */
-      e = &h->entries[0];
-      for (int i = 1; i < h->nentries; ++i)
-        if (h->entries[i].last < e->last) e = &h->entries[i];
+static arcoll_site_entry_t *new_entry(arcoll_history_t *h, uint64_t site, int root) {
+  arcoll_site_entry_t *e;
+  if (h->nentries < ARCOLL_MAX_ENTRIES) {
+    e = &h->entries[h->nentries];
+    memset(e, 0, sizeof *e);
+    e->ewma = calloc((size_t)h->P, sizeof(double));
+    e->late = calloc((size_t)h->P, 1);
+    e->order = malloc(sizeof(int) * (size_t)h->P);
+    if (!e->ewma || !e->late || !e->order) {
+      entry_free(e);
+      return NULL;
     }
-    e->site = global_site;
-    e->root = root;
-    e->nobs = 0;
+    ++h->nentries;
+  } else { /* evict the least recently updated entry (deterministic) */
+    e = &h->entries[0];
+    for (int i = 1; i < h->nentries; ++i)
+      if (h->entries[i].last < e->last) e = &h->entries[i];
+    memset(e->late, 0, (size_t)h->P);
   }
-  for (int r = 0; r < h->P; ++r)
-    e->ewma[r] = e->nobs == 0 ? wait[r] : (1.0 - h->alpha) * e->ewma[r] + h->alpha * wait[r];
-  e->nobs++;
-  e->last = h->ncalls;
-  h->site[h->ncalls % ARCOLL_HISTORY_LEN] = global_site;
-  h->root[h->ncalls % ARCOLL_HISTORY_LEN] = root;
-  h->ncalls++;
-  return 0;
+  e->site = site;
+  e->root = root;
+  e->nobs = 0;
+  e->nlate = 0;
+  return e;
 }
 
-/* entry i (absolute call index) of the ring; caller ensures it is remembered */
-#define HS(i) (h->site[(i) % ARCOLL_HISTORY_LEN])
-#define HR(i) (h->root[(i) % ARCOLL_HISTORY_LEN])
-
-int arcoll_history_predict(const arcoll_history_t *h, uint64_t call_index, int root,
-                           uint64_t *site) {
-  const uint64_t n = h->ncalls;
-  if (n == 0 || call_index < n) return 0;
-  const uint64_t avail = n < ARCOLL_HISTORY_LEN ? n : ARCOLL_HISTORY_LEN;
-  for (uint64_t p = 1; p <= ARCOLL_MAX_PERIOD && 2 * p + 1 <= avail + p; ++p) {
-    /* confirm s[i] == s[i - p] for the last cnt calls, cnt >= p + 1 */
-    uint64_t cnt = avail - p;
-    if (cnt > 2 * p + 2) cnt = 2 * p + 2;
-    if (cnt < p + 1) continue;
-    int ok = 1;
-    for (uint64_t j = 0; j < cnt && ok; ++j) {
-      uint64_t i = n - 1 - j;
-      ok = HS(i) == HS(i - p) && HR(i) == HR(i - p);
+/* Latest first: a late rank already on a free leaf stays; otherwise it swaps
+ * places with whoever holds the smallest free subtree (h->positions is sorted
+ * by subtree size, descending). */
+static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
+  const int P = h->P, root = e->root;
+  int *late = h->scratch, nlate = 0;
+  for (int i = 0; i < P; ++i) e->order[i] = (root + i) % P;
+  for (int r = 0; r < P; ++r)
+    if (e->late[r]) late[nlate++] = r;
+  for (int i = 1; i < nlate; ++i) /* insertion sort: latest first, ties by rank */
+    for (int j = i; j > 0 && e->ewma[late[j]] > e->ewma[late[j - 1]]; --j) {
+      const int t = late[j];
+      late[j] = late[j - 1], late[j - 1] = t;
     }
-    if (!ok) continue;
-    uint64_t q = (call_index - n) / p + 1; /* smallest q with call_index - q p < n */
-    uint64_t i = call_index - q * p;
-    if (HR(i) == root) {
-      *site = HS(i);
-      return 1;
-    }
-    break; /* periodic but a different root: fall back */
-  }
-  for (uint64_t j = 0; j < avail; ++j) {
-    uint64_t i = n - 1 - j;
-    if (HR(i) == root) {
-      *site = HS(i);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-typedef struct {
-  double lateness; /* entry after the root's, seconds (EWMA) */
-  int rel;         /* (rank - root) mod P */
-} late_rank_t;
-
-static int cmp_lateness_desc(const void *a, const void *b) {
-  const late_rank_t *x = a, *y = b;
-  if (x->lateness != y->lateness) return x->lateness > y->lateness ? -1 : 1;
-  return x->rel - y->rel;
-}
-
-int arcoll_history_order(const arcoll_history_t *h, uint64_t call_index, int root,
-                         int adaptive, double min_lateness_s, int *order) {
-  const int P = h->P;
-  for (int i = 0; i < P; ++i) order[i] = (root + i) % P;
-  if (!adaptive || P <= 2) return 0;
-  uint64_t site;
-  if (!arcoll_history_predict(h, call_index, root, &site)) return 0;
-  const arcoll_site_entry_t *e = find_entry(h, site, root);
-  if (!e) return 0;
-  late_rank_t *late = malloc(sizeof(*late) * (size_t)P);
   unsigned char *reserved = calloc((size_t)P, 1);
-  if (!late || !reserved) {
-    free(late), free(reserved);
-    return -1;
-  }
-  /* lateness = how long after the root a rank entered (earliness of the
-   * root - earliness of the rank, seconds) */
-  const double w_root = e->ewma[root];
-  int nlate = 0;
-  for (int i = 1; i < P; ++i) {
-    const double l = w_root - e->ewma[(root + i) % P];
-    if (l > min_lateness_s && l > 0) late[nlate].lateness = l, late[nlate].rel = i, ++nlate;
-  }
-  qsort(late, (size_t)nlate, sizeof(*late), cmp_lateness_desc);
-  /* Latest first: a late rank already on a free leaf stays; otherwise it
-   * swaps places with whoever holds the smallest free subtree
-   * (h->positions is sorted by subtree size, descending). */
-  int next = P - 1, moved = 0;
+  if (!reserved) return; /* classic order: still a valid permutation */
+  int next = P - 1;
   for (int j = 0; j < nlate; ++j) {
-    const int rank = (root + late[j].rel) % P;
-    int p = -1;
+    const int rank = late[j];
+    const int p = (rank - root + P) % P; /* only late ranks move, and each once */
+    int cur = p;
     for (int q = 1; q < P; ++q)
-      if (order[q] == rank) p = q;
-    if (arcoll_binomial_subtree_size(p, P) == 1 && !reserved[p]) {
-      reserved[p] = 1;
+      if (e->order[q] == rank) cur = q;
+    if (arcoll_binomial_subtree_size(cur, P) == 1 && !reserved[cur]) {
+      reserved[cur] = 1;
       continue;
     }
     while (next > 0 && reserved[h->positions[next]]) --next;
     if (next <= 0) break;
     const int q = h->positions[next];
-    if (arcoll_binomial_subtree_size(q, P) >= arcoll_binomial_subtree_size(p, P)) break;
-    order[p] = order[q];
-    order[q] = rank;
+    if (arcoll_binomial_subtree_size(q, P) >= arcoll_binomial_subtree_size(cur, P)) break;
+    e->order[cur] = e->order[q];
+    e->order[q] = rank;
     reserved[q] = 1;
-    moved = 1;
   }
-  free(late);
   free(reserved);
-  return nlate > 0 || moved;
+}
+
+int arcoll_history_fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *changed) {
+  const int P = h->P;
+  if (changed) *changed = 0;
+  if (g->root < 0 || g->root >= P) return 0;
+  arcoll_site_entry_t *e = find_entry(h, g->site, g->root);
+  if (!e && !(e = new_entry(h, g->site, g->root))) return -1;
+  const double a = e->nobs == 0 ? 1.0 : h->alpha;
+  for (int r = 0; r < P; ++r) e->ewma[r] *= 1.0 - a;
+  for (int i = 0; i < g->n && i < ARCOLL_LATE_LIST; ++i)
+    if (g->late[i].rank >= 0 && g->late[i].rank < P) e->ewma[g->late[i].rank] += a * g->late[i].lateness;
+  e->noise = (1.0 - a) * e->noise + a * g->noise;
+  e->t_level = g->t_level;
+  e->nobs++;
+  e->last = h->nfolds++;
+  const double thr = arcoll_late_threshold(e->t_level, e->noise);
+  int nlate = 0, diff = 0;
+  for (int r = 0; r < P; ++r) {
+    const unsigned char was = e->late[r];
+    const unsigned char is = r != e->root && e->ewma[r] > (was ? 0.5 * thr : thr);
+    diff |= was != is;
+    e->late[r] = is;
+    nlate += is;
+  }
+  e->nlate = nlate;
+  if (nlate > 0 && (diff || e->nobs == 1)) build_order(h, e);
+  if (changed) *changed = diff;
+  return 0;
+}
+
+/* Smallest period p <= ARCOLL_MAX_PERIOD of the remembered (site, root)
+ * sequence in the call index (every call agrees with the first of its
+ * residue mod p, at least p + 1 calls remembered), 0 if none: O(MAX_PERIOD x
+ * LEN), once per pushed call. */
+static int find_period(const arcoll_history_t *h) {
+  const uint64_t n = h->nseq < ARCOLL_HISTORY_LEN ? h->nseq : ARCOLL_HISTORY_LEN;
+  for (uint64_t p = 1; p <= ARCOLL_MAX_PERIOD && n >= p + 1; ++p) {
+    int first[ARCOLL_MAX_PERIOD], ok = 1;
+    for (uint64_t q = 0; q < p; ++q) first[q] = -1;
+    for (uint64_t i = 0; i < n && ok; ++i) {
+      const uint64_t q = h->seq_call[i] % p;
+      if (first[q] < 0) first[q] = (int)i;
+      else ok = h->seq_site[i] == h->seq_site[first[q]] && h->seq_root[i] == h->seq_root[first[q]];
+    }
+    if (ok) return (int)p;
+  }
+  return 0;
+}
+
+void arcoll_history_push(arcoll_history_t *h, uint64_t call, uint64_t site, int root) {
+  const uint64_t i = h->nseq++ % ARCOLL_HISTORY_LEN;
+  h->seq_call[i] = call;
+  h->seq_site[i] = site;
+  h->seq_root[i] = root;
+  h->period = find_period(h);
+}
+
+int arcoll_history_predict(const arcoll_history_t *h, uint64_t call, int root, uint64_t *site) {
+  const uint64_t n = h->nseq < ARCOLL_HISTORY_LEN ? h->nseq : ARCOLL_HISTORY_LEN;
+  if (n == 0) return 0;
+  for (uint64_t j = 0; j < n; ++j) { /* newest first */
+    const uint64_t i = (h->nseq - 1 - j) % ARCOLL_HISTORY_LEN;
+    if (h->period > 0 && h->seq_call[i] % (uint64_t)h->period != call % (uint64_t)h->period) continue;
+    if (h->seq_root[i] != root) break; /* periodic: this residue has another root */
+    *site = h->seq_site[i];
+    return 1;
+  }
+  for (uint64_t j = 0; j < n; ++j) { /* the last site seen with this root */
+    const uint64_t i = (h->nseq - 1 - j) % ARCOLL_HISTORY_LEN;
+    if (h->seq_root[i] == root) {
+      *site = h->seq_site[i];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int root) {
+  uint64_t site;
+  if (h->nentries == 0 || h->P <= 2 || !arcoll_history_predict(h, call, root, &site)) return NULL;
+  const arcoll_site_entry_t *e = find_entry(h, site, root);
+  return e && e->nlate > 0 ? e->order : NULL;
+}
+
+int arcoll_history_late_any(const arcoll_history_t *h, unsigned char *late_any) {
+  int n = 0;
+  memset(late_any, 0, (size_t)h->P);
+  for (int i = 0; i < h->nentries; ++i)
+    for (int r = 0; r < h->P; ++r)
+      if (h->entries[i].late[r] && !late_any[r]) late_any[r] = 1, ++n;
+  return n;
 }

@@ -1,59 +1,64 @@
 /**
  * @file order.h
- * @brief Lateness history and broadcast rank order (pure C, no MPI calls).
+ * @brief Lateness history and the rank order of rooted collectives (pure C,
+ *        no MPI calls).
  *
  * Seed 001_6a837e3d9ad6c429.txt, technique 1 ("order adjustment inside a
- * collective"): a rank that enters MPI_Bcast after the root arrived late;
- * (arcoll measures entry times in one clock, clock.h, rather than waiting
- * times, which also depend on the rank's place in the tree);
- * late ranks are moved to leaves of the tree, early ranks to inner nodes.
- * Open problem 2 of the same seed (adapt per call site) is handled by keeping
- * one EWMA earliness vector per (global call site, root).
+ * collective"): late ranks are moved to leaves of the tree.  Open problem 2
+ * of the same seed (adapt per call site) is handled by keeping one entry per
+ * (global call site = the root's site, root).
  *
- * Every function here is deterministic: given the same sequence of
- * arcoll_history_apply() calls, every rank computes the same order.  This is
- * what keeps the tree identical on all ranks (see adapt/README.md).
+ * The history is fed with the summaries of lateness.h (caused lateness of
+ * the latest ranks of each sampled call group, computed by one rank and
+ * applied by all at the same call), so every function here gives every rank
+ * the same result: this is what keeps the tree identical on all ranks
+ * (adapt/README.md).
  */
 #ifndef ARCOLL_ADAPT_ORDER_H
 #define ARCOLL_ADAPT_ORDER_H
 
 #include <stdint.h>
 
+#include "lateness.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Calls remembered for call-site prediction (ring buffer length). */
+/** Sampled calls remembered for call-site prediction (ring length). */
 #define ARCOLL_HISTORY_LEN 64
-/** Longest period of the global-site sequence that is detected. */
+/** Longest period of the (site, root) sequence that is detected. */
 #define ARCOLL_MAX_PERIOD 16
-/** (site, root) EWMA vectors kept; the least recently updated is evicted. */
+/** (site, root) entries kept; the least recently updated is evicted. */
 #define ARCOLL_MAX_ENTRIES 32
-
-/** One rank's record for one call, gathered to rank 0 (16 bytes). */
-typedef struct arcoll_lateness_record {
-  double entry;  /**< entry into MPI_Bcast, seconds, in rank 0's clock (clock.h) */
-  uint64_t site; /**< ASLR-independent call-site key of this rank (site.h) */
-} arcoll_lateness_record_t;
 
 typedef struct arcoll_site_entry {
   uint64_t site;  /**< global site = the root's site key */
   int root;
-  int nobs;       /**< calls folded into ewma */
-  uint64_t last;  /**< history index of the last update (for eviction) */
-  double *ewma;   /**< [P] EWMA of earliness per rank, seconds */
+  int nobs;       /**< summaries folded in */
+  uint64_t last;  /**< history update count at the last fold (for eviction) */
+  double *ewma;   /**< [P] EWMA of caused lateness per rank, seconds */
+  double noise;   /**< EWMA of the group's noise level, seconds */
+  double t_level; /**< the last summary's t_level, seconds */
+  unsigned char *late; /**< [P] 1 = late in the current decision */
+  int nlate;
+  int *order;     /**< [P] order with the late ranks on leaves (valid when nlate > 0) */
 } arcoll_site_entry_t;
 
 /** Common (identical on all ranks) history of one communicator. */
 typedef struct arcoll_history {
-  int P;          /**< communicator size */
-  double alpha;   /**< EWMA weight of the newest observation, (0, 1] */
-  uint64_t ncalls; /**< calls applied so far */
-  uint64_t site[ARCOLL_HISTORY_LEN]; /**< ring: global site of call i at i % LEN */
-  int root[ARCOLL_HISTORY_LEN];
+  int P;           /**< communicator size */
+  double alpha;    /**< EWMA weight of the newest summary, (0, 1] */
+  uint64_t nfolds; /**< groups folded so far */
+  uint64_t nseq;   /**< sampled calls pushed so far */
+  uint64_t seq_call[ARCOLL_HISTORY_LEN]; /**< ring: call index of sampled call i at i % LEN */
+  uint64_t seq_site[ARCOLL_HISTORY_LEN];
+  int seq_root[ARCOLL_HISTORY_LEN];
+  int period; /**< period of the remembered sequence (arcoll_history_predict), 0 = none */
   arcoll_site_entry_t entries[ARCOLL_MAX_ENTRIES];
   int nentries;
   int *positions; /**< [P] binomial positions by subtree size (tree.h) */
+  int *scratch;   /**< [P] */
 } arcoll_history_t;
 
 /** Initialise for P ranks; alpha in (0, 1].  Returns 0, or -1 on bad
@@ -62,50 +67,46 @@ int arcoll_history_init(arcoll_history_t *h, int P, double alpha);
 void arcoll_history_free(arcoll_history_t *h);
 
 /**
- * Fold one completed call into the history: wait[0..P-1] is the EARLINESS
- * of every rank (seconds: the last rank's entry time - the rank's entry
- * time, >= 0; large = arrived early, like a long waiting time), global_site
- * the root's site key.
- * ewma <- wait for the first observation, else (1 - alpha) ewma + alpha wait.
+ * Fold one summary group into the entry of (g->site, g->root): per rank
+ * ewma <- (1 - alpha) ewma + alpha x (listed lateness, else 0) (the first
+ * fold sets it), noise likewise; then the late set: a rank is late when its
+ * ewma exceeds arcoll_late_threshold(t_level, noise), or half of it if it
+ * was late already (hysteresis); the root never is.  When some rank is late
+ * the entry's order is rebuilt (arcoll_history_order).  *changed (may be
+ * NULL) is set to 1 if the late set differs from before.
  * Returns 0 or -1 (out of memory).
  */
-int arcoll_history_apply(arcoll_history_t *h, int root, uint64_t global_site,
-                         const double *wait);
+int arcoll_history_fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *changed);
+
+/** Remember that sampled call `call` (index among the communicator's calls of
+ *  this kind) had (site, root); feeds arcoll_history_predict. */
+void arcoll_history_push(arcoll_history_t *h, uint64_t call, uint64_t site, int root);
 
 /**
- * Predict the global site of call number `call_index` (>= h->ncalls) with
- * root `root`: if the (site, root) sequence is periodic with the smallest
- * period p <= ARCOLL_MAX_PERIOD (confirmed over at least p + 1 calls), the
- * entry p calls back in the pattern; if that does not have this root, the last
- * site seen with this root.  Returns 1 and sets *site, or 0 if the root never
- * occurred in the remembered history.
+ * Predict the global site of call `call` with root `root` from the
+ * remembered sampled calls: if the (site, root) sequence is periodic in the
+ * call index with the smallest period p <= ARCOLL_MAX_PERIOD (every
+ * remembered call agrees with the others of its residue call mod p, at
+ * least p + 1 calls remembered, and the residue of `call` was seen), the
+ * site of that residue when it has this root; otherwise the last site seen
+ * with this root.  Returns 1 and sets *site, or 0 if the root was never seen.
  */
-int arcoll_history_predict(const arcoll_history_t *h, uint64_t call_index, int root,
-                           uint64_t *site);
+int arcoll_history_predict(const arcoll_history_t *h, uint64_t call, int root, uint64_t *site);
 
 /**
- * Rank order for a binomial broadcast from `root` at call `call_index`:
- * order[0] = root, based on the classic binomial order
- * order[i] = (root + i) mod P.  With adaptive != 0 and an EWMA vector for the
- * predicted (site, root): a non-root rank is LATE when it entered the
- * broadcast more than min_lateness_s seconds after the root, by the EWMA of
- * its earliness (see arcoll_history_apply; lateness = earliness of the root -
- * earliness of the rank).  The caller passes a bound below which lateness
- * is jitter (libarcoll: the model's time of one tree level, predicted time
- * / ceil(log2 P)).  Ranks arriving together are never late, whatever their place
- * in the tree, so a balanced run keeps the classic order and with it its
- * locality on hierarchical networks (measured under SMPI, 64 ranks on a tree
- * with 160:1 uplinks, 1 MiB bcast: the earlier rule, every rank sorted by
- * its waiting time, scrambled the chain across the uplinks: 234 ms per call
- * instead of 17.2 ms).
- * Late ranks, latest first, take the smallest free subtrees (leaves): a late
- * rank already on a leaf stays, otherwise it swaps places with the rank on
- * that leaf; every other rank keeps its classic position.
- * Returns 1 if some rank was late (the adaptive order), 0 for the classic
- * one, -1 on out of memory (order then holds the classic order).
+ * The order of call `call` from `root`: the entry of the predicted (site,
+ * root) when it has late ranks: order[0] = root, the classic binomial order
+ * (root + i) mod P with each late rank, latest first, on the smallest free
+ * subtree (a late rank already on a leaf stays, otherwise it swaps places
+ * with the rank there); NULL otherwise (the classic order: algorithms take
+ * NULL as (root, root + 1, ...)).  O(1) plus the prediction: the order is
+ * built when the entry is folded, not per call.
  */
-int arcoll_history_order(const arcoll_history_t *h, uint64_t call_index, int root,
-                         int adaptive, double min_lateness_s, int *order);
+const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int root);
+
+/** 1 for every rank that is late in some entry (late_any[P]); returns how many. */
+int arcoll_history_late_any(const arcoll_history_t *h, unsigned char *late_any);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,7 +16,26 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
   return h;
 }
 
+/* dladdr costs a lock and a walk of the link map: keys are cached per
+ * return address (a pure function of it), direct-mapped, per thread. */
+#define CACHE 64
+static __thread struct {
+  const void *ret;
+  uint64_t key;
+} g_cache[CACHE];
+
+static uint64_t site_key_uncached(const void *ret);
+
 uint64_t arcoll_site_key(const void *ret) {
+  const unsigned i = (unsigned)(((uintptr_t)ret >> 2) % CACHE);
+  if (g_cache[i].ret == ret && g_cache[i].key) return g_cache[i].key;
+  const uint64_t k = site_key_uncached(ret);
+  g_cache[i].ret = ret;
+  g_cache[i].key = k;
+  return k;
+}
+
+static uint64_t site_key_uncached(const void *ret) {
   uint64_t h = 14695981039346656037ull;
   Dl_info info;
   uintptr_t off = (uintptr_t)ret;

@@ -1,5 +1,5 @@
-// Unit tests of adapt/order.c (lateness history, site prediction, order) and
-// adapt/config.c.
+// Unit tests of adapt/order.c (lateness history, site prediction, order),
+// adapt/site.c and adapt/config.c.
 #include <gtest/gtest.h>
 
 #include <mpi.h>  // before the extern "C" block (mpicxx.h)
@@ -24,18 +24,31 @@ struct History {
   ~History() { arcoll_history_free(&h); }
 };
 
-std::vector<double> waits(int P, int late, double w_late = 1e-6, double w = 1e-3) {
-  std::vector<double> v(P, w);
-  for (int r = 0; r < P; ++r) v[r] = w + 1e-6 * r;  // distinct, deterministic
-  v[late] = w_late;
-  return v;
+// A summary group: (site, root), t_level, noise, and {rank, lateness} pairs.
+arcoll_late_group_t group(uint64_t site, int root, double t_level,
+                          std::vector<std::pair<int, double>> late, double noise = 0.0) {
+  arcoll_late_group_t g{};
+  g.site = site;
+  g.root = root;
+  g.t_level = (float)t_level;
+  g.noise = (float)noise;
+  for (auto &x : late) g.late[g.n].rank = x.first, g.late[g.n].lateness = (float)x.second, ++g.n;
+  return g;
 }
 
-TEST(Order, ClassicWithoutHistory) {
-  History H(8);
-  std::vector<int> order(8);
-  EXPECT_EQ(arcoll_history_order(&H.h, 0, 3, 1, 0.0, order.data()), 0);
-  for (int i = 0; i < 8; ++i) EXPECT_EQ(order[i], (3 + i) % 8);
+// Fold g and record its (site, root) as sampled call `call`.
+int fold(History &H, const arcoll_late_group_t &g, uint64_t call) {
+  int changed = -1;
+  EXPECT_EQ(arcoll_history_fold(&H.h, &g, &changed), 0);
+  arcoll_history_push(&H.h, call, g.site, g.root);
+  return changed;
+}
+
+std::vector<int> order_of(const History &H, uint64_t call, int root) {
+  const int *o = arcoll_history_order(&H.h, call, root);
+  std::vector<int> v(H.h.P);
+  for (int i = 0; i < H.h.P; ++i) v[i] = o ? o[i] : (root + i) % H.h.P;
+  return v;
 }
 
 // Position of `rank` in `order`, -1 if absent.
@@ -45,14 +58,18 @@ int where(const std::vector<int> &order, int rank) {
   return -1;
 }
 
+TEST(Order, ClassicWithoutHistory) {
+  History H(8);
+  EXPECT_EQ(arcoll_history_order(&H.h, 0, 3), nullptr);
+}
+
 TEST(Order, LateRankBecomesLeaf) {
   for (int P : {3, 5, 8, 13, 64, 256}) {
     History H(P);
     const int late = P / 2;
-    auto w = waits(P, late);
-    ASSERT_EQ(arcoll_history_apply(&H.h, 0, 42, w.data()), 0);
-    std::vector<int> order(P);
-    EXPECT_EQ(arcoll_history_order(&H.h, 1, 0, 1, 0.0, order.data()), 1);
+    EXPECT_EQ(fold(H, group(42, 0, 1e-5, {{late, 1e-3}}), 0), 1);
+    ASSERT_NE(arcoll_history_order(&H.h, 1, 0), nullptr) << P;
+    auto order = order_of(H, 1, 0);
     EXPECT_EQ(order[0], 0);
     const int pos = where(order, late);
     EXPECT_EQ(arcoll_binomial_subtree_size(pos, P), 1) << "P=" << P;  // a leaf
@@ -68,46 +85,56 @@ TEST(Order, LateRankBecomesLeaf) {
     std::vector<int> sorted(order);
     std::sort(sorted.begin(), sorted.end());
     for (int i = 0; i < P; ++i) EXPECT_EQ(sorted[i], i);  // a permutation
-    // binomial (non-adaptive) ignores the history
-    EXPECT_EQ(arcoll_history_order(&H.h, 1, 0, 0, 0.0, order.data()), 0);
-    EXPECT_EQ(order[late], late);
+    // another root has no history: the classic order
+    EXPECT_EQ(arcoll_history_order(&H.h, 1, 1), nullptr);
   }
 }
 
-TEST(Order, LatenessBelowTheBoundIsIgnored) {
-  // earliness (seconds): root 2 at 5.2 ms; rank 0 arrived 0.2 ms after it,
-  // rank 5 0.1 ms after it, the others before it
+TEST(Order, LatenessBelowTheThresholdIsIgnored) {
   History H(8);
-  std::vector<double> w(8);
-  for (int r = 0; r < 8; ++r) w[r] = 5e-3 + 1e-4 * ((r * 5) % 8);
-  ASSERT_EQ(arcoll_history_apply(&H.h, 2, 7, w.data()), 0);
-  std::vector<int> a(8);
-  // bound 1 ms: nobody is late, the classic order, untouched
-  EXPECT_EQ(arcoll_history_order(&H.h, 1, 2, 1, 1e-3, a.data()), 0);
-  for (int i = 0; i < 8; ++i) EXPECT_EQ(a[i], (2 + i) % 8);
-  // bound 0.15 ms: rank 0 only (classic position 6, subtree of 2: moves to
-  // the last leaf); bound 0.05 ms: ranks 0 and 5 (classic position 3, a
-  // leaf already: stays)
-  EXPECT_EQ(arcoll_history_order(&H.h, 1, 2, 1, 1.5e-4, a.data()), 1);
-  EXPECT_EQ(a[H.h.positions[7]], 0);
-  EXPECT_EQ(arcoll_binomial_subtree_size(where(a, 0), 8), 1);
-  EXPECT_EQ(arcoll_history_order(&H.h, 1, 2, 1, 5e-5, a.data()), 1);
-  EXPECT_EQ(a[H.h.positions[7]], 0);
-  EXPECT_EQ(where(a, 5), 3);
+  // t_level 1 ms: 0.2 ms of caused lateness is jitter
+  EXPECT_EQ(fold(H, group(7, 2, 1e-3, {{0, 2e-4}, {5, 1e-4}}), 0), 0);
+  EXPECT_EQ(arcoll_history_order(&H.h, 1, 2), nullptr);
+  // t_level 0.15 ms, second fold (alpha 0.5): ewma(0) = 0.5 * 2e-4 + 0.5 * 4e-4 = 3e-4: late;
+  // rank 5: 1e-4 -> 1e-4: not late
+  History H2(8);
+  fold(H2, group(7, 2, 1.5e-4, {{0, 2e-4}, {5, 1e-4}}), 0);
+  EXPECT_EQ(fold(H2, group(7, 2, 1.5e-4, {{0, 4e-4}, {5, 1e-4}}), 1), 0);  // already late
+  auto a = order_of(H2, 2, 2);
+  EXPECT_EQ(a[H2.h.positions[7]], 0);  // rank 0 (classic position 6, subtree of 2): last leaf
+  EXPECT_EQ(where(a, 5), 3);           // rank 5: classic place
   int moved = 0;
   for (int i = 0; i < 8; ++i) moved += a[i] != (2 + i) % 8;
   EXPECT_EQ(moved, 2);  // one swap
 }
 
+TEST(Order, NoiseLevelRaisesTheThreshold) {
+  History H(64);
+  // 31 ranks with 100-190 us, noise level (the 33rd largest) 100 us: a rank
+  // needs more than 200 us to be late; rank 9 at 1 ms is
+  std::vector<std::pair<int, double>> l{{9, 1e-3}};
+  for (int r = 10; r < 41; ++r) l.push_back({r, 1.9e-4 - 3e-6 * (r - 10)});
+  EXPECT_EQ(fold(H, group(1, 0, 1e-6, l, 1e-4), 0), 1);
+  EXPECT_EQ(H.h.entries[0].nlate, 1);
+  EXPECT_EQ(H.h.entries[0].late[9], 1);
+}
+
+TEST(Order, HysteresisKeepsALateRankUntilHalfTheThreshold) {
+  History H(8, 1.0);  // alpha 1: the ewma is the last summary
+  EXPECT_EQ(fold(H, group(1, 0, 1e-4, {{4, 3e-4}}), 0), 1);
+  EXPECT_EQ(fold(H, group(1, 0, 1e-4, {{4, 0.6e-4}}), 1), 0);  // above 0.5e-4: stays late
+  EXPECT_NE(arcoll_history_order(&H.h, 2, 0), nullptr);
+  EXPECT_EQ(fold(H, group(1, 0, 1e-4, {{4, 0.4e-4}}), 2), 1);  // below: on time again
+  EXPECT_EQ(arcoll_history_order(&H.h, 3, 0), nullptr);
+  EXPECT_EQ(fold(H, group(1, 0, 1e-4, {{4, 0.8e-4}}), 3), 0);  // not late: below the threshold
+}
+
 TEST(Order, SeveralLateRanksTakeLeavesLatestLast) {
   const int P = 16;
   History H(P);
-  std::vector<double> w(P, 10e-3);
-  // ranks 2, 4, 8 (subtrees of 2, 4, 8 in the classic order) are late by 9, 8, 7 ms
-  w[2] = 1e-3, w[4] = 2e-3, w[8] = 3e-3;
-  ASSERT_EQ(arcoll_history_apply(&H.h, 0, 1, w.data()), 0);
-  std::vector<int> order(P);
-  EXPECT_EQ(arcoll_history_order(&H.h, 1, 0, 1, 0.0, order.data()), 1);
+  // ranks 2, 4, 8 (subtrees of 2, 4, 8 in the classic order) caused 9, 8, 7 ms
+  fold(H, group(1, 0, 1e-5, {{2, 9e-3}, {4, 8e-3}, {8, 7e-3}}), 0);
+  auto order = order_of(H, 1, 0);
   for (int r : {2, 4, 8}) EXPECT_EQ(arcoll_binomial_subtree_size(where(order, r), P), 1) << r;
   // the latest rank takes the last entry of the positions sorted by size
   EXPECT_EQ(order[H.h.positions[P - 1]], 2);
@@ -118,24 +145,30 @@ TEST(Order, SeveralLateRanksTakeLeavesLatestLast) {
 
 TEST(Order, EwmaFollowsNewLateRank) {
   History H(8, 0.5);
-  std::vector<int> order(8);
-  auto w1 = waits(8, 4);
-  for (int i = 0; i < 3; ++i) arcoll_history_apply(&H.h, 0, 9, w1.data());
-  auto w2 = waits(8, 6);
-  for (int i = 0; i < 6; ++i) arcoll_history_apply(&H.h, 0, 9, w2.data());
-  // bound 0.1 ms: rank 4's remaining 12 us of EWMA lateness is not late
-  arcoll_history_order(&H.h, H.h.ncalls, 0, 1, 1e-4, order.data());
+  for (int i = 0; i < 3; ++i) fold(H, group(9, 0, 1e-4, {{4, 1e-3}}), i);
+  for (int i = 3; i < 9; ++i) fold(H, group(9, 0, 1e-4, {{6, 1e-3}}), i);
+  // rank 4's remaining 1e-3 / 2^6 = 16 us of EWMA lateness is below 50 us
+  auto order = order_of(H, 9, 0);
   EXPECT_EQ(where(order, 6), H.h.positions[7]);  // the latest rank is on the last leaf
   EXPECT_EQ(where(order, 4), 4);                  // rank 4 is on time again: classic place
 }
 
+TEST(Order, SameFoldsGiveTheSameOrderEverywhere) {
+  // two "ranks" fed the same summaries compute identical orders
+  History A(32), B(32);
+  for (int i = 0; i < 20; ++i) {
+    auto g = group(5 + i % 2, i % 3, 2e-5, {{(7 * i) % 32, 1e-3 * (1 + i % 4)}, {(11 * i + 3) % 32, 5e-4}});
+    fold(A, g, i), fold(B, g, i);
+    EXPECT_EQ(order_of(A, i + 1, i % 3), order_of(B, i + 1, i % 3)) << i;
+  }
+}
+
 TEST(Predict, PeriodicSites) {
   History H(4);
-  std::vector<double> w(4, 1.0);
-  // sequence of (site, root): A0 B0 C1 A0 B0 C1 ...
+  // sequence of (site, root) per call: A0 B0 C1 A0 B0 C1 ...
   const uint64_t sites[3] = {100, 200, 300};
   const int roots[3] = {0, 0, 1};
-  for (int i = 0; i < 9; ++i) arcoll_history_apply(&H.h, roots[i % 3], sites[i % 3], w.data());
+  for (int i = 0; i < 9; ++i) arcoll_history_push(&H.h, i, sites[i % 3], roots[i % 3]);
   uint64_t s = 0;
   ASSERT_EQ(arcoll_history_predict(&H.h, 9, 0, &s), 1);
   EXPECT_EQ(s, 100u);
@@ -149,11 +182,22 @@ TEST(Predict, PeriodicSites) {
   EXPECT_EQ(arcoll_history_predict(&H.h, 9, 3, &s), 0);  // root never seen
 }
 
+TEST(Predict, PeriodSeenThroughSampledCalls) {
+  // only calls 4..7 and 20..23 are sampled (exchanges every 16 calls): the
+  // period 2 of A B A B ... is still recognised by the call index
+  History H(4);
+  for (uint64_t c : {4, 5, 6, 7, 20, 21, 22, 23}) arcoll_history_push(&H.h, c, c % 2 ? 200 : 100, 0);
+  uint64_t s = 0;
+  ASSERT_EQ(arcoll_history_predict(&H.h, 41, 0, &s), 1);
+  EXPECT_EQ(s, 200u);
+  ASSERT_EQ(arcoll_history_predict(&H.h, 42, 0, &s), 1);
+  EXPECT_EQ(s, 100u);
+}
+
 TEST(Predict, AperiodicUsesLastSiteOfRoot) {
   History H(4);
-  std::vector<double> w(4, 1.0);
   const uint64_t seq[] = {5, 6, 7, 5, 5, 8};
-  for (uint64_t x : seq) arcoll_history_apply(&H.h, 0, x, w.data());
+  for (int i = 0; i < 6; ++i) arcoll_history_push(&H.h, i, seq[i], 0);
   uint64_t s = 0;
   ASSERT_EQ(arcoll_history_predict(&H.h, 6, 0, &s), 1);
   EXPECT_EQ(s, 8u);
@@ -161,13 +205,10 @@ TEST(Predict, AperiodicUsesLastSiteOfRoot) {
 
 TEST(Predict, ManySitesEvictDeterministically) {
   History H(4);
-  std::vector<double> w(4, 1.0);
-  for (int i = 0; i < 3 * ARCOLL_MAX_ENTRIES; ++i) arcoll_history_apply(&H.h, 0, 1000 + i, w.data());
+  for (int i = 0; i < 3 * ARCOLL_MAX_ENTRIES; ++i) fold(H, group(1000 + i, 0, 1e-3, {}), i);
   EXPECT_EQ(H.h.nentries, ARCOLL_MAX_ENTRIES);
-  std::vector<int> order(4);
-  // equal waits: nobody is late, the classic order
-  EXPECT_EQ(arcoll_history_order(&H.h, H.h.ncalls, 0, 1, 0.0, order.data()), 0);
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(order[i], i);
+  // nobody late: the classic order
+  EXPECT_EQ(arcoll_history_order(&H.h, 3 * ARCOLL_MAX_ENTRIES, 0), nullptr);
 }
 
 TEST(Site, KeyIsStableAndDistinct) {
@@ -209,9 +250,24 @@ TEST(Config, DefaultsAndErrors) {
   EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
   EXPECT_NE(std::string(err).find("ARCOLL_BCAST_SEGMENT"), std::string::npos);
   unsetenv("ARCOLL_BCAST_SEGMENT");
-  setenv("ARCOLL_BCAST_EXCHANGE_INTERVAL", "0", 1);
-  EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
+  EXPECT_EQ(c.exchange_interval, ARCOLL_LATE_MIN_INTERVAL);
+  EXPECT_EQ(c.late_order, 1);
+  for (const char *bad : {"0", "3", "65", "x"}) {  // 4..64
+    setenv("ARCOLL_BCAST_EXCHANGE_INTERVAL", bad, 1);
+    EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1) << bad;
+    EXPECT_NE(std::string(err).find("ARCOLL_BCAST_EXCHANGE_INTERVAL"), std::string::npos);
+  }
+  setenv("ARCOLL_BCAST_EXCHANGE_INTERVAL", "16", 1);
+  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
+  EXPECT_EQ(c.exchange_interval, 16);
   unsetenv("ARCOLL_BCAST_EXCHANGE_INTERVAL");
+  setenv("ARCOLL_LATE_ORDER", "off", 1);
+  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
+  EXPECT_EQ(c.late_order, 0);
+  setenv("ARCOLL_LATE_ORDER", "maybe", 1);
+  EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
+  EXPECT_NE(std::string(err).find("ARCOLL_LATE_ORDER='maybe' is not valid"), std::string::npos);
+  unsetenv("ARCOLL_LATE_ORDER");
   unsetenv("ARCOLL_BCAST_ALGORITHM");
 }
 

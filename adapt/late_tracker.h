@@ -1,0 +1,110 @@
+/**
+ * @file late_tracker.h
+ * @brief Per-communicator lateness tracking of rooted collectives: records
+ *        each call, exchanges samples of them with point-to-point messages
+ *        that no rank waits for inside a call, and gives every rank the same
+ *        order for the same call.  Internal to libarcoll.so.
+ *
+ * Protocol (adapt/README.md "Lateness"; decision logic in lateness.h and
+ * order.h).  Calls are counted per communicator; everything below happens
+ * at the EXIT of a call, after its data moved, so a rank's exchange work
+ * delays at most its own next entry.  An exchange that starts after call
+ * x - 1 (x = the next exchange start, identical on all ranks):
+ *  1. exit of call x - 1: every rank but the coordinator c sends c its
+ *     records of the last S <= ARCOLL_LATE_SAMPLES calls (one message,
+ *     <= 272 bytes) and posts the receive of the summary; c posts P - 1
+ *     receives;
+ *  2. exit of call x + G - 1 (G = ARCOLL_LATE_GATHER_CALLS): c summarises
+ *     what arrived (a rank whose records did not is late by at least the
+ *     time c spent since step 1; its message is received later and dropped)
+ *     and sends the packed summary to every rank (P - 1 messages of ~0.1-0.4
+ *     KiB); nobody else waits;
+ *  3. exit of call x + A - 1 (A = ARCOLL_LATE_APPLY_CALLS): every rank
+ *     completes the summary's receive (c sent it A - G calls earlier: it
+ *     waits only if c is that far behind) and folds it into the history;
+ *     the next exchange starts after arcoll_late_next_interval() calls (4
+ *     to 64: doubling while the late sets stay the same) with the
+ *     coordinator arcoll_late_coordinator() (the highest rank that is not
+ *     late and not a root).
+ * Cost: per call one clock read and a record; per exchange one 0.3 KiB
+ * message per rank, and at c P - 1 receives, O(S P log P) summary work and
+ * P - 1 small sends, every 4..64 calls.  Clock offsets: clock.h, once.
+ */
+#ifndef ARCOLL_ADAPT_LATE_TRACKER_H
+#define ARCOLL_ADAPT_LATE_TRACKER_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "lateness.h"
+#include "order.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct arcoll_late_round arcoll_late_round_t; /* coordinator's receives of one exchange */
+
+typedef struct arcoll_late_tracker {
+  MPI_Comm comm; /**< arcoll's private communicator */
+  int P, me;
+  int tag;       /**< records use tag, summaries tag + 1 */
+  double clock_offset; /**< PMPI_Wtime() - clock_offset = the common clock (clock.h) */
+  int clock_ready;
+  uint64_t ncalls;                                   /**< calls recorded */
+  arcoll_late_record_t ring[ARCOLL_LATE_SAMPLES];    /**< this rank's record of call i at i % S */
+  arcoll_history_t hist;
+  int min_interval, interval; /**< calls between exchange starts */
+  uint64_t next_x;            /**< call index at which the next exchange starts */
+  int coord;                  /**< coordinator of the next / pending exchange */
+  /* the pending exchange */
+  int pending;
+  uint64_t x;
+  int nsampled;
+  arcoll_late_msg_t out;       /**< this rank's records (step 1) */
+  MPI_Request out_req;
+  unsigned char *sum_buf;      /**< [ARCOLL_LATE_PACKED_MAX] packed summary (received or sent) */
+  MPI_Request sum_req;         /**< non-coordinator: the summary's receive */
+  MPI_Request *sum_sends;      /**< coordinator: [P] the summary's sends */
+  arcoll_late_round_t *round;  /**< coordinator: this exchange's receives */
+  arcoll_late_round_t *stale;  /**< coordinator: earlier rounds with receives still posted */
+  double x_time;               /**< coordinator: PMPI_Wtime() at step 1 */
+  unsigned char *late_any;     /**< [P] scratch */
+  arcoll_late_summary_t *sum;  /**< the pending exchange's summary (coordinator) / last applied */
+  /* statistics */
+  uint64_t exchanges;
+  int last_adaptive; /**< 1 if the last call used an adaptive order */
+} arcoll_late_tracker_t;
+
+/** Set up for communicator comm (P ranks, this rank me); alpha: EWMA weight
+ *  (0, 1]; min_interval: ARCOLL_BCAST_EXCHANGE_INTERVAL.  Returns
+ *  MPI_SUCCESS or MPI_ERR_NO_MEM.  No communication. */
+int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double alpha,
+                     int min_interval);
+
+/** Cancel / complete outstanding messages and free.  Local. */
+void arcoll_late_free(arcoll_late_tracker_t *t);
+
+/**
+ * Call entry: the order for this call from `root` (NULL = the classic order
+ * root, root + 1, ...), and *entry = the entry time in the common clock.
+ * The first call synchronises the clocks (collective over t->comm: every
+ * rank is in the same call).  Returns MPI_SUCCESS or an MPI error.
+ */
+int arcoll_late_enter(arcoll_late_tracker_t *t, int root, double *entry, const int **order);
+
+/**
+ * Call exit: record this rank's call (entry from arcoll_late_enter, site
+ * key, the order used, t_level = model time of one tree level in seconds,
+ * chain = 1 when the algorithm is a chain) and run the exchange steps due
+ * after this call.  valid = 0 keeps the call out of the measurements (e.g.
+ * an order that was not the one its algorithm honours).  Returns MPI_SUCCESS
+ * or an MPI error.
+ */
+int arcoll_late_exit(arcoll_late_tracker_t *t, int root, double entry, uint64_t site,
+                     const int *order, double t_level, int chain, int valid);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,169 @@
+/**
+ * @file lateness.h
+ * @brief Lateness tracking of rooted collectives: what is measured, how the
+ *        measurements are summarised, and when they are exchanged (pure C,
+ *        no MPI calls; the transport is lateness_exchange.c).
+ *
+ * Seed 001_6a837e3d9ad6c429.txt, technique 1 and its open problem 1 ("cut
+ * the cost of gathering load information, apply it selectively").
+ *
+ * What is measured: the lateness a rank CAUSED in a call, not its arrival
+ * relative to the root.  In back-to-back broadcasts the root runs ahead and
+ * every other rank enters later than the root by about its depth in the
+ * tree; that is pipelining, not lateness.  A rank delays others only when it
+ * enters after the data could have reached it:
+ *
+ *   a(root) = entry(root)
+ *   a(p)    = max(entry(p), a(parent(p)) + t_level)      (positions p > 0)
+ *   caused(p) = max(0, entry(p) - (a(parent(p)) + t_level))
+ *
+ * with positions of the order the call used, parent(p) = p with its lowest
+ * set bit cleared (binomial-like trees) or p - 1 (chains), and t_level the
+ * model's time of one tree level (seconds).  Entry times are in one clock
+ * (clock.h).
+ *
+ * Summary (computed by one rank, the coordinator, applied by all): per
+ * (global call site, root) group of the sampled calls, the mean caused
+ * lateness of the at most ARCOLL_LATE_LIST latest ranks, and a noise level:
+ * the (ARCOLL_LATE_LIST + 1)-th largest mean, so lateness spread over many
+ * ranks (random noise) is not taken for a few late ranks.
+ *
+ * Exchange schedule (arcoll_late_next_interval): the calls between two
+ * exchanges double, up to ARCOLL_LATE_MAX_INTERVAL, while the applied late
+ * sets do not change; a change brings it back to the minimum.  So a stable
+ * run (balanced, or the same late ranks) samples rarely.
+ */
+#ifndef ARCOLL_ADAPT_LATENESS_H
+#define ARCOLL_ADAPT_LATENESS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Calls of one exchange that are sampled (the last ones before it). */
+#define ARCOLL_LATE_SAMPLES 8
+/** Ranks listed per group in a summary (latest first). */
+#define ARCOLL_LATE_LIST 32
+/** Calls after an exchange starts at which the coordinator summarises (G)
+ *  and at which everybody applies the summary (G + A). */
+#define ARCOLL_LATE_GATHER_CALLS 2
+#define ARCOLL_LATE_APPLY_CALLS 4
+/** Interval bounds (calls between exchange starts). */
+#define ARCOLL_LATE_MIN_INTERVAL ARCOLL_LATE_APPLY_CALLS
+#define ARCOLL_LATE_MAX_INTERVAL 64
+
+/** Record flags. */
+#define ARCOLL_LATE_VALID 1 /**< a call of this rank (unset: slot not filled) */
+#define ARCOLL_LATE_CHAIN 2 /**< the algorithm is a chain: parent(p) = p - 1 */
+
+/** One rank's record of one call (32 bytes), sent to the coordinator. */
+typedef struct arcoll_late_record {
+  double entry;   /**< entry into the collective, seconds, in the common clock */
+  uint64_t site;  /**< this rank's call-site key (site.h); the root's is the group's */
+  int32_t pos;    /**< this rank's position in the order of that call (0 = root) */
+  int32_t root;   /**< the call's root (communicator rank) */
+  float t_level;  /**< model time of one tree level of that call, seconds */
+  int32_t flags;  /**< ARCOLL_LATE_* */
+} arcoll_late_record_t;
+
+/** One rank's records of one exchange's sampled calls (<= 272 bytes). */
+typedef struct arcoll_late_msg {
+  int32_t n, pad;          /**< records used */
+  uint64_t first_call;     /**< call index of rec[0] */
+  arcoll_late_record_t rec[ARCOLL_LATE_SAMPLES];
+} arcoll_late_msg_t;
+
+/** A rank and its mean caused lateness (seconds) in one group. */
+typedef struct arcoll_late_entry {
+  int32_t rank;
+  float lateness;
+} arcoll_late_entry_t;
+
+/** One (site, root) group of a summary. */
+typedef struct arcoll_late_group {
+  uint64_t site;   /**< the root's call-site key */
+  int32_t root;
+  int32_t n;       /**< listed ranks, latest first (0..ARCOLL_LATE_LIST) */
+  float t_level;   /**< the root's t_level (seconds) */
+  float noise;     /**< (ARCOLL_LATE_LIST+1)-th largest mean caused lateness, 0 if fewer */
+  arcoll_late_entry_t late[ARCOLL_LATE_LIST];
+} arcoll_late_group_t;
+
+/** What the coordinator sends to every rank after one exchange. */
+typedef struct arcoll_late_summary {
+  uint64_t first_call;         /**< call index of sampled call 0 */
+  int32_t nsampled;            /**< sampled calls (0..ARCOLL_LATE_SAMPLES) */
+  int32_t ngroups;             /**< 0..ARCOLL_LATE_SAMPLES */
+  uint64_t seq_site[ARCOLL_LATE_SAMPLES]; /**< (site, root) of sampled call j; root -1: unknown */
+  int32_t seq_root[ARCOLL_LATE_SAMPLES];
+  arcoll_late_group_t group[ARCOLL_LATE_SAMPLES];
+} arcoll_late_summary_t;
+
+/** Largest packed summary, bytes. */
+#define ARCOLL_LATE_PACKED_MAX ((int)sizeof(arcoll_late_summary_t))
+
+/** Pack s into buf (ARCOLL_LATE_PACKED_MAX bytes): the header, the sequence
+ *  and each group with only its n listed ranks.  Returns the bytes used. */
+int arcoll_late_pack(const arcoll_late_summary_t *s, unsigned char *buf);
+
+/** Unpack `bytes` bytes of buf into *s.  Returns 0, or -1 when the bytes are
+ *  not a summary (sizes or counts out of range). */
+int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_t *s);
+
+/**
+ * Caused lateness of every rank in ONE call.  rec[r] is rank r's record of
+ * the call (flags & ARCOLL_LATE_VALID) or invalid when its record is missing
+ * (it had not sent it when the coordinator summarised: it was late by at
+ * least `missing_s` seconds, which is then its caused lateness).  Positions
+ * of missing ranks are the positions no valid record claims.  `root` is the
+ * call's root; P ranks; scratch: 3 P ints + P doubles (caller's).
+ * Output caused[r] >= 0, seconds.  Returns 0, or -1 if the records are
+ * inconsistent (a position claimed twice, out of range, or no root record
+ * and no free position 0), leaving caused[] all 0.
+ */
+int arcoll_late_caused(int P, int root, const arcoll_late_record_t *rec, double missing_s,
+                       int *scratch, double *a_scratch, double *caused);
+
+/**
+ * Build a summary from the records of `nsampled` calls of every rank:
+ * rec[r * nsampled + j] = rank r's record of sampled call j (oldest first,
+ * call index first_call + j).
+ * Calls are grouped by (root's site, root); per group the caused lateness is
+ * averaged over the group's calls; the ARCOLL_LATE_LIST largest (> 0) are
+ * listed, latest first (ties: smaller rank), and `noise` is the next one.
+ * missing_s: see arcoll_late_caused.  Scratch is allocated here.
+ * Returns 0, or -1 (out of memory; *out then has no groups).
+ */
+int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
+                          const arcoll_late_record_t *rec, double missing_s,
+                          arcoll_late_summary_t *out);
+
+/**
+ * The lateness threshold of a group (seconds): a rank is late when its EWMA
+ * caused lateness exceeds max(t_level, 2 x noise); one that was late stays
+ * late while above half of that (hysteresis).
+ */
+double arcoll_late_threshold(double t_level, double noise);
+
+/**
+ * Calls until the next exchange start, given the current interval and whether
+ * the summary just applied changed any late set: a change -> `min_interval`;
+ * none -> twice the current, at most ARCOLL_LATE_MAX_INTERVAL.  The result is
+ * never below ARCOLL_LATE_MIN_INTERVAL.
+ */
+int arcoll_late_next_interval(int interval, int changed, int min_interval);
+
+/**
+ * The coordinator of the next exchange: the highest rank that is late in no
+ * group of the summary and is not the root of any of its groups (roots and
+ * late ranks are poor coordinators: the others wait for its summary).
+ * P - 1 when nothing excludes it; if every rank is excluded, P - 1.
+ */
+int arcoll_late_coordinator(int P, const arcoll_late_summary_t *s, const unsigned char *late_any);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
