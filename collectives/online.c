@@ -22,6 +22,13 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   e->bytes = bytes;
   e->best_s = INFINITY;
   e->n = arcoll_select_candidates(m, c, P, bytes, commutative, e->cand, ncand);
+  /* never measure what the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
+   * times slower than its best (cand[0]); candidates without a prediction stay */
+  const double lim = ARCOLL_ONLINE_MAX_SLOWDOWN * e->cand[0].predicted_s;
+  int kept = e->n > 0 ? 1 : 0;
+  for (int i = 1; i < e->n; ++i)
+    if (!(e->cand[0].predicted_s > 0 && e->cand[i].predicted_s > lim)) e->cand[kept++] = e->cand[i];
+  e->n = kept;
   if (e->n < 1) e->finished = 1;
   else e->best = e->cand[0];
   return e->n;
@@ -57,6 +64,8 @@ static void add_segment(arcoll_explorer_t *e, MPI_Aint s) {
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all) {
   const MPI_Aint kept = e->best.segment_bytes; /* before this round */
   int improved = 0;
+  double round_s = 0.0;
+  for (int r = 0; r < e->n * e->trials; ++r) round_s += all[r];
   for (int i = 0; i < e->n; ++i) {
     double b = INFINITY;
     for (int r = 0; r < e->trials; ++r) b = fmin(b, all[r * e->n + i]);
@@ -69,6 +78,8 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all) {
       improved = 1;
     }
   }
+  /* cost of the exploration so far: what its calls took beyond the best */
+  e->excess_s += round_s - e->n * e->trials * e->best_s;
   const MPI_Aint s = e->best.segment_bytes;
   const int segmented = e->best.algo && (e->best.algo->flags & ARCOLL_ALGO_SEGMENTED) && s > 0;
   if (e->round > 0) {
@@ -78,7 +89,10 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all) {
     }
     e->dir = s > kept ? 1 : -1; /* keep going the way that was faster */
   }
-  if (!segmented || e->round >= e->refine || !isfinite(e->best_s)) {
+  /* a refinement round costs about 2 x trials calls near best_s; stop when
+   * the exploration has spent its budget */
+  const int over = !(e->excess_s < ARCOLL_ONLINE_BUDGET_CALLS * e->best_s);
+  if (!segmented || e->round >= e->refine || !isfinite(e->best_s) || over) {
     e->finished = 1;
     return 1;
   }

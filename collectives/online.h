@@ -39,6 +39,12 @@
  *     found by this refinement, 1.54x faster than 2 KiB).  A round replaces
  *     `best` only by a configuration measured faster, so the exploration
  *     never ends slower than round 0's choice (as measured).
+ * Cost bounds (issue: exploration that pays for itself): a round-0
+ * candidate that the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
+ * times slower than its best is not measured; refinement rounds start only
+ * while the exploration's excess (sum over its measured calls of the time
+ * beyond the best measured, seconds) is below ARCOLL_ONLINE_BUDGET_CALLS x
+ * the best time, i.e. 5 % of a 200-call run of the best configuration.
  * Bounds of a refined segment size s': ARCOLL_ONLINE_MIN_SEGMENT <= s',
  * ceil(bytes / s') <= ARCOLL_ONLINE_MAX_SEGMENTS and s' < bytes (s' >= bytes is
  * one segment: the round-0 candidate "unsegmented" covers it).
@@ -73,6 +79,10 @@ extern "C" {
  *  65536 segments (a measured call of 64 MiB in 512-byte segments would
  *  itself cost more than it could save). */
 #define ARCOLL_ONLINE_MIN_SEGMENT 256
+/** Round-0 candidates predicted slower than this factor x the best are dropped. */
+#define ARCOLL_ONLINE_MAX_SLOWDOWN 2.0
+/** Exploration budget in calls of the best configuration (5 % of 200 calls). */
+#define ARCOLL_ONLINE_BUDGET_CALLS 10.0
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
 
 typedef struct arcoll_explorer {
@@ -94,6 +104,7 @@ typedef struct arcoll_explorer {
   double measured_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< after a decide: the round's min over trials of the max over ranks */
   arcoll_choice_t best; /**< after the first decide: fastest measured configuration so far */
   double best_s;        /**< its measured time (seconds) */
+  double excess_s;      /**< measured calls' time beyond best_s so far, summed (seconds) */
 } arcoll_explorer_t;
 
 /**

@@ -52,12 +52,13 @@ arcoll_choice_t setup(arcoll_explorer_t &e, arcoll_model_t &m, int refine,
 }
 
 // Times: the chosen algorithm's runs follow a valley in log2(segment) with
-// its minimum at s0 * 2^j_opt; other algorithms 10 ms.
-TimeFn valley(const arcoll_choice_t &fast, double j_opt) {
+// its minimum at s0 * 2^j_opt; other algorithms `other` seconds (2 ms: close
+// enough that round 0 stays within the exploration budget).
+TimeFn valley(const arcoll_choice_t &fast, double j_opt, double other = 2e-3) {
   const std::string name = fast.algo->name;
   const double s0 = (double)fast.segment_bytes;
-  return [name, s0, j_opt](const arcoll_choice_t &c) {
-    if (name != c.algo->name || c.segment_bytes <= 0) return 10e-3;
+  return [name, s0, j_opt, other](const arcoll_choice_t &c) {
+    if (name != c.algo->name || c.segment_bytes <= 0) return other;
     const double j = std::log2((double)c.segment_bytes / s0);
     return 1e-3 * (1 + 0.1 * (j - j_opt) * (j - j_opt));
   };
@@ -105,6 +106,42 @@ TEST(Online, NoRefinementWhenTheSegmentSizeIsBestOrDisabled) {
     EXPECT_EQ(e.best.segment_bytes, fast.segment_bytes) << "refine " << refine;
     EXPECT_EQ((int)runs.size(), n0 * 2 + (refine ? 4 : 0)) << "refine " << refine;
   }
+}
+
+TEST(Online, CostlyCandidatesUseUpTheBudgetAndStopTheRefinement) {
+  // the other candidates took 10 ms where the best took 1.4 ms: round 0
+  // spent more than ARCOLL_ONLINE_BUDGET_CALLS x 1.4 ms beyond the best
+  arcoll_explorer_t e;
+  arcoll_model_t m;
+  const arcoll_choice_t fast = setup(e, m, 3);
+  const int n0 = e.n;
+  ASSERT_GE(n0, 2);
+  const auto runs = explore(e, valley(fast, 2, 10e-3));
+  EXPECT_EQ((int)runs.size(), n0 * 2);
+  EXPECT_EQ(e.best.segment_bytes, fast.segment_bytes);
+  EXPECT_GT(e.excess_s, ARCOLL_ONLINE_BUDGET_CALLS * e.best_s);
+}
+
+TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  int pruned = 0;
+  for (arcoll_coll_t c : {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE, ARCOLL_COLL_ALLREDUCE, ARCOLL_COLL_SCAN})
+    for (int P : {4, 16, 64, 256, 1024})
+      for (MPI_Aint bytes : {8, 512, 32768, 1 << 20, 16 << 20}) {
+        arcoll_explorer_t e;
+        arcoll_explorer_init(&e, &m, c, P, bytes, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 1, 0);
+        arcoll_choice_t all[ARCOLL_ONLINE_MAX_CANDIDATES];
+        const int n = arcoll_select_candidates(&m, c, P, bytes, 1, all, ARCOLL_ONLINE_MAX_CANDIDATES);
+        for (int i = 1; i < e.n; ++i)
+          EXPECT_LE(e.cand[i].predicted_s, 2.0 * e.cand[0].predicted_s)
+              << arcoll_coll_name(c) << " P=" << P << " m=" << bytes << " " << e.cand[i].algo->name;
+        int within = n > 0 ? 1 : 0;  // the same count from the full list
+        for (int i = 1; i < n; ++i) within += all[i].predicted_s <= 2.0 * all[0].predicted_s;
+        EXPECT_EQ(e.n, within);
+        pruned += n - e.n;
+      }
+  EXPECT_GT(pruned, 0);  // the rule does drop candidates somewhere in this grid
 }
 
 TEST(Online, UnsegmentedWinnerIsNotRefined) {
