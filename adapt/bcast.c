@@ -133,7 +133,6 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   arcoll_comm_state_t *st = arcoll_state(comm, &rc);
   if (!st) return arcoll_finish(comm, rc);
   const arcoll_cached_t *ch = arcoll_choose(st, ARCOLL_COLL_BCAST, bytes, 1);
-  const arcoll_mode_t mode = arcoll_g_cfg.mode[ARCOLL_COLL_BCAST];
   /* bytes > INT_MAX: only the binomial tree is known to move them (bcast_tree.h) */
   if (!ch || !ch->algo || (bytes > INT_MAX && strcmp(ch->algo->name, "binomial") != 0))
     return pmpi_bcast(buf, count, dt, root, comm);
@@ -141,34 +140,22 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   const uint64_t ncall = st->ncalls++;
   st->bcast_calls_recorded = 1;
   st->last_root = root;
-  /* Late-rank order (modes auto and adaptive, algorithms that honour an
-   * order, P > 2, ARCOLL_LATE_ORDER on): late_tracker.h.  Otherwise the
-   * classic order (root, root + 1, ...). */
-  arcoll_late_tracker_t *lt = NULL;
-  if ((mode == ARCOLL_MODE_ADAPTIVE || mode == ARCOLL_MODE_AUTO) &&
-      (ch->algo->flags & ARCOLL_ALGO_USES_ORDER)) {
-    lt = arcoll_late(st, ARCOLL_COLL_BCAST, &rc);
-    if (rc != MPI_SUCCESS) return arcoll_finish(comm, rc);
-  }
-  const int *order = NULL;
-  double entry = 0.0;
-  if (lt && (rc = arcoll_late_enter(lt, root, &entry, &order)) != MPI_SUCCESS)
+  /* late ranks become leaves (late_order.c); otherwise the classic order */
+  arcoll_late_call_t lc;
+  if ((rc = arcoll_late_begin(st, ARCOLL_COLL_BCAST, ch, root, 1, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
-  st->last_order = order;
-  st->last_adaptive = order != NULL;
-  debug_print(st, root, ncall, order != NULL, ch->algo->name, order);
-  const double t0 = arcoll_online_t0(ch);
-  rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, order);
-  rc = arcoll_online_done(st, ch, t0, rc);
-  if (rc == MPI_SUCCESS && lt) {
-    /* a rank is late when it enters more than one tree level's time (the
-     * model's time / ceil(log2 P)) after its data could have reached it */
-    int levels = 0;
-    while ((1 << levels) < P) ++levels;
-    const int chain = !strcmp(ch->algo->name, "chain");
-    const double t_level = ch->predicted_s > 0 ? ch->predicted_s / (chain ? P - 1 : levels) : 0.0;
-    rc = arcoll_late_exit(lt, root, entry, arcoll_site_key(ret_addr), order, t_level, chain, 1);
+  /* late ranks are leaves only in the binomial tree the order is built for */
+  if (lc.order && !ch->ex && strcmp(ch->algo->name, "binomial") != 0) {
+    const arcoll_cached_t *alt = arcoll_late_tolerant(st, ARCOLL_COLL_BCAST, bytes);
+    if (alt) ch = alt, arcoll_note(ARCOLL_COLL_BCAST, ch->algo);
   }
+  st->last_order = lc.order;
+  st->last_adaptive = lc.order != NULL;
+  debug_print(st, root, ncall, lc.order != NULL, ch->algo->name, lc.order);
+  const double t0 = arcoll_online_t0(ch);
+  rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, lc.order);
+  rc = arcoll_online_done(st, ch, t0, rc);
+  if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);
   return arcoll_finish(comm, rc);
 }
 

@@ -39,7 +39,7 @@ static MPI_Aint block_bytes(int is_root, const void *all, MPI_Aint acount, MPI_D
 
 int arcoll_rooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
                          MPI_Datatype stype, void *recvbuf, MPI_Aint rcount, MPI_Datatype rtype,
-                         int root, MPI_Comm comm) {
+                         int root, MPI_Comm comm, const void *ret_addr) {
   int P, me, rc;
   if (!arcoll_intra(C, comm, &P)) return ARCOLL_USE_PMPI;
   if (root < 0 || root >= P) return ARCOLL_USE_PMPI;
@@ -58,8 +58,13 @@ int arcoll_rooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
   const arcoll_cached_t *ch = arcoll_choose(st, C, bytes, 1);
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
-  const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
+  /* late ranks: leaves (scatter), leaves nearest the root (gather); late_order.c */
+  arcoll_late_call_t lc;
+  if ((rc = arcoll_late_begin(st, C, ch, root, 1, &lc)) != MPI_SUCCESS) return arcoll_finish(comm, rc);
+  const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
   const double t0 = arcoll_online_t0(ch);
   rc = ((arcoll_gather_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, rcount, rtype, root, st->priv, &s);
-  return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
+  rc = arcoll_online_done(st, ch, t0, rc);
+  if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);
+  return arcoll_finish(comm, rc);
 }

@@ -77,7 +77,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->segment_bytes = 65536;
   cfg->segment_set = 0;
   cfg->exchange_interval = ARCOLL_LATE_MIN_INTERVAL;
-  cfg->late_order = 1;
+  cfg->late_order = -1;
   cfg->ewma_alpha = 0.5;
   cfg->debug = 0;
   cfg->online_candidates = ARCOLL_ONLINE_DEFAULT_CANDIDATES;
@@ -118,8 +118,9 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
     else if (!strcmp(s, "off") || !strcmp(s, "0")) cfg->late_order = 0;
     else {
       snprintf(err, (size_t)errlen,
-               "ARCOLL_LATE_ORDER='%s' is not valid; use on (default: late ranks become "
-               "leaves of rooted collectives) or off (plain order, no lateness tracking)", s);
+               "ARCOLL_LATE_ORDER='%s' is not valid; use on (late ranks become leaves of "
+               "rooted collectives) or off (plain order, no lateness tracking); unset: on "
+               "with ARCOLL_BCAST_ALGORITHM=adaptive, off otherwise", s);
       return -1;
     }
   }

@@ -65,6 +65,7 @@ static void state_free(arcoll_comm_state_t *st) {
       free(st->late[c]);
     }
   if (st->priv != MPI_COMM_NULL) PMPI_Comm_free(&st->priv);
+  free(st->late_alt);
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
     for (int k = 0; k < 2; ++k) {
       if (!st->cache[c][k]) continue;
@@ -145,14 +146,21 @@ arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc_out) {
 
 arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll_coll_t c, int *rc) {
   *rc = MPI_SUCCESS;
-  if (st->late[c] || !arcoll_g_cfg.late_order || st->P <= 2) return st->late[c];
+  /* unset: only the explicitly adaptive broadcast tracks lateness by default
+   * (the exchange's cost in back-to-back calls: adapt/README.md "Lateness") */
+  const int on = arcoll_g_cfg.late_order > 0 ||
+                 (arcoll_g_cfg.late_order < 0 && arcoll_g_cfg.mode[c] == ARCOLL_MODE_ADAPTIVE);
+  if (st->late[c] || !on || st->P <= 2) return st->late[c];
   arcoll_late_tracker_t *t = malloc(sizeof *t);
   if (!t || (*rc = arcoll_late_init(t, st->priv, ARCOLL_TAG_LATE(c), arcoll_g_cfg.ewma_alpha,
-                                    arcoll_g_cfg.exchange_interval)) != MPI_SUCCESS) {
+                                    arcoll_g_cfg.exchange_interval,
+                                    c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_GATHER)) !=
+                 MPI_SUCCESS) {
     free(t);
     if (*rc == MPI_SUCCESS) *rc = MPI_ERR_NO_MEM;
     return NULL;
   }
+  t->debug = arcoll_g_cfg.debug;
   return st->late[c] = t;
 }
 
@@ -185,6 +193,26 @@ MPI_Aint arcoll_class_bytes(int cls) {
 
 /* Segment size minimising the model's prediction for a forced segmented
  * algorithm (0 = one segment, then powers of two from 1 KiB). */
+static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P, MPI_Aint bytes);
+
+const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st, arcoll_coll_t c,
+                                            MPI_Aint bytes) {
+  const int cls = arcoll_size_class(bytes);
+  if (!st->late_alt && !(st->late_alt = calloc(ARCOLL_NCLASS, sizeof *st->late_alt))) return NULL;
+  arcoll_cached_t *e = &st->late_alt[cls];
+  if (!e->valid) {
+    const MPI_Aint rep = arcoll_class_bytes(cls);
+    e->algo = arcoll_algorithm_find(c, "binomial");
+    if (e->algo) {
+      e->segment_bytes = best_segment(e->algo, c, st->P, rep);
+      e->predicted_s = arcoll_model_predict(&arcoll_g_cfg.model, c, e->algo, st->P, rep,
+                                            e->segment_bytes, 0);
+    }
+    e->valid = 1;
+  }
+  return e->algo ? e : NULL;
+}
+
 static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P, MPI_Aint bytes) {
   MPI_Aint best = 0;
   double tbest = arcoll_model_predict(&arcoll_g_cfg.model, c, a, P, bytes, 0, 0);

@@ -79,6 +79,7 @@ typedef struct arcoll_comm_state {
   int last_root;
   int last_adaptive;
   int bcast_calls_recorded; /**< 1 once a broadcast ran in arcoll */
+  arcoll_cached_t *late_alt; /**< [ARCOLL_NCLASS] binomial choices used while ranks are late */
   struct arcoll_comm_state *next;
 } arcoll_comm_state_t;
 
@@ -126,6 +127,43 @@ static inline double arcoll_online_t0(const arcoll_cached_t *ch) {
  */
 ARCOLL_HIDDEN arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll_coll_t c,
                                                  int *rc);
+
+/**
+ * The choice used instead of ch when a call has late ranks (an adaptive
+ * order) and ch's algorithm cannot keep them on leaves: multi-tree,
+ * scatter-ring, chain-like algorithms make every rank an inner node
+ * somewhere (measured, SMPI P = 64, 32 KiB, rank 32 late by 3 ms: twotree
+ * 37.7 s inside the bcast summed over ranks vs binomial with late leaves
+ * 9.9 s, MPICH 20.3 s).  Binomial with the model's best segment size for the
+ * size class of `bytes`; cached per class; NULL if none.
+ */
+ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st,
+                                                          arcoll_coll_t c, MPI_Aint bytes);
+
+/** One call's late-rank order (late_order.c). */
+typedef struct arcoll_late_call {
+  arcoll_late_tracker_t *lt; /**< NULL: the classic order, nothing recorded */
+  const int *order;          /**< order of this call (NULL: classic) */
+  double entry;              /**< entry time, common clock, seconds */
+} arcoll_late_call_t;
+
+/**
+ * Call entry of a rooted collective c (bcast, scatter, reduce, gather) with
+ * the choice ch: when late-rank orders apply (modes auto / adaptive, an
+ * algorithm that honours an order, usable != 0 - e.g. reduce: commutative
+ * op -, ARCOLL_LATE_ORDER on, P > 2) lc->order is the tracker's order for
+ * this call (late ranks on leaves, order.h) and the entry is recorded.
+ * Returns MPI_SUCCESS or an MPI error.
+ */
+ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
+                                    const arcoll_cached_t *ch, int root, int usable,
+                                    arcoll_late_call_t *lc);
+
+/** Call exit (after the data moved): records the call with the site of
+ *  ret_addr and t_level = the model's time of ch / its levels, and runs the
+ *  exchange steps due (late_tracker.h).  No-op when lc->lt is NULL. */
+ARCOLL_HIDDEN int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch,
+                                  int root, const void *ret_addr, const arcoll_late_call_t *lc);
 
 /**
  * After the algorithm of choice ch (from arcoll_choose) returned rc: if its
@@ -181,11 +219,13 @@ ARCOLL_HIDDEN int arcoll_unrooted_reduction(arcoll_coll_t c, const void *sendbuf
  * Dispatch of one MPI_Gather (c = ARCOLL_COLL_GATHER) or MPI_Scatter (c =
  * ARCOLL_COLL_SCATTER) call (blocks.c), with the call's own arguments.
  * Returns the algorithm's result (errors already passed to the
- * communicator's error handler) or ARCOLL_USE_PMPI.
+ * communicator's error handler) or ARCOLL_USE_PMPI.  ret_addr: the caller's
+ * return address (call-site key of the late-rank order).
  */
 ARCOLL_HIDDEN int arcoll_rooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI_Aint scount,
                                        MPI_Datatype stype, void *recvbuf, MPI_Aint rcount,
-                                       MPI_Datatype rtype, int root, MPI_Comm comm);
+                                       MPI_Datatype rtype, int root, MPI_Comm comm,
+                                       const void *ret_addr);
 
 /**
  * The MPI_<Name> / MPI_<Name>_c (MPI >= 4) wrappers of a collective whose
@@ -199,7 +239,8 @@ ARCOLL_HIDDEN int arcoll_rooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI
                                void *recvbuf, COUNT_T rcount, MPI_Datatype rtype, int root,       \
                                MPI_Comm comm) {                                                    \
     int rc = arcoll_rooted_blocks(COLL, sendbuf, (MPI_Aint)scount, stype, recvbuf,                \
-                                  (MPI_Aint)rcount, rtype, root, comm);                            \
+                                  (MPI_Aint)rcount, rtype, root, comm,                             \
+                                  __builtin_return_address(0));                                    \
     if (rc != ARCOLL_USE_PMPI) return rc;                                                          \
     arcoll_note(COLL, NULL);                                                                       \
     return PMPI_##Name(sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm);                \

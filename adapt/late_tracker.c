@@ -1,22 +1,11 @@
 /* Lateness tracking and its exchange on point-to-point messages; see late_tracker.h. */
 #include "late_tracker.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
-
-struct arcoll_late_round {
-  arcoll_late_msg_t *msg;     /* [P] */
-  MPI_Request *req;    /* [P] */
-  int outstanding;
-  arcoll_late_round_t *next;
-};
-
-static void round_free(arcoll_late_round_t *r) {
-  if (!r) return;
-  free(r->msg), free(r->req), free(r);
-}
 
 /* The coordinator's earlier summary sends must complete before sum_buf is reused. */
 static void wait_sends(arcoll_late_tracker_t *t) {
@@ -24,34 +13,75 @@ static void wait_sends(arcoll_late_tracker_t *t) {
     if (t->sum_sends[i] != MPI_REQUEST_NULL) PMPI_Wait(&t->sum_sends[i], MPI_STATUS_IGNORE);
 }
 
-/* Complete what arrived of stale rounds (messages of late ranks); free the
- * rounds whose receives all completed.  cancel: cancel the rest (shutdown). */
-static void drain_stale(arcoll_late_tracker_t *t, int cancel) {
-  for (arcoll_late_round_t **pp = &t->stale; *pp;) {
-    arcoll_late_round_t *r = *pp;
-    for (int i = 0; i < t->P && r->outstanding > 0; ++i) {
-      if (r->req[i] == MPI_REQUEST_NULL) continue;
-      int done = 0;
-      if (cancel) {
-        PMPI_Cancel(&r->req[i]);
-        PMPI_Wait(&r->req[i], MPI_STATUS_IGNORE);
-        done = 1;
-      } else {
-        PMPI_Test(&r->req[i], &done, MPI_STATUS_IGNORE);
-      }
-      if (done) --r->outstanding;
-    }
-    if (r->outstanding == 0) {
-      *pp = r->next;
-      round_free(r);
-    } else {
-      pp = &r->next;
-    }
+/* The coordinator's posted receives of records, over all exchanges it
+ * coordinated: a late rank's message may arrive exchanges later. */
+struct arcoll_late_pool {
+  int n, cap;
+  MPI_Request *req;
+  arcoll_late_msg_t **buf;
+  int *idx;         /* Waitsome indices */
+  MPI_Status *st;
+};
+
+static int pool_add(arcoll_late_pool_t *q, MPI_Comm comm, int src, int tag) {
+  if (q->n == q->cap) {
+    const int cap = q->cap ? 2 * q->cap : 64;
+    MPI_Request *r = realloc(q->req, sizeof *r * (size_t)cap);
+    if (r) q->req = r;
+    arcoll_late_msg_t **b = realloc(q->buf, sizeof *b * (size_t)cap);
+    if (b) q->buf = b;
+    int *i = realloc(q->idx, sizeof *i * (size_t)cap);
+    if (i) q->idx = i;
+    MPI_Status *s = realloc(q->st, sizeof *s * (size_t)cap);
+    if (s) q->st = s;
+    if (!r || !b || !i || !s) return MPI_ERR_NO_MEM;
+    q->cap = cap;
   }
+  arcoll_late_msg_t *m = malloc(sizeof *m);
+  if (!m) return MPI_ERR_NO_MEM;
+  const int rc = PMPI_Irecv(m, (int)sizeof *m, MPI_BYTE, src, tag, comm, &q->req[q->n]);
+  if (rc != MPI_SUCCESS) {
+    free(m);
+    return rc;
+  }
+  q->buf[q->n++] = m;
+  return MPI_SUCCESS;
+}
+
+/* Every message that has arrived, without testing each request (SMPI charges
+ * every MPI_Test 0.1 ms of simulated time): one MPI_Waitsome, which returns
+ * at once when some have arrived (blocks only if none has: every rank is
+ * then behind the coordinator).  Calls use(m, src, ctx) for each, frees it. */
+static int pool_collect(arcoll_late_pool_t *q, void (*use)(const arcoll_late_msg_t *, int, void *),
+                        void *ctx) {
+  if (q->n == 0) return MPI_SUCCESS;
+  int nout = 0;
+  const int rc = PMPI_Waitsome(q->n, q->req, &nout, q->idx, q->st);
+  if (rc != MPI_SUCCESS || nout == MPI_UNDEFINED) return rc;
+  for (int k = 0; k < nout; ++k) {
+    use(q->buf[q->idx[k]], q->st[k].MPI_SOURCE, ctx);
+    free(q->buf[q->idx[k]]);
+    q->buf[q->idx[k]] = NULL;
+  }
+  int j = 0; /* compact: completed requests are MPI_REQUEST_NULL now */
+  for (int i = 0; i < q->n; ++i)
+    if (q->req[i] != MPI_REQUEST_NULL) q->req[j] = q->req[i], q->buf[j] = q->buf[i], ++j;
+  q->n = j;
+  return MPI_SUCCESS;
+}
+
+static void pool_free(arcoll_late_pool_t *q) {
+  if (!q) return;
+  for (int i = 0; i < q->n; ++i) {
+    PMPI_Cancel(&q->req[i]);
+    PMPI_Wait(&q->req[i], MPI_STATUS_IGNORE);
+    free(q->buf[i]);
+  }
+  free(q->req), free(q->buf), free(q->idx), free(q->st), free(q);
 }
 
 int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double alpha,
-                     int min_interval) {
+                     int min_interval, int up) {
   memset(t, 0, sizeof *t);
   t->comm = comm;
   PMPI_Comm_size(comm, &t->P);
@@ -66,30 +96,33 @@ int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double al
   t->sum_sends = malloc(sizeof(MPI_Request) * (size_t)t->P);
   t->late_any = malloc((size_t)t->P);
   t->sum = malloc(sizeof *t->sum);
-  if (!t->sum_buf || !t->sum_sends || !t->late_any || !t->sum ||
+  t->pool = calloc(1, sizeof *t->pool);
+  t->rec = malloc(sizeof *t->rec * (size_t)t->P * ARCOLL_LATE_SAMPLES);
+  t->prev_rec = malloc(sizeof *t->rec * (size_t)t->P * ARCOLL_LATE_SAMPLES);
+  if (!t->prev_rec || !t->sum_buf || !t->sum_sends || !t->late_any || !t->sum || !t->pool || !t->rec ||
       arcoll_history_init(&t->hist, t->P, alpha) != 0) {
     arcoll_late_free(t);
     return MPI_ERR_NO_MEM;
   }
   for (int i = 0; i < t->P; ++i) t->sum_sends[i] = MPI_REQUEST_NULL;
+  if (up) arcoll_history_set_up(&t->hist);
+  t->up = up;
   return MPI_SUCCESS;
 }
 
 void arcoll_late_free(arcoll_late_tracker_t *t) {
+  if (t->debug && (t->me == 0 || t->me == t->P - 1 || t->me == t->P / 2))
+    fprintf(stderr, "arcoll: rank %d: %llu calls, %llu lateness exchanges, %.6f s in them\n", t->me,
+            (unsigned long long)t->ncalls, (unsigned long long)t->exchanges, t->exchange_s);
   if (t->out_req != MPI_REQUEST_NULL) PMPI_Wait(&t->out_req, MPI_STATUS_IGNORE);
   if (t->sum_req != MPI_REQUEST_NULL) { /* the coordinator may never send it now */
     PMPI_Cancel(&t->sum_req);
     PMPI_Wait(&t->sum_req, MPI_STATUS_IGNORE);
   }
   if (t->sum_sends) wait_sends(t);
-  if (t->round) {
-    t->round->next = t->stale;
-    t->stale = t->round;
-    t->round = NULL;
-  }
-  drain_stale(t, 1);
+  pool_free(t->pool);
   arcoll_history_free(&t->hist);
-  free(t->sum_buf), free(t->sum_sends), free(t->late_any), free(t->sum);
+  free(t->sum_buf), free(t->sum_sends), free(t->late_any), free(t->sum), free(t->rec), free(t->prev_rec);
   memset(t, 0, sizeof *t);
 }
 
@@ -127,54 +160,85 @@ static int exchange_start(arcoll_late_tracker_t *t) {
                       &t->sum_req);
     return rc;
   }
-  drain_stale(t, 0);
-  arcoll_late_round_t *r = calloc(1, sizeof *r);
-  if (r) r->msg = malloc(sizeof(arcoll_late_msg_t) * (size_t)t->P), r->req = malloc(sizeof(MPI_Request) * (size_t)t->P);
-  if (!r || !r->msg || !r->req) {
-    round_free(r);
-    return MPI_ERR_NO_MEM;
-  }
-  for (int i = 0; i < t->P && rc == MPI_SUCCESS; ++i) {
-    r->req[i] = MPI_REQUEST_NULL;
-    if (i == t->me) continue;
-    rc = PMPI_Irecv(&r->msg[i], (int)sizeof(arcoll_late_msg_t), MPI_BYTE, i, t->tag, t->comm, &r->req[i]);
-    r->outstanding += rc == MPI_SUCCESS;
-  }
-  t->round = r;
+  for (int i = 0; i < t->P && rc == MPI_SUCCESS; ++i)
+    if (i != t->me) rc = pool_add(t->pool, t->comm, i, t->tag);
   t->x_time = PMPI_Wtime();
   return rc;
+}
+
+/* A record message that arrived at the coordinator: this exchange's goes
+ * into t->rec; the previous exchange's (a rank that was missing then) into
+ * t->prev_rec, to be charged now; older ones are dropped. */
+static void use_msg(const arcoll_late_msg_t *m, int src, void *ctx) {
+  arcoll_late_tracker_t *t = ctx;
+  if (src < 0 || src >= t->P) return;
+  if (m->first_call == t->out.first_call && m->n == t->nsampled) {
+    for (int j = 0; j < m->n; ++j) t->rec[(size_t)src * m->n + j] = m->rec[j];
+  } else if (t->prev_n > 0 && m->first_call == t->prev_first && m->n == t->prev_n) {
+    for (int j = 0; j < m->n; ++j) t->prev_rec[(size_t)src * m->n + j] = m->rec[j];
+    t->late_any[src] = 2; /* arrived late: charge it from its own records */
+  }
+}
+
+/* Ranks whose previous-exchange records arrived only now (late_any[r] == 2):
+ * their caused lateness from those records (the others' records of that
+ * exchange are complete then) is merged into the current summary's group
+ * of the same (site, root): the larger value, listed latest first. */
+static void merge_late_arrivals(arcoll_late_tracker_t *t, double missing_s) {
+  int any = 0;
+  for (int r = 0; r < t->P; ++r) any |= t->late_any[r] == 2;
+  arcoll_late_summary_t *old = any ? malloc(sizeof *old) : NULL;
+  if (!old || arcoll_late_summarise(t->P, t->prev_first, t->prev_n, t->prev_rec, missing_s, old)) {
+    free(old);
+    return;
+  }
+  arcoll_late_summary_t *cur = t->sum;
+  for (int g = 0; g < old->ngroups; ++g) {
+    arcoll_late_group_t *G = NULL;
+    for (int h = 0; h < cur->ngroups && !G; ++h)
+      if (cur->group[h].site == old->group[g].site && cur->group[h].root == old->group[g].root)
+        G = &cur->group[h];
+    if (!G) continue; /* that call site is not in the current samples */
+    for (int i = 0; i < old->group[g].n; ++i) {
+      const arcoll_late_entry_t e = old->group[g].late[i];
+      if (t->late_any[e.rank] != 2) continue;
+      int k = 0;
+      while (k < G->n && G->late[k].rank != e.rank) ++k;
+      if (k < G->n && G->late[k].lateness >= e.lateness) continue;
+      if (k == G->n) { /* insert, dropping the smallest when full */
+        if (G->n == ARCOLL_LATE_LIST && G->late[G->n - 1].lateness >= e.lateness) continue;
+        k = G->n < ARCOLL_LATE_LIST ? G->n++ : G->n - 1;
+      }
+      G->late[k] = e;
+      for (; k > 0 && G->late[k].lateness > G->late[k - 1].lateness; --k) {
+        const arcoll_late_entry_t x = G->late[k];
+        G->late[k] = G->late[k - 1], G->late[k - 1] = x;
+      }
+    }
+  }
+  free(old);
 }
 
 /* Step 2 (coordinator, exit of call x + G - 1): summarise and send. */
 static int exchange_summarise(arcoll_late_tracker_t *t) {
   const int P = t->P, S = t->nsampled;
-  arcoll_late_round_t *r = t->round;
-  arcoll_late_record_t *rec = calloc((size_t)P * (S > 0 ? S : 1), sizeof *rec);
-  int rc = MPI_SUCCESS;
-  if (!rec) return MPI_ERR_NO_MEM;
-  for (int i = 0; i < P; ++i) {
-    const arcoll_late_msg_t *m = &t->out;
-    if (i != t->me) {
-      int done = 0;
-      if (r->req[i] != MPI_REQUEST_NULL) PMPI_Test(&r->req[i], &done, MPI_STATUS_IGNORE);
-      if (!done) continue; /* late: arcoll_late_caused charges it missing_s */
-      --r->outstanding;
-      m = &r->msg[i];
-      if (m->first_call != t->out.first_call || m->n != S) continue; /* not this exchange's */
-    }
-    for (int j = 0; j < S; ++j) rec[(size_t)i * S + j] = m->rec[j];
-  }
-  if (arcoll_late_summarise(P, t->out.first_call, S, rec, PMPI_Wtime() - t->x_time, t->sum) != 0)
+  memset(t->rec, 0, sizeof *t->rec * (size_t)P * (size_t)S); /* flags 0: missing */
+  for (int j = 0; j < S; ++j) t->rec[(size_t)t->me * S + j] = t->out.rec[j];
+  memset(t->late_any, 0, (size_t)P);
+  int rc = pool_collect(t->pool, use_msg, t);
+  const double missing_s = PMPI_Wtime() - t->x_time;
+  if (rc == MPI_SUCCESS && arcoll_late_summarise(P, t->out.first_call, S, t->rec, missing_s, t->sum) != 0)
     rc = MPI_ERR_NO_MEM;
+  if (rc == MPI_SUCCESS && t->prev_n > 0) merge_late_arrivals(t, missing_s);
+  /* keep this exchange's records for the ranks that are still missing */
+  arcoll_late_record_t *x = t->prev_rec;
+  t->prev_rec = t->rec, t->rec = x;
+  t->prev_first = t->out.first_call, t->prev_n = S;
   wait_sends(t);
   const int bytes = rc == MPI_SUCCESS ? arcoll_late_pack(t->sum, t->sum_buf) : 0;
   for (int i = 0; i < P && rc == MPI_SUCCESS; ++i)
     if (i != t->me)
       rc = PMPI_Isend(t->sum_buf, bytes, MPI_BYTE, i, t->tag + 1, t->comm, &t->sum_sends[i]);
-  t->round = NULL;
-  if (r->outstanding > 0) r->next = t->stale, t->stale = r; /* late ranks' messages */
-  else round_free(r);
-  free(rec);
   return rc;
 }
 
@@ -204,11 +268,27 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
   t->interval = arcoll_late_next_interval(t->interval, changed, t->min_interval);
   t->next_x = t->x + (uint64_t)t->interval;
   t->coord = arcoll_late_coordinator(t->P, sum, t->late_any);
+  if (t->debug && t->me == 0) {
+    fprintf(stderr, "arcoll: lateness exchange %llu (calls %llu..%llu) applied after call %llu:",
+            (unsigned long long)t->exchanges, (unsigned long long)sum->first_call,
+            (unsigned long long)(sum->first_call + (uint64_t)sum->nsampled - 1),
+            (unsigned long long)t->ncalls - 1);
+    for (int g = 0; g < sum->ngroups; ++g) {
+      const arcoll_late_group_t *G = &sum->group[g];
+      fprintf(stderr, " [root %d t_level %.3g noise %.3g:", G->root, G->t_level, G->noise);
+      for (int i = 0; i < G->n && i < 4; ++i) fprintf(stderr, " %d=%.3g", G->late[i].rank, G->late[i].lateness);
+      fprintf(stderr, "%s]", G->n > 4 ? " ..." : "");
+    }
+    int nl = 0;
+    for (int r = 0; r < t->P; ++r) nl += t->late_any[r];
+    fprintf(stderr, " -> %d late, %s, next interval %d, coordinator %d\n", nl,
+            changed ? "changed" : "unchanged", t->interval, t->coord);
+  }
   return rc;
 }
 
 int arcoll_late_exit(arcoll_late_tracker_t *t, int root, double entry, uint64_t site,
-                     const int *order, double t_level, int chain, int valid) {
+                     const int *order, double t_level, int shape, int valid) {
   const int P = t->P;
   int pos = (t->me - root + P) % P, rc = MPI_SUCCESS;
   if (order)
@@ -216,16 +296,24 @@ int arcoll_late_exit(arcoll_late_tracker_t *t, int root, double entry, uint64_t 
       if (order[i] == t->me) pos = i;
   arcoll_late_record_t *r = &t->ring[t->ncalls % ARCOLL_LATE_SAMPLES];
   r->entry = entry;
+  r->gap = t->ncalls > 0 ? entry - t->last_exit : 0.0;
+  r->exit = t->last_exit = PMPI_Wtime() - t->clock_offset;
   r->site = site;
   r->pos = pos;
   r->root = root;
   r->t_level = (float)t_level;
-  r->flags = valid ? ARCOLL_LATE_VALID | (chain ? ARCOLL_LATE_CHAIN : 0) : 0;
+  /* an unmeasured call (OTHER without VALID) is skipped by the summary on
+   * every rank's records alike; flags 0 would read as a missing record */
+  r->flags = !valid ? 0
+             : shape & ARCOLL_LATE_OTHER ? ARCOLL_LATE_OTHER
+                                         : ARCOLL_LATE_VALID | shape | (t->up ? ARCOLL_LATE_UP : 0);
   const uint64_t n = t->ncalls++; /* calls done: n + 1 */
+  const double t_ex0 = PMPI_Wtime();
   if (t->pending && t->me == t->coord && n + 1 == t->x + ARCOLL_LATE_GATHER_CALLS)
     rc = exchange_summarise(t);
   if (rc == MPI_SUCCESS && t->pending && n + 1 == t->x + ARCOLL_LATE_APPLY_CALLS)
     rc = exchange_apply(t);
   if (rc == MPI_SUCCESS && !t->pending && n + 1 == t->next_x) rc = exchange_start(t);
+  t->exchange_s += PMPI_Wtime() - t_ex0;
   return rc;
 }

@@ -12,11 +12,14 @@
  * x - 1 (x = the next exchange start, identical on all ranks):
  *  1. exit of call x - 1: every rank but the coordinator c sends c its
  *     records of the last S <= ARCOLL_LATE_SAMPLES calls (one message,
- *     <= 272 bytes) and posts the receive of the summary; c posts P - 1
+ *     <= 400 bytes) and posts the receive of the summary; c posts P - 1
  *     receives;
  *  2. exit of call x + G - 1 (G = ARCOLL_LATE_GATHER_CALLS): c summarises
- *     what arrived (a rank whose records did not is late by at least the
- *     time c spent since step 1; its message is received later and dropped)
+ *     what arrived (one MPI_Waitsome over its posted receives, no MPI_Test
+ *     loop: SMPI charges 0.1 ms per MPI_Test; a rank whose records did not
+ *     arrive is late by at least the time c spent since step 1; when its
+ *     message arrives by the next exchange, its lateness is computed from
+ *     it and reported then)
  *     and sends the packed summary to every rank (P - 1 messages of ~0.1-0.4
  *     KiB); nobody else waits;
  *  3. exit of call x + A - 1 (A = ARCOLL_LATE_APPLY_CALLS): every rank
@@ -43,7 +46,7 @@
 extern "C" {
 #endif
 
-typedef struct arcoll_late_round arcoll_late_round_t; /* coordinator's receives of one exchange */
+typedef struct arcoll_late_pool arcoll_late_pool_t; /* the coordinator's posted receives */
 
 typedef struct arcoll_late_tracker {
   MPI_Comm comm; /**< arcoll's private communicator */
@@ -52,6 +55,7 @@ typedef struct arcoll_late_tracker {
   double clock_offset; /**< PMPI_Wtime() - clock_offset = the common clock (clock.h) */
   int clock_ready;
   uint64_t ncalls;                                   /**< calls recorded */
+  double last_exit;  /**< exit of the last recorded call, common clock */
   arcoll_late_record_t ring[ARCOLL_LATE_SAMPLES];    /**< this rank's record of call i at i % S */
   arcoll_history_t hist;
   int min_interval, interval; /**< calls between exchange starts */
@@ -66,21 +70,29 @@ typedef struct arcoll_late_tracker {
   unsigned char *sum_buf;      /**< [ARCOLL_LATE_PACKED_MAX] packed summary (received or sent) */
   MPI_Request sum_req;         /**< non-coordinator: the summary's receive */
   MPI_Request *sum_sends;      /**< coordinator: [P] the summary's sends */
-  arcoll_late_round_t *round;  /**< coordinator: this exchange's receives */
-  arcoll_late_round_t *stale;  /**< coordinator: earlier rounds with receives still posted */
+  arcoll_late_pool_t *pool;    /**< coordinator: receives of records still posted */
+  arcoll_late_record_t *rec;   /**< coordinator: [P * S] records of the pending exchange */
+  arcoll_late_record_t *prev_rec; /**< coordinator: the previous exchange's, completed by late arrivals */
+  uint64_t prev_first;         /**< its first call */
+  int prev_n;                  /**< its sampled calls (0: none) */
   double x_time;               /**< coordinator: PMPI_Wtime() at step 1 */
   unsigned char *late_any;     /**< [P] scratch */
   arcoll_late_summary_t *sum;  /**< the pending exchange's summary (coordinator) / last applied */
   /* statistics */
   uint64_t exchanges;
+  double exchange_s; /**< seconds spent in the exchange steps (at call exits) */
   int last_adaptive; /**< 1 if the last call used an adaptive order */
+  int up;            /**< data toward the root (arcoll_late_init) */
+  int debug;         /**< 1: rank 0 prints every applied exchange to stderr (ARCOLL_DEBUG) */
 } arcoll_late_tracker_t;
 
 /** Set up for communicator comm (P ranks, this rank me); alpha: EWMA weight
- *  (0, 1]; min_interval: ARCOLL_BCAST_EXCHANGE_INTERVAL.  Returns
+ *  (0, 1]; min_interval: ARCOLL_BCAST_EXCHANGE_INTERVAL; up = 1 for
+ *  collectives whose data flows toward the root (reduce, gather: lateness
+ *  measured bottom-up, late ranks near the root, order.h).  Returns
  *  MPI_SUCCESS or MPI_ERR_NO_MEM.  No communication. */
 int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double alpha,
-                     int min_interval);
+                     int min_interval, int up);
 
 /** Cancel / complete outstanding messages and free.  Local. */
 void arcoll_late_free(arcoll_late_tracker_t *t);
@@ -96,13 +108,14 @@ int arcoll_late_enter(arcoll_late_tracker_t *t, int root, double *entry, const i
 /**
  * Call exit: record this rank's call (entry from arcoll_late_enter, site
  * key, the order used, t_level = model time of one tree level in seconds,
- * chain = 1 when the algorithm is a chain) and run the exchange steps due
+ * shape = 0 (binomial-like tree over the positions), ARCOLL_LATE_CHAIN or
+ * ARCOLL_LATE_OTHER (lateness.h)) and run the exchange steps due
  * after this call.  valid = 0 keeps the call out of the measurements (e.g.
  * an order that was not the one its algorithm honours).  Returns MPI_SUCCESS
  * or an MPI error.
  */
 int arcoll_late_exit(arcoll_late_tracker_t *t, int root, double entry, uint64_t site,
-                     const int *order, double t_level, int chain, int valid);
+                     const int *order, double t_level, int shape, int valid);
 
 #ifdef __cplusplus
 }

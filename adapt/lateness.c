@@ -7,12 +7,69 @@
 
 static int parent_pos(int p, int chain) { return chain ? p - 1 : (p & (p - 1)); }
 
+/* Data toward the root (ARCOLL_LATE_UP): bottom-up over positions (children
+ * come after their parent).  need(p) = when p's children's data is all
+ * there (latest child ready + t_level; -inf for a leaf); p is ready at
+ * max(entry(p), need(p)); it caused max(0, entry(p) - max(need(p),
+ * entry(parent))): beyond what its children and its parent's own arrival
+ * would have cost anyway.  a[0..P-1]: need by position, a[P..2P-1]: entry. */
+static int caused_up(int P, const arcoll_late_record_t *rec, const int *rank_at, int chain,
+                     double t_level, double missing_s, double *a, double *caused) {
+  double *need = a, *entry = a + P;
+  for (int p = 0; p < P; ++p) need[p] = -INFINITY;
+  for (int p = 0; p < P; ++p) {
+    const int r = rank_at[p];
+    entry[p] = (rec[r].flags & ARCOLL_LATE_VALID) ? rec[r].entry : NAN;
+  }
+  for (int p = P - 1; p > 0; --p) {
+    const int r = rank_at[p], q = parent_pos(p, chain);
+    double ready;
+    if (isnan(entry[p])) { /* missing: at least missing_s after it was needed */
+      caused[r] = missing_s;
+      ready = fmax(need[p], isnan(entry[q]) ? need[p] : entry[q]) + missing_s;
+    } else {
+      const double base = fmax(need[p], isnan(entry[q]) ? -INFINITY : entry[q]);
+      caused[r] = isfinite(base) && entry[p] > base ? entry[p] - base : 0.0;
+      ready = fmax(entry[p], need[p]);
+    }
+    if (isfinite(ready) && ready + t_level > need[q]) need[q] = ready + t_level;
+  }
+  return 0;
+}
+
+static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double missing_s,
+                      int *scratch, double *a, double *caused);
+
+static int cmp_double(const void *x, const void *y) {
+  const double u = *(const double *)x, v = *(const double *)y;
+  return u < v ? -1 : u > v;
+}
+
 int arcoll_late_caused(int P, int root, const arcoll_late_record_t *rec, double missing_s,
                        int *scratch, double *a, double *caused) {
+  const int rc = caused_raw(P, root, rec, missing_s, scratch, a, caused);
+  if (rc != 0) return rc;
+  /* cap by the time outside the collective beyond the median rank's */
+  int n = 0;
+  for (int r = 0; r < P; ++r)
+    if (rec[r].flags & ARCOLL_LATE_VALID) a[n++] = rec[r].gap;
+  if (n == 0) return 0;
+  qsort(a, (size_t)n, sizeof *a, cmp_double);
+  const double med = a[n / 2];
+  for (int r = 0; r < P; ++r) {
+    if (!(rec[r].flags & ARCOLL_LATE_VALID)) continue; /* missing: charged as such */
+    const double own = rec[r].gap - med;
+    if (caused[r] > own) caused[r] = own > 0 ? own : 0.0;
+  }
+  return 0;
+}
+
+static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double missing_s,
+                      int *scratch, double *a, double *caused) {
   int *rank_at = scratch;       /* position -> rank, -1 unknown */
   int *missing = scratch + P;   /* ranks without a record */
   int *free_pos = scratch + 2 * P;
-  int nmiss = 0, nfree = 0, chain = 0;
+  int nmiss = 0, nfree = 0, chain = 0, up = 0;
   double t_level = 0.0;
   for (int r = 0; r < P; ++r) caused[r] = 0.0;
   for (int p = 0; p < P; ++p) rank_at[p] = -1;
@@ -24,7 +81,9 @@ int arcoll_late_caused(int P, int root, const arcoll_late_record_t *rec, double 
     const int p = rec[r].pos;
     if (p < 0 || p >= P || rank_at[p] >= 0 || (p == 0) != (r == root)) return -1;
     rank_at[p] = r;
-    if (r == root || t_level == 0.0) t_level = rec[r].t_level, chain = rec[r].flags & ARCOLL_LATE_CHAIN;
+    if (r == root || t_level == 0.0)
+      t_level = rec[r].t_level, chain = rec[r].flags & ARCOLL_LATE_CHAIN,
+      up = rec[r].flags & ARCOLL_LATE_UP;
   }
   for (int p = 0; p < P; ++p)
     if (rank_at[p] < 0) free_pos[nfree++] = p;
@@ -42,29 +101,44 @@ int arcoll_late_caused(int P, int root, const arcoll_late_record_t *rec, double 
   }
   if (rank_at[0] != root) return -1;
   if (!(t_level > 0.0) || !isfinite(t_level)) t_level = 0.0;
-  /* a(p): when position p had the data; a missing rank entered at least
-   * missing_s after it could have had it */
-  for (int p = 0; p < P; ++p) {
+  /* a rank whose records had not arrived is at least G calls behind the
+   * coordinator (a rank that is not late): charge it at least two whole
+   * calls' time (levels x t_level each); when the coordinator itself ran
+   * ahead, missing_s alone would be too small */
+  int levels = 0;
+  while ((1 << levels) < P) ++levels;
+  if (missing_s < 2.0 * levels * t_level) missing_s = 2.0 * levels * t_level;
+  if (!(rec[root].flags & ARCOLL_LATE_VALID)) { /* nothing is known about the root's timing */
+    caused[root] = missing_s;
+    return 0;
+  }
+  if (up) return caused_up(P, rec, rank_at, chain, t_level, missing_s, a, caused);
+  const double gate = 1.5 * t_level;
+  /* minw[q]: the earliest exit among q's children that waited for their
+   * data (when the data reached that family) */
+  double *minw = a;
+  for (int p = 0; p < P; ++p) minw[p] = INFINITY;
+  for (int p = 1; p < P; ++p) {
+    const arcoll_late_record_t *x = &rec[rank_at[p]];
+    const int q = parent_pos(p, chain);
+    if ((x->flags & ARCOLL_LATE_VALID) && x->exit - x->entry > gate && x->exit < minw[q])
+      minw[q] = x->exit;
+  }
+  for (int p = 1; p < P; ++p) {
     const int r = rank_at[p];
-    const int valid = rec[r].flags & ARCOLL_LATE_VALID;
-    if (p == 0) {
-      a[0] = valid ? rec[r].entry : 0.0;
+    if (!(rec[r].flags & ARCOLL_LATE_VALID)) {
+      caused[r] = missing_s;
       continue;
     }
-    const double ready = a[parent_pos(p, chain)] + t_level;
-    if (!valid) {
-      caused[r] = missing_s;
-      a[p] = ready + missing_s;
-    } else if (rec[r].entry > ready) {
-      caused[r] = rec[r].entry - ready;
-      a[p] = rec[r].entry;
-    } else {
-      a[p] = ready;
-    }
+    if (rec[r].exit - rec[r].entry > gate) continue; /* it waited for its data */
+    const int qp = parent_pos(p, chain);
+    const arcoll_late_record_t *q = &rec[rank_at[qp]];
+    if (!(q->flags & ARCOLL_LATE_VALID)) continue; /* the parent was the late one */
+    double ref = q->exit < rec[r].entry ? q->exit : q->entry;
+    if (isfinite(minw[qp]) && minw[qp] - t_level > ref) ref = minw[qp] - t_level;
+    const double l = rec[r].entry - ref - t_level;
+    caused[r] = l > 0 ? l : 0.0;
   }
-  /* a missing root: nothing is known about when the data started */
-  if (!(rec[root].flags & ARCOLL_LATE_VALID))
-    for (int r = 0; r < P; ++r) caused[r] = r == root ? missing_s : 0.0;
   return 0;
 }
 
@@ -103,7 +177,7 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
   for (int j = 0; j < ARCOLL_LATE_SAMPLES; ++j) out->seq_root[j] = -1;
   arcoll_late_record_t *call = malloc(sizeof(*call) * (size_t)P);
   int *scratch = malloc(sizeof(int) * 3 * (size_t)P);
-  double *a = malloc(sizeof(double) * (size_t)P), *caused = malloc(sizeof(double) * (size_t)P);
+  double *a = malloc(sizeof(double) * 2 * (size_t)P), *caused = malloc(sizeof(double) * (size_t)P);
   double *sum = calloc((size_t)P * ARCOLL_LATE_SAMPLES, sizeof(double));
   int ncalls[ARCOLL_LATE_SAMPLES] = {0};
   ranked_t *rk = malloc(sizeof(*rk) * (size_t)P);
@@ -113,7 +187,7 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
     uint64_t site = 0;
     float t_level = 0.0f;
     const int root = call_root(P, nsampled, rec, j, &site, &t_level);
-    if (root < 0) continue; /* nobody recorded this call */
+    if (root < 0) continue; /* nobody recorded this call, or it was not measured */
     out->seq_site[j] = site;
     out->seq_root[j] = root;
     for (int r = 0; r < P; ++r) call[r] = rec[(size_t)r * nsampled + j];

@@ -7,21 +7,40 @@
  * Seed 001_6a837e3d9ad6c429.txt, technique 1 and its open problem 1 ("cut
  * the cost of gathering load information, apply it selectively").
  *
- * What is measured: the lateness a rank CAUSED in a call, not its arrival
- * relative to the root.  In back-to-back broadcasts the root runs ahead and
- * every other rank enters later than the root by about its depth in the
- * tree; that is pipelining, not lateness.  A rank delays others only when it
- * enters after the data could have reached it:
+ * What is measured: the lateness a rank CAUSED, not its arrival relative
+ * to the root.  In back-to-back broadcasts with eager messages the root runs
+ * many calls ahead (its sends return at once, the data queues at its link)
+ * and every other rank enters long after the root; that is queueing, not
+ * lateness.  A rank p (not the root) delays its subtree only when the data
+ * was already there when it entered: then it hardly waits inside the call.
+ * So, for data flowing away from the root (bcast, scatter):
  *
- *   a(root) = entry(root)
- *   a(p)    = max(entry(p), a(parent(p)) + t_level)      (positions p > 0)
- *   caused(p) = max(0, entry(p) - (a(parent(p)) + t_level))
+ *   caused(p) = 0                                if wait(p) > 1.5 t_level
+ *   caused(p) = max(0, entry(p) - ref - t_level) otherwise, with
+ *   ref = exit(parent(p)) when it is before entry(p) (the parent had sent: eager
+ *         messages), else entry(parent(p)) (the parent was still sending to p:
+ *         rendezvous); raised to (the earliest exit of p's siblings that
+ *         waited) - t_level: when the data reached p's family (a root that
+ *         ran ahead left long before its data did)
  *
- * with positions of the order the call used, parent(p) = p with its lowest
- * set bit cleared (binomial-like trees) or p - 1 (chains), and t_level the
- * model's time of one tree level (seconds).  Entry times are in one clock
- * (clock.h).
- *
+ * Either way a rank cannot have caused more than it spent outside the
+ * collective beyond the others: caused(p) <= gap(p) - median gap, gap = its
+ * entry - its exit of the previous call (a rank that comes straight from
+ * the previous call, late only because the data queued, caused nothing).
+ * Algorithms whose trees the positions do not describe (several trees,
+ * rings) are not measured: a late rank is inner in one of their trees, its
+ * "siblings" wait for it, and no reference is left (measured under SMPI,
+ * twotree, P = 64, rank 32 late by 3 ms: nobody found late).
+ * wait(p) = exit(p) - entry(p); positions of the order the call used;
+ * parent(p) = p with its lowest set bit cleared (binomial-like trees) or
+ * p - 1 (chains); t_level the model's time of one tree level (seconds).
+ * Times are in one clock (clock.h).  For data flowing toward the root
+ * (reduce, gather) a late rank's parent waits for it, and in back-to-back
+ * calls parents enter after their children; bottom-up: p is needed when its
+ * children's data is there and its parent has arrived; it caused
+ * max(0, entry(p) - max(latest child ready + t_level, entry(parent(p))) -
+ * ... ) (lateness.c caused_up).
+
  * Summary (computed by one rank, the coordinator, applied by all): per
  * (global call site, root) group of the sampled calls, the mean caused
  * lateness of the at most ARCOLL_LATE_LIST latest ranks, and a noise level:
@@ -49,7 +68,7 @@ extern "C" {
 /** Calls after an exchange starts at which the coordinator summarises (G)
  *  and at which everybody applies the summary (G + A). */
 #define ARCOLL_LATE_GATHER_CALLS 2
-#define ARCOLL_LATE_APPLY_CALLS 4
+#define ARCOLL_LATE_APPLY_CALLS 16
 /** Interval bounds (calls between exchange starts). */
 #define ARCOLL_LATE_MIN_INTERVAL ARCOLL_LATE_APPLY_CALLS
 #define ARCOLL_LATE_MAX_INTERVAL 64
@@ -57,10 +76,15 @@ extern "C" {
 /** Record flags. */
 #define ARCOLL_LATE_VALID 1 /**< a call of this rank (unset: slot not filled) */
 #define ARCOLL_LATE_CHAIN 2 /**< the algorithm is a chain: parent(p) = p - 1 */
+#define ARCOLL_LATE_UP 4    /**< data flows toward the root (reduce, gather) */
+#define ARCOLL_LATE_OTHER 8 /**< trees the positions do not describe (multi-tree, ring):
+                                 the call is not measured (lateness.c) */
 
-/** One rank's record of one call (32 bytes), sent to the coordinator. */
+/** One rank's record of one call (48 bytes), sent to the coordinator. */
 typedef struct arcoll_late_record {
   double entry;   /**< entry into the collective, seconds, in the common clock */
+  double exit;    /**< exit from it (after the data moved), same clock */
+  double gap;     /**< entry - exit of this rank's previous call of the kind (0 for the first) */
   uint64_t site;  /**< this rank's call-site key (site.h); the root's is the group's */
   int32_t pos;    /**< this rank's position in the order of that call (0 = root) */
   int32_t root;   /**< the call's root (communicator rank) */
@@ -68,7 +92,7 @@ typedef struct arcoll_late_record {
   int32_t flags;  /**< ARCOLL_LATE_* */
 } arcoll_late_record_t;
 
-/** One rank's records of one exchange's sampled calls (<= 272 bytes). */
+/** One rank's records of one exchange's sampled calls (<= 400 bytes). */
 typedef struct arcoll_late_msg {
   int32_t n, pad;          /**< records used */
   uint64_t first_call;     /**< call index of rec[0] */
@@ -116,9 +140,10 @@ int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_
  * Caused lateness of every rank in ONE call.  rec[r] is rank r's record of
  * the call (flags & ARCOLL_LATE_VALID) or invalid when its record is missing
  * (it had not sent it when the coordinator summarised: it was late by at
- * least `missing_s` seconds, which is then its caused lateness).  Positions
+ * least `missing_s` seconds and at least 2 ceil(log2 P) t_level, which is then
+ * its caused lateness).  Positions
  * of missing ranks are the positions no valid record claims.  `root` is the
- * call's root; P ranks; scratch: 3 P ints + P doubles (caller's).
+ * call's root; P ranks; scratch: 3 P ints + 2 P doubles (caller's).
  * Output caused[r] >= 0, seconds.  Returns 0, or -1 if the records are
  * inconsistent (a position claimed twice, out of range, or no root record
  * and no free position 0), leaving caused[] all 0.

@@ -21,6 +21,27 @@ int arcoll_history_init(arcoll_history_t *h, int P, double alpha) {
   return 0;
 }
 
+/* Slot preference for data flowing toward the root: leaves nearest the root
+ * last in the list (the latest rank takes the last free one), i.e. sorted by
+ * subtree size descending, then depth (popcount) descending, then position
+ * descending: the list ends ... 5, 3, 1. */
+static const arcoll_history_t *g_sort_h;
+static int cmp_up(const void *x, const void *y) {
+  const int a = *(const int *)x, b = *(const int *)y, P = g_sort_h->P;
+  const int sa = arcoll_binomial_subtree_size(a, P), sb = arcoll_binomial_subtree_size(b, P);
+  if (sa != sb) return sb - sa;
+  const int da = __builtin_popcount((unsigned)a), db = __builtin_popcount((unsigned)b);
+  if (da != db) return db - da;
+  return b - a;
+}
+
+void arcoll_history_set_up(arcoll_history_t *h) {
+  h->up = 1;
+  for (int i = 0; i < h->P; ++i) h->positions[i] = i;
+  g_sort_h = h; /* qsort has no context argument; single-threaded use at set-up */
+  qsort(h->positions + 1, (size_t)h->P - 1, sizeof(int), cmp_up);
+}
+
 static void entry_free(arcoll_site_entry_t *e) {
   free(e->ewma), free(e->late), free(e->order);
   e->ewma = NULL, e->late = NULL, e->order = NULL;
@@ -80,25 +101,32 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
       const int t = late[j];
       late[j] = late[j - 1], late[j - 1] = t;
     }
-  unsigned char *reserved = calloc((size_t)P, 1);
+  unsigned char *reserved = P > 0 ? calloc((size_t)P, 1) : NULL;
   if (!reserved) return; /* classic order: still a valid permutation */
+  /* pass 1: a late rank already on a good slot stays there - a leaf (toward
+   * the leaves), a leaf no deeper than the worst slot the late ranks need
+   * (toward the root) */
+  const int worst = h->positions[nlate < P ? P - nlate : 1];
+  for (int j = 0; j < nlate; ++j) {
+    const int cur = (late[j] - root + P) % P;
+    if (arcoll_binomial_subtree_size(cur, P) == 1 &&
+        (!h->up || __builtin_popcount((unsigned)cur) <= __builtin_popcount((unsigned)worst)))
+      reserved[cur] = 1, late[j] = -1;
+  }
+  /* pass 2: the others, latest first, swap places with whoever holds the
+   * best free slot (the end of h->positions) */
   int next = P - 1;
   for (int j = 0; j < nlate; ++j) {
-    const int rank = late[j];
-    const int p = (rank - root + P) % P; /* only late ranks move, and each once */
-    int cur = p;
-    for (int q = 1; q < P; ++q)
-      if (e->order[q] == rank) cur = q;
-    if (arcoll_binomial_subtree_size(cur, P) == 1 && !reserved[cur]) {
-      reserved[cur] = 1;
-      continue;
-    }
+    if (late[j] < 0) continue;
+    int cur = 1; /* where it is now: an earlier swap may have displaced it */
+    while (e->order[cur] != late[j]) ++cur;
     while (next > 0 && reserved[h->positions[next]]) --next;
     if (next <= 0) break;
     const int q = h->positions[next];
-    if (arcoll_binomial_subtree_size(q, P) >= arcoll_binomial_subtree_size(cur, P)) break;
-    e->order[cur] = e->order[q];
-    e->order[q] = rank;
+    if (arcoll_binomial_subtree_size(q, P) > arcoll_binomial_subtree_size(cur, P)) break;
+    const int displaced = e->order[q];
+    e->order[q] = late[j];
+    e->order[cur] = displaced;
     reserved[q] = 1;
   }
   free(reserved);

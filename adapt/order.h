@@ -57,7 +57,8 @@ typedef struct arcoll_history {
   int period; /**< period of the remembered sequence (arcoll_history_predict), 0 = none */
   arcoll_site_entry_t entries[ARCOLL_MAX_ENTRIES];
   int nentries;
-  int *positions; /**< [P] binomial positions by subtree size (tree.h) */
+  int *positions; /**< [P] slots in order of preference, the best for a late rank last */
+  int up;         /**< 1: data flows toward the root (arcoll_history_set_up) */
   int *scratch;   /**< [P] */
 } arcoll_history_t;
 
@@ -65,6 +66,14 @@ typedef struct arcoll_history {
  *  arguments / out of memory. */
 int arcoll_history_init(arcoll_history_t *h, int P, double alpha);
 void arcoll_history_free(arcoll_history_t *h);
+
+/**
+ * For collectives whose data flows toward the root (reduce, gather): late
+ * ranks take the leaves nearest the root (positions 1, then 3, 5, 9, ...:
+ * depth = popcount), whose data the root can take last, instead of the
+ * smallest subtrees anywhere (broadcast, scatter).  Call after init.
+ */
+void arcoll_history_set_up(arcoll_history_t *h);
 
 /**
  * Fold one summary group into the entry of (g->site, g->root): per rank

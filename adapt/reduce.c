@@ -12,7 +12,7 @@
 #define C ARCOLL_COLL_REDUCE
 
 static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
-                       MPI_Op op, int root, MPI_Comm comm) {
+                       MPI_Op op, int root, MPI_Comm comm, const void *ret_addr) {
   int P, tsize, commut = 0, me, rc;
   if (!arcoll_intra(C, comm, &P)) return ARCOLL_USE_PMPI;
   if (count < 0 || root < 0 || root >= P || !arcoll_type_ok(dt, &tsize)) return ARCOLL_USE_PMPI;
@@ -35,15 +35,22 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   const arcoll_cached_t *ch = arcoll_choose(st, C, bytes, commut);
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
-  const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
+  /* late ranks on the leaves nearest the root (late_order.c); the
+   * algorithms honour an order for commutative ops only */
+  arcoll_late_call_t lc;
+  if ((rc = arcoll_late_begin(st, C, ch, root, commut, &lc)) != MPI_SUCCESS)
+    return arcoll_finish(comm, rc);
+  const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
   const double t0 = arcoll_online_t0(ch);
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);
-  return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
+  rc = arcoll_online_done(st, ch, t0, rc);
+  if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);
+  return arcoll_finish(comm, rc);
 }
 
 ARCOLL_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt,
                              MPI_Op op, int root, MPI_Comm comm) {
-  int rc = reduce_impl(sendbuf, recvbuf, count, dt, op, root, comm);
+  int rc = reduce_impl(sendbuf, recvbuf, count, dt, op, root, comm, __builtin_return_address(0));
   if (rc != ARCOLL_USE_PMPI) return rc;
   arcoll_note(C, NULL);
   return PMPI_Reduce(sendbuf, recvbuf, count, dt, op, root, comm);
@@ -52,7 +59,8 @@ ARCOLL_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_
 #if MPI_VERSION >= 4
 ARCOLL_EXPORT int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                                MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm) {
-  int rc = reduce_impl(sendbuf, recvbuf, (MPI_Aint)count, dt, op, root, comm);
+  int rc = reduce_impl(sendbuf, recvbuf, (MPI_Aint)count, dt, op, root, comm,
+                       __builtin_return_address(0));
   if (rc != ARCOLL_USE_PMPI) return rc;
   arcoll_note(C, NULL);
   return PMPI_Reduce_c(sendbuf, recvbuf, count, dt, op, root, comm);

@@ -153,6 +153,23 @@ TEST(Order, EwmaFollowsNewLateRank) {
   EXPECT_EQ(where(order, 4), 4);                  // rank 4 is on time again: classic place
 }
 
+TEST(Order, TowardTheRootLateRanksTakeTheLeavesNearestIt) {
+  const int P = 16;
+  History H(P);
+  arcoll_history_set_up(&H.h);
+  // ranks 8 (subtree of 8), 6 (a leaf at depth 2), 3 (depth 2) caused 3, 2, 1 ms
+  fold(H, group(1, 0, 1e-5, {{8, 3e-3}, {6, 2e-3}, {3, 1e-3}}), 0);
+  auto order = order_of(H, 1, 0);
+  EXPECT_EQ(where(order, 8), 1);  // the latest: the root's leaf child
+  // the next ones: depth-2 leaves (3, 5, 9 ...); rank 3 stays where it is
+  EXPECT_EQ(__builtin_popcount(where(order, 6)), 2);
+  EXPECT_EQ(arcoll_binomial_subtree_size(where(order, 6), P), 1);
+  EXPECT_EQ(where(order, 3), 3);
+  std::vector<int> sorted(order);
+  std::sort(sorted.begin(), sorted.end());
+  for (int i = 0; i < P; ++i) EXPECT_EQ(sorted[i], i);
+}
+
 TEST(Order, SameFoldsGiveTheSameOrderEverywhere) {
   // two "ranks" fed the same summaries compute identical orders
   History A(32), B(32);
@@ -251,15 +268,15 @@ TEST(Config, DefaultsAndErrors) {
   EXPECT_NE(std::string(err).find("ARCOLL_BCAST_SEGMENT"), std::string::npos);
   unsetenv("ARCOLL_BCAST_SEGMENT");
   EXPECT_EQ(c.exchange_interval, ARCOLL_LATE_MIN_INTERVAL);
-  EXPECT_EQ(c.late_order, 1);
-  for (const char *bad : {"0", "3", "65", "x"}) {  // 4..64
+  EXPECT_EQ(c.late_order, -1);  // unset: on for the adaptive bcast only
+  for (const char *bad : {"0", "15", "65", "x"}) {  // 16..64
     setenv("ARCOLL_BCAST_EXCHANGE_INTERVAL", bad, 1);
     EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1) << bad;
     EXPECT_NE(std::string(err).find("ARCOLL_BCAST_EXCHANGE_INTERVAL"), std::string::npos);
   }
-  setenv("ARCOLL_BCAST_EXCHANGE_INTERVAL", "16", 1);
+  setenv("ARCOLL_BCAST_EXCHANGE_INTERVAL", "32", 1);
   ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
-  EXPECT_EQ(c.exchange_interval, 16);
+  EXPECT_EQ(c.exchange_interval, 32);
   unsetenv("ARCOLL_BCAST_EXCHANGE_INTERVAL");
   setenv("ARCOLL_LATE_ORDER", "off", 1);
   ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);

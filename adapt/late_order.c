@@ -1,0 +1,39 @@
+/*
+ * Late-rank orders for the rooted collectives (bcast, scatter, reduce,
+ * gather): which calls use one, and what one tree level costs.  The
+ * tracking itself: late_tracker.h; decisions: lateness.h, order.h.
+ */
+#include <string.h>
+
+#include "dispatch.h"
+#include "site.h"
+
+int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cached_t *ch,
+                      int root, int usable, arcoll_late_call_t *lc) {
+  const arcoll_mode_t mode = arcoll_g_cfg.mode[c];
+  int rc = MPI_SUCCESS;
+  memset(lc, 0, sizeof *lc);
+  if (!usable || !(mode == ARCOLL_MODE_AUTO || mode == ARCOLL_MODE_ADAPTIVE) ||
+      !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER))
+    return MPI_SUCCESS;
+  if (!(lc->lt = arcoll_late(st, c, &rc))) return rc;
+  return arcoll_late_enter(lc->lt, root, &lc->entry, &lc->order);
+}
+
+int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, int root,
+                    const void *ret_addr, const arcoll_late_call_t *lc) {
+  if (!lc->lt) return MPI_SUCCESS;
+  /* a rank is late when it arrives more than one tree level's time (the
+   * model's time / ceil(log2 P); chain: / (P - 1)) after it was needed */
+  const char *name = ch->algo->name;
+  const int P = st->P, chain = !strcmp(name, "chain");
+  /* the binomial-like trees over the positions: binomial (and knomial, whose
+   * first level it shares), linear, the reduce / gather / scatter trees */
+  const int tree = chain || !strcmp(name, "binomial") || !strcmp(name, "knomial") ||
+                   !strcmp(name, "linear") || lc->lt->up || !strcmp(ch->algo->collective, "scatter");
+  int levels = 0;
+  while ((1 << levels) < P) ++levels;
+  const double t_level = ch->predicted_s > 0 ? ch->predicted_s / (chain ? P - 1 : levels) : 0.0;
+  return arcoll_late_exit(lc->lt, root, lc->entry, arcoll_site_key(ret_addr), lc->order, t_level,
+                          chain ? ARCOLL_LATE_CHAIN : tree ? 0 : ARCOLL_LATE_OTHER, 1);
+}

@@ -1,0 +1,261 @@
+/*
+ * coll_loop: an application-pattern loop of one collective with injected
+ * lateness, for the benchmark of the adaptive layer (tools/adapt-bench.sh).
+ * Plain MPI C: arcoll, when used, is linked in (SMPI) or LD_PRELOADed
+ * (MPICH); this program does not know it.  Builds with smpicc and mpicc.mpich.
+ *
+ * Usage: coll_loop -c bcast|reduce|gather|allreduce|scatter [-m bytes] [-n calls]
+ *                  [-s scenario] [-d delay_s] [-r root] [-w work_s] [-S seed]
+ *   -m  bytes per rank (gather/scatter: the block of one rank), rounded down
+ *       to whole 4-byte unsigned elements (default 32768)
+ *   -n  calls (default 200);  -r root (default 0);  -S seed of `noise` (default 1)
+ *   -d  delay of the late ranks in seconds (default 1e-3; seed001: 3e-3 unless given)
+ *   -w  computation every rank does before every call, seconds (default 0)
+ *   -s  scenario, the delay is injected before every call on:
+ *       balanced   nobody
+ *       one_late   rank 3P/8 (24 at P=64, 96 at P=256: an inner node of the
+ *                  binomial tree from root 0, subtree P/8; not P/2)
+ *       eight_late ranks (i*P/8 + P/16) % P, i = 0..7 (inner nodes with
+ *                  children from root 0), the root left out
+ *       moving     rank ((call/10)*37 + 11) % P (the next rank if that is the root)
+ *       noise      every rank, 0..200 us, splitmix64 of (seed, rank, call)
+ *       late_root  the root
+ *       seed001    rank P/2 (seed 001: rank 128 of 256 loaded, 3 ms)
+ * Delays and work: under SMPI smpi_execute_flops(seconds x host speed)
+ * (simulated time, exact); on real MPI a busy-wait on MPI_Wtime.
+ * Pattern: MPI_Barrier; the calls back to back; MPI_Barrier.  Per rank:
+ * time inside the collective (t_exit - t_entry around the MPI call only,
+ * summed over calls) and loop time (after the first barrier to before the
+ * last one).  Output on rank 0, one line, seconds:
+ *   RESULT coll=C scenario=S ranks=P bytes=M calls=N inside_sum=<sum over
+ *          ranks and calls> loop=<max over ranks> errors=E
+ * Checks (every call, against values each rank computes itself): element i
+ * of rank r at call c is v(c, r, i) = a(c, i) + r b(c, i) (mod 2^32).  bcast:
+ * v(c, root, i) everywhere; reduce/allreduce: MPI_SUM of v over ranks =
+ * P a + b P(P-1)/2 (reduce: the root checks); gather: the root checks, per
+ * call, every element i = c (mod S) of every block (all of them over S
+ * calls; S = 1 while P x count <= max(count, 65536)), so its check costs
+ * O(m + P); scatter: the root rewrites, per call, the elements i = c (mod S)
+ * of its send buffer (an element holds v of the last call that wrote it) and
+ * every rank checks its whole block.  E = wrong elements over all ranks;
+ * exit status 1 when E > 0.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(SMPI_SAMPLE_FLOPS) /* SimGrid's smpi.h (included by its mpi.h) */
+#define CL_SIMULATED 1
+#include <simgrid/host.h>
+#endif
+
+enum { C_BCAST, C_REDUCE, C_GATHER, C_ALLREDUCE, C_SCATTER };
+static const char *coll_names[] = {"bcast", "reduce", "gather", "allreduce", "scatter", NULL};
+enum { S_BALANCED, S_ONE_LATE, S_EIGHT_LATE, S_MOVING, S_NOISE, S_LATE_ROOT, S_SEED001 };
+static const char *scen_names[] = {"balanced", "one_late", "eight_late", "moving", "noise",
+                                   "late_root", "seed001", NULL};
+
+static void spend(double seconds) { /* simulated or busy-waited time */
+  if (seconds <= 0) return;
+#ifdef CL_SIMULATED
+  smpi_execute_flops(seconds * sg_host_get_speed(sg_host_self()));
+#else
+  double t0 = MPI_Wtime();
+  while (MPI_Wtime() - t0 < seconds) {
+  }
+#endif
+}
+
+static uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/* v(c, r, i) = a(c, i) + r b(c, i), unsigned arithmetic (mod 2^32) */
+static inline unsigned va(int c, long i) { return ((unsigned)c * 2654435761u) ^ ((unsigned)i * 40503u + 17u); }
+static inline unsigned vb(int c, long i) { return ((unsigned)c * 0x9E3779B9u + (unsigned)i * 2246822519u) | 1u; }
+static inline unsigned v(int c, int r, long i) { return va(c, i) + (unsigned)r * vb(c, i); }
+
+/* last call <= c that wrote element i of a stride-S stamped buffer, -1: the initial fill */
+static inline int last_call(int c, long i, long S) {
+  long p = i % S, back = ((c - p) % S + S) % S;
+  long l = c - back;
+  return l < 0 ? -1 : (int)l;
+}
+
+static int lookup(const char **names, const char *s) {
+  for (int i = 0; names[i]; ++i)
+    if (strcmp(names[i], s) == 0) return i;
+  return -1;
+}
+
+static void usage(int me, const char *prog) {
+  if (me == 0)
+    fprintf(stderr, "usage: %s -c bcast|reduce|gather|allreduce|scatter [-m bytes] [-n calls] "
+                    "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001] [-d delay_s] "
+                    "[-r root] [-w work_s] [-S seed]\n", prog);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+/* delay of rank me before call c */
+static double delay_of(int scen, int me, int P, int root, int c, double d, uint64_t seed) {
+  switch (scen) {
+    case S_ONE_LATE: return P > 2 && me == 3 * P / 8 ? d : 0;
+    case S_EIGHT_LATE:
+      for (int i = 0; i < 8; ++i) {
+        int r = (int)(((long)i * P / 8 + P / 16) % P);
+        if (r != root && r == me) return d;
+      }
+      return 0;
+    case S_MOVING: {
+      int r = (int)(((long)(c / 10) * 37 + 11) % P);
+      if (r == root) r = (r + 1) % P;
+      return me == r ? d : 0;
+    }
+    case S_NOISE: {
+      uint64_t h = splitmix64(splitmix64(splitmix64(seed) ^ (uint64_t)me) ^ (uint64_t)c);
+      return (double)(h % 201) * 1e-6;
+    }
+    case S_LATE_ROOT: return me == root ? d : 0;
+    case S_SEED001: return me == P / 2 ? d : 0;
+    default: return 0;
+  }
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int P, me;
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  int coll = -1, scen = S_BALANCED, calls = 200, root = 0, delay_given = 0;
+  long bytes = 32768;
+  double delay = 1e-3, work = 0;
+  uint64_t seed = 1;
+  int opt;
+  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:w:S:h")) != -1) {
+    switch (opt) {
+      case 'c': coll = lookup(coll_names, optarg); if (coll < 0) usage(me, argv[0]); break;
+      case 'm': bytes = atol(optarg); break;
+      case 'n': calls = atoi(optarg); break;
+      case 's': scen = lookup(scen_names, optarg); if (scen < 0) usage(me, argv[0]); break;
+      case 'd': delay = atof(optarg); delay_given = 1; break;
+      case 'r': root = atoi(optarg); break;
+      case 'w': work = atof(optarg); break;
+      case 'S': seed = strtoull(optarg, NULL, 10); break;
+      default: usage(me, argv[0]);
+    }
+  }
+  if (coll < 0 || calls < 1 || bytes < 0 || root < 0 || root >= P || delay < 0 || work < 0) {
+    if (me == 0)
+      fprintf(stderr, "coll_loop: invalid arguments: need -c, calls >= 1, bytes >= 0, "
+                      "0 <= root < %d, delay >= 0, work >= 0\n", P);
+    usage(me, argv[0]);
+  }
+  if (scen == S_SEED001 && !delay_given) delay = 3e-3;
+
+  long count = bytes / (long)sizeof(unsigned);
+  size_t n1 = (size_t)(count > 0 ? count : 1), nP = n1 * (size_t)P;
+  int is_root = me == root;
+  /* stride of the root's partial check (gather) / partial rewrite (scatter) */
+  long budget = count > 65536 ? count : 65536;
+  long S = ((long)P * count + budget - 1) / budget;
+  if (S < 1) S = 1;
+  unsigned *sbuf = NULL, *rbuf = NULL;
+  switch (coll) {
+    case C_BCAST: sbuf = malloc(sizeof(unsigned) * n1); break;
+    case C_REDUCE:
+    case C_ALLREDUCE:
+      sbuf = malloc(sizeof(unsigned) * n1);
+      if (coll == C_ALLREDUCE || is_root) rbuf = malloc(sizeof(unsigned) * n1);
+      break;
+    case C_GATHER:
+      sbuf = malloc(sizeof(unsigned) * n1);
+      if (is_root) rbuf = malloc(sizeof(unsigned) * nP);
+      break;
+    case C_SCATTER:
+      rbuf = malloc(sizeof(unsigned) * n1);
+      if (is_root) {
+        sbuf = malloc(sizeof(unsigned) * nP);
+        for (int r = 0; r < P; ++r)
+          for (long i = 0; i < count; ++i) sbuf[(size_t)r * count + i] = v(-1, r, i);
+      }
+      break;
+  }
+  if ((coll != C_SCATTER || is_root) && !sbuf) MPI_Abort(MPI_COMM_WORLD, 3);
+  unsigned Pu = (unsigned)P, tri = (unsigned)((unsigned long long)P * (P - 1) / 2);
+  long errors = 0;
+  double inside = 0;
+  const int cnt = (int)count;
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t_loop0 = MPI_Wtime();
+  for (int c = 0; c < calls; ++c) {
+    spend(work);
+    spend(delay_of(scen, me, P, root, c, delay, seed));
+    /* the send data of this call */
+    if (coll == C_BCAST && is_root)
+      for (long i = 0; i < count; ++i) sbuf[i] = v(c, root, i);
+    else if (coll == C_REDUCE || coll == C_ALLREDUCE || coll == C_GATHER)
+      for (long i = 0; i < count; ++i) sbuf[i] = v(c, me, i);
+    else if (coll == C_SCATTER && is_root)
+      for (int r = 0; r < P; ++r)
+        for (long i = c % S; i < count; i += S) sbuf[(size_t)r * count + i] = v(c, r, i);
+    double t0 = MPI_Wtime();
+    switch (coll) {
+      case C_BCAST: MPI_Bcast(sbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
+      case C_REDUCE: MPI_Reduce(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, root, MPI_COMM_WORLD); break;
+      case C_ALLREDUCE: MPI_Allreduce(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, MPI_COMM_WORLD); break;
+      case C_GATHER: MPI_Gather(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
+      case C_SCATTER: MPI_Scatter(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
+    }
+    inside += MPI_Wtime() - t0;
+    /* check */
+    long bad = 0;
+    switch (coll) {
+      case C_BCAST:
+        if (!is_root)
+          for (long i = 0; i < count; ++i) bad += sbuf[i] != v(c, root, i);
+        break;
+      case C_REDUCE:
+      case C_ALLREDUCE:
+        if (coll == C_ALLREDUCE || is_root)
+          for (long i = 0; i < count; ++i) bad += rbuf[i] != Pu * va(c, i) + tri * vb(c, i);
+        break;
+      case C_GATHER:
+        if (is_root)
+          for (int r = 0; r < P; ++r)
+            for (long i = c % S; i < count; i += S) bad += rbuf[(size_t)r * count + i] != v(c, r, i);
+        break;
+      case C_SCATTER:
+        for (long i = 0; i < count; ++i) bad += rbuf[i] != v(last_call(c, i, S), me, i);
+        break;
+    }
+    if (bad && errors == 0) /* the first bad call of this rank */
+      fprintf(stderr, "coll_loop: rank %d call %d: %ld wrong elements (%s, %ld bytes, root %d)\n", me,
+              c, bad, coll_names[coll], count * (long)sizeof(unsigned), root);
+    errors += bad;
+  }
+  double t_loop1 = MPI_Wtime();
+  MPI_Barrier(MPI_COMM_WORLD);
+
+  double loop = t_loop1 - t_loop0, inside_sum = 0, loop_max = 0;
+  long total_errors = 0;
+  MPI_Reduce(&inside, &inside_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&loop, &loop_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&errors, &total_errors, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (me == 0) {
+    printf("RESULT coll=%s scenario=%s ranks=%d bytes=%ld calls=%d inside_sum=%.9g loop=%.9g "
+           "errors=%ld\n", coll_names[coll], scen_names[scen], P, count * (long)sizeof(unsigned),
+           calls, inside_sum, loop_max, total_errors);
+    fflush(stdout);
+  }
+  free(sbuf);
+  free(rbuf);
+  MPI_Finalize();
+  return total_errors > 0 ? 1 : 0;
+}
