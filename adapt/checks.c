@@ -1,0 +1,77 @@
+/*
+ * Argument checks shared by the interposed collectives (dispatch.h): what
+ * arcoll runs and what goes to PMPI (adapt/README.md "Passed to PMPI").
+ */
+#include "dispatch.h"
+
+/* ---- checks ---------------------------------------------------------------- */
+
+int arcoll_intra(arcoll_coll_t c, MPI_Comm comm, int *P) {
+  int flag = 0;
+  if (__builtin_expect(!arcoll_g_configured, 0)) arcoll_configure();
+  if (arcoll_g_cfg.mode[c] == ARCOLL_MODE_PMPI || comm == MPI_COMM_NULL) return 0;
+  if (PMPI_Comm_test_inter(comm, &flag) != MPI_SUCCESS || flag) return 0;
+  if (PMPI_Comm_size(comm, P) != MPI_SUCCESS || *P <= 1) return 0;
+  return 1;
+}
+
+int arcoll_type_ok(MPI_Datatype dt, int *size) {
+  if (dt == MPI_DATATYPE_NULL) return 0;
+  return PMPI_Type_size(dt, size) == MPI_SUCCESS && *size >= 0;
+}
+
+int arcoll_buf_ok(const void *buf, MPI_Aint count, int type_size, MPI_Datatype dt) {
+  if (buf != NULL || count == 0 || type_size == 0) return 1;
+  int ni, na, nd, comb;
+  if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS) return 0;
+  return comb != MPI_COMBINER_NAMED; /* MPI_BOTTOM + absolute addresses */
+}
+
+static int in_list(MPI_Datatype t, const MPI_Datatype *l, int n) {
+  for (int i = 0; i < n; ++i)
+    if (l[i] == t) return 1;
+  return 0;
+}
+
+/* Predefined op x predefined type, the MPI standard's groups (C types only; a
+ * Fortran or multi-language type goes to PMPI, which is always correct).
+ * Derived types never get here: MPICH 4.0 rejects predefined ops on them even
+ * in MPI_Reduce_local, which the algorithms use (MPI_ERR_OP). */
+static int predefined_pair_ok(MPI_Op op, MPI_Datatype b) {
+  static const MPI_Datatype cint[] = {
+      MPI_INT, MPI_LONG, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
+      MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR,
+      MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T,
+      MPI_UINT32_T, MPI_UINT64_T};
+  static const MPI_Datatype fp[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
+  static const MPI_Datatype cplx[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
+                                      MPI_C_LONG_DOUBLE_COMPLEX};
+  static const MPI_Datatype pairs[] = {MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT,
+                                       MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT};
+  const int ci = in_list(b, cint, (int)(sizeof cint / sizeof *cint));
+  const int fl = in_list(b, fp, 3);
+  if (op == MPI_MAX || op == MPI_MIN) return ci || fl;
+  if (op == MPI_SUM || op == MPI_PROD) return ci || fl || in_list(b, cplx, 3);
+  if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR) return ci || b == MPI_C_BOOL;
+  if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) return ci || b == MPI_BYTE;
+  if (op == MPI_MAXLOC || op == MPI_MINLOC) return in_list(b, pairs, 6);
+  return 0;
+}
+
+int arcoll_op_ok(MPI_Op op, MPI_Datatype dt, int *commutative) {
+  if (op == MPI_OP_NULL || op == MPI_REPLACE || op == MPI_NO_OP) return 0;
+  const int predefined = op == MPI_MAX || op == MPI_MIN || op == MPI_SUM || op == MPI_PROD ||
+                         op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND ||
+                         op == MPI_BOR || op == MPI_BXOR || op == MPI_MAXLOC || op == MPI_MINLOC;
+  if (predefined) {
+    int ni, na, nd, comb;
+    if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+        comb != MPI_COMBINER_NAMED || !predefined_pair_ok(op, dt))
+      return 0;
+    *commutative = 1;
+    return 1;
+  }
+  if (PMPI_Op_commutative(op, commutative) != MPI_SUCCESS) return 0;
+  return 1;
+}
+

@@ -1,0 +1,180 @@
+/*
+ * The algorithm of each call (dispatch.h, adapt/README.md "Dispatch"):
+ * byte size classes, the cached choice per (collective, op commutative,
+ * class), the online measurement's bookkeeping, and the binomial choice
+ * used while ranks are late.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+
+/* ---- size classes and the choice ----------------------------------------- */
+
+int arcoll_size_class(MPI_Aint bytes) {
+  if (bytes <= 0) return 0;
+  uint64_t b = (uint64_t)bytes;
+  int e = 63 - __builtin_clzll(b);                           /* 2^e <= b < 2^(e+1) */
+  int frac = e >= 2 ? (int)((b >> (e - 2)) & 3) : (e == 1 ? (int)((b & 1) << 1) : 0);
+  return 1 + 4 * e + frac;
+}
+
+MPI_Aint arcoll_class_bytes(int cls) {
+  if (cls <= 0) return 0;
+  int e = (cls - 1) / 4, frac = (cls - 1) % 4;
+  if (e < 2) return (MPI_Aint)((1u << e) + (e == 1 ? (unsigned)frac / 2 : 0u));
+  /* class [2^e (4+frac)/4, 2^e (5+frac)/4): the geometric-ish midpoint */
+  uint64_t lo = ((uint64_t)(4 + frac) << e) >> 2, hi = ((uint64_t)(5 + frac) << e) >> 2;
+  return (MPI_Aint)(lo + (hi - lo) / 2);
+}
+
+/* Segment size minimising the model's prediction for a forced segmented
+ * algorithm (0 = one segment, then powers of two from 1 KiB). */
+static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P, MPI_Aint bytes);
+
+const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st, arcoll_coll_t c,
+                                            MPI_Aint bytes) {
+  const int cls = arcoll_size_class(bytes);
+  if (!st->late_alt && !(st->late_alt = calloc(ARCOLL_NCLASS, sizeof *st->late_alt))) return NULL;
+  arcoll_cached_t *e = &st->late_alt[cls];
+  if (!e->valid) {
+    const MPI_Aint rep = arcoll_class_bytes(cls);
+    e->algo = arcoll_algorithm_find(c, "binomial");
+    if (e->algo) {
+      e->segment_bytes = best_segment(e->algo, c, st->P, rep);
+      e->predicted_s = arcoll_model_predict(&arcoll_g_cfg.model, c, e->algo, st->P, rep,
+                                            e->segment_bytes, 0);
+    }
+    e->valid = 1;
+  }
+  return e->algo ? e : NULL;
+}
+
+static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P, MPI_Aint bytes) {
+  MPI_Aint best = 0;
+  double tbest = arcoll_model_predict(&arcoll_g_cfg.model, c, a, P, bytes, 0, 0);
+  for (MPI_Aint s = 1024; s < bytes; s *= 2) {
+    double t = arcoll_model_predict(&arcoll_g_cfg.model, c, a, P, bytes, s, 0);
+    if (t >= 0 && (tbest < 0 || t < tbest)) tbest = t, best = s;
+  }
+  if (tbest < 0) best = 65536; /* no formula: the adaptive bcast's default */
+  return best;
+}
+
+static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arcoll_cached_t *out) {
+  const MPI_Aint bytes = arcoll_class_bytes(cls);
+  const arcoll_config_t *cfg = &arcoll_g_cfg;
+  out->algo = NULL;
+  out->segment_bytes = 0;
+  out->k = 0;
+  out->predicted_s = -1.0;
+  if (cfg->mode[c] == ARCOLL_MODE_ADAPTIVE) {
+    out->algo = arcoll_algorithm_find(c, "binomial");
+    out->segment_bytes = (MPI_Aint)cfg->segment_bytes;
+    return;
+  }
+  if (cfg->mode[c] == ARCOLL_MODE_FORCED) {
+    const arcoll_algo_desc_t *a = cfg->forced[c];
+    if (commutative || !(a->flags & ARCOLL_ALGO_COMMUTATIVE_ONLY)) {
+      out->algo = a;
+      if (a->flags & ARCOLL_ALGO_SEGMENTED)
+        out->segment_bytes = c == ARCOLL_COLL_BCAST && cfg->segment_set
+                                 ? (MPI_Aint)cfg->segment_bytes
+                                 : best_segment(a, c, P, bytes);
+      return;
+    }
+    /* non-commutative op and a commutative-only algorithm: the best
+     * order-preserving one (below), else PMPI */
+  }
+  /* auto: the model's best candidates measured on the first calls
+   * (online.h); bcasts above INT_MAX bytes only run binomial: no choice */
+  if (cfg->mode[c] == ARCOLL_MODE_AUTO && cfg->online_candidates > 1 && bytes <= INT_MAX) {
+    arcoll_explorer_t *ex = malloc(sizeof *ex);
+    if (ex && arcoll_explorer_init(ex, &cfg->model, c, P, bytes, commutative,
+                                   cfg->online_candidates, cfg->online_trials,
+                                   cfg->online_refine) > 1) {
+      out->ex = ex;
+      return; /* arcoll_choose loads the candidate of each call */
+    }
+    free(ex);
+  }
+  arcoll_choice_t ch;
+  if (arcoll_select(&cfg->model, c, P, bytes, commutative, &ch) == 0 && ch.algo) {
+    out->algo = ch.algo;
+    out->segment_bytes = ch.segment_bytes;
+    out->k = ch.k;
+    out->predicted_s = ch.predicted_s;
+  }
+}
+
+const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, MPI_Aint bytes,
+                                     int commutative) {
+  const int cls = arcoll_size_class(bytes);
+  commutative = commutative != 0;
+  arcoll_cached_t *tab = st->cache[c][commutative];
+  if (__builtin_expect(tab != NULL && tab[cls].valid && !tab[cls].ex, 1)) return &tab[cls];
+  if (!tab) {
+    tab = calloc(ARCOLL_NCLASS, sizeof *tab);
+    if (!tab) return NULL; /* same on every rank only if memory fails everywhere; fatal anyway */
+    st->cache[c][commutative] = tab;
+  }
+  arcoll_cached_t *e = &tab[cls];
+  if (!e->valid) {
+    compute_choice(c, st->P, cls, commutative, e);
+    e->valid = 1;
+    if (!e->ex) arcoll_debug_choice(st, c, bytes, commutative, e);
+  }
+  if (e->ex) { /* measuring online: this call runs the next candidate */
+    const arcoll_choice_t *next = arcoll_explorer_next(e->ex);
+    e->algo = next->algo;
+    e->segment_bytes = next->segment_bytes;
+    e->k = next->k;
+    e->predicted_s = next->predicted_s;
+  }
+  if (e->algo && e->predicted_s < 0 && !e->ex) /* forced / adaptive: the model's time */
+    e->predicted_s = arcoll_model_predict(&arcoll_g_cfg.model, c, e->algo, st->P,
+                                          arcoll_class_bytes(cls), e->segment_bytes, e->k);
+  return e;
+}
+
+int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, double t0, int rc) {
+  arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache, being measured */
+  arcoll_explorer_t *ex = e->ex;
+  if (!arcoll_explorer_record(ex, PMPI_Wtime() - t0, rc != MPI_SUCCESS)) return rc;
+  const int round = ex->round, n = ex->n, debug = arcoll_g_cfg.debug && st->me == 0;
+  arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
+  if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
+  const int drc = arcoll_explorer_decide(ex, st->priv);
+  const arcoll_choice_t *w = &ex->best;
+  e->algo = w->algo;
+  e->segment_bytes = w->segment_bytes;
+  e->k = w->k;
+  e->predicted_s = w->predicted_s;
+  if (debug) {
+    fprintf(stderr, "arcoll: online: %s P=%d round %d measured", e->algo->collective, st->P,
+            round);
+    for (int i = 0; i < n; ++i)
+      fprintf(stderr, " %s/%lld=%.3gs(model %.3gs)", cand[i].algo->name,
+              (long long)cand[i].segment_bytes, ex->measured_s[i], cand[i].predicted_s);
+    fprintf(stderr, " -> %s/%lld%s\n", e->algo->name, (long long)e->segment_bytes,
+            ex->finished ? "" : ", refining its segment size");
+  }
+  if (ex->finished) {
+    free(ex);
+    e->ex = NULL;
+  }
+  return rc == MPI_SUCCESS ? drc : rc;
+}
+
+void arcoll_debug_choice(const arcoll_comm_state_t *st, arcoll_coll_t c, MPI_Aint bytes,
+                         int commutative, const arcoll_cached_t *ch) {
+  if (!arcoll_g_cfg.debug || st->me != 0) return;
+  fprintf(stderr, "arcoll: %s P=%d bytes=%lld (class %d, ~%lld)%s -> %s segment %lld k %d\n",
+          arcoll_coll_name(c), st->P, (long long)bytes, arcoll_size_class(bytes),
+          (long long)arcoll_class_bytes(arcoll_size_class(bytes)),
+          commutative ? "" : " non-commutative op", ch->algo ? ch->algo->name : "pmpi",
+          (long long)ch->segment_bytes, ch->k);
+}
+
