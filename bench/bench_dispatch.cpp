@@ -17,6 +17,8 @@
 #include <benchmark/benchmark.h>
 #include <mpi.h>
 
+#include "rank0_reporter.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -80,26 +82,6 @@ void register_all(int reps) {
 }
 
 // Console output on rank 0 only; keeps every run's ns/call for the summary.
-class Collect : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, std::vector<double>> ns;
-  void ReportRuns(const std::vector<Run> &runs) override {
-    for (const Run &r : runs)
-      if (r.run_type == Run::RT_Iteration)
-        ns[r.benchmark_name().substr(0, r.benchmark_name().find("/8B"))].push_back(
-            r.GetAdjustedRealTime());  // ns (default unit)
-    if (g_rank == 0) ConsoleReporter::ReportRuns(runs);
-  }
-  bool ReportContext(const Context &c) override {
-    return g_rank == 0 ? ConsoleReporter::ReportContext(c) : true;
-  }
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -126,11 +108,11 @@ int main(int argc, char **argv) {
   }
   MPI_Comm_split(MPI_COMM_WORLD, 0, g_rank, &g_direct);
   register_all(reps);
-  Collect rep;
+  Rank0Reporter rep(g_rank, [](const std::string &n) { return n.substr(0, n.find("/8B")); });
   benchmark::RunSpecifiedBenchmarks(&rep);
   if (g_rank == 0) {
-    double pm = median(rep.ns["PMPI_Bcast"]), ar = median(rep.ns["MPI_Bcast_libarcoll"]),
-           di = median(rep.ns["algorithm_direct"]);
+    double pm = median_of(rep.ns["PMPI_Bcast"]), ar = median_of(rep.ns["MPI_Bcast_libarcoll"]),
+           di = median_of(rep.ns["algorithm_direct"]);
     std::printf(
         "\nSUMMARY P=%d, 8-byte MPI_Bcast, root alternating, median of %d runs of %d calls\n"
         "  PMPI_Bcast (MPICH)                       %8.1f ns/call\n"

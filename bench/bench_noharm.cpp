@@ -16,6 +16,8 @@
 #include <benchmark/benchmark.h>
 #include <mpi.h>
 
+#include "rank0_reporter.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -79,24 +81,6 @@ void register_all(int reps) {
     }
 }
 
-class Collect : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, std::vector<double>> ns;  // "coll/variant/bytes" -> ns per call
-  void ReportRuns(const std::vector<Run> &runs) override {
-    for (const Run &r : runs)
-      if (r.run_type == Run::RT_Iteration) ns[r.benchmark_name()].push_back(r.GetAdjustedRealTime());
-    if (g_rank == 0) ConsoleReporter::ReportRuns(runs);
-  }
-  bool ReportContext(const Context &c) override {
-    return g_rank == 0 ? ConsoleReporter::ReportContext(c) : true;
-  }
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -108,7 +92,7 @@ int main(int argc, char **argv) {
     if (!std::strncmp(argv[i], "--reps=", 7)) reps = std::max(1, std::atoi(argv[i] + 7));
   benchmark::Initialize(&argc, argv);
   register_all(reps);
-  Collect rep;
+  Rank0Reporter rep(g_rank, [](const std::string &n) { return n; });
   benchmark::RunSpecifiedBenchmarks(&rep);
   if (g_rank == 0) {
     const char *lo = std::getenv("ARCOLL_LATE_ORDER");
@@ -119,8 +103,8 @@ int main(int argc, char **argv) {
     for (const char *c : {"bcast", "reduce", "allreduce"})
       for (int m : kSizes) {
         const std::string k = "/" + std::to_string(m) + "/iterations:" + std::to_string(iters_for(m));
-        const double pm = median(rep.ns[std::string(c) + "/pmpi" + k]);
-        const double ar = median(rep.ns[std::string(c) + "/libarcoll" + k]);
+        const double pm = median_of(rep.ns[std::string(c) + "/pmpi" + k]);
+        const double ar = median_of(rep.ns[std::string(c) + "/libarcoll" + k]);
         std::printf("  %-10s %9d %14.1f %14.1f %8.3f\n", c, m, pm, ar, pm > 0 ? ar / pm : 0.0);
       }
   }
