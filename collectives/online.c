@@ -111,7 +111,7 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all) {
 int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
   double all[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
   if (e->finished) return MPI_SUCCESS;
-  int rc = PMPI_Allreduce(e->t, all, e->n * e->trials, MPI_DOUBLE, MPI_MAX, comm);
+  int rc = PMPI_Allreduce(e->t, all, e->n * e->trials, MPI_DOUBLE, MPI_SUM, comm);
   if (rc != MPI_SUCCESS) {
     e->finished = 1;
     return rc;

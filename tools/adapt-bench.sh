@@ -12,20 +12,22 @@
 #                the smallest inside_sum (--best-by) reported with its name; costly
 #   auto         the program linked with libarcoll, default settings
 #   noorder      the same with ARCOLL_LATE_ORDER=off (late-rank ordering off)
+#   late         the same with ARCOLL_LATE_ORDER=on (late-rank ordering on; the
+#                default is on only for ARCOLL_BCAST_ALGORITHM=adaptive)
 # Figures (simulated seconds): inside_sum = time inside the collective summed
 # over ranks and calls; loop = the loop's time (max over ranks).
 #
 # Usage: tools/adapt-bench.sh [--quick] [--out DIR] [--build DIR] [--calls N]
 #          [--scenarios "balanced one_late ..."] [--colls "bcast reduce gather allreduce"]
 #          [--sizes "8 32768 1048576"] [--procs "64 256"] [--platforms "flat tree"]
-#          [--columns "mpich ompi best_smpi auto noorder"] [--timeout SEC]
+#          [--columns "mpich ompi best_smpi auto noorder late"] [--timeout SEC]
 #          [--host-speed FLOPS|default] [--best-by inside_sum|loop] [--report-only]
 #   default grid: scenarios balanced one_late eight_late moving noise late_root
 #     seed001; colls bcast reduce gather allreduce; sizes 8 32768 1048576 (bytes
 #     per rank, per block for gather); P 64 256; platforms flat tree (the files
 #     of tools/coll-bench.sh, tools/platforms/bench/); all columns; 200 calls.
 #   --quick: P=64, sizes 8 32768, flat, scenarios balanced one_late noise,
-#     columns mpich ompi auto noorder (96 runs, a few minutes).
+#     columns mpich ompi auto late (96 runs, a few minutes).
 #   --host-speed: smpi/simulate-computation stays on (SMPI's default); the
 #     real CPU time between MPI calls (the library's own work, the program's
 #     fill and checks) is charged as that many flops on the 1 Gflop/s simulated
@@ -58,7 +60,7 @@ COLLS="bcast reduce gather allreduce"
 SIZES="8 32768 1048576"
 PROCS="64 256"
 PLATFORMS="flat tree"
-COLUMNS="mpich ompi best_smpi auto noorder"
+COLUMNS="mpich ompi best_smpi auto noorder late"
 CALLS=200
 TMO=1800
 HS=default
@@ -67,7 +69,7 @@ REPORT_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) PROCS=64; SIZES="8 32768"; PLATFORMS=flat; SCENARIOS="balanced one_late noise"
-             COLUMNS="mpich ompi auto noorder" ;;
+             COLUMNS="mpich ompi auto late" ;;
     --scenarios) SCENARIOS=${2//,/ }; shift ;;
     --colls) COLLS=${2//,/ }; shift ;;
     --sizes) SIZES=${2//,/ }; shift ;;
@@ -91,7 +93,7 @@ for x in $SCENARIOS; do
   case $x in balanced|one_late|eight_late|moving|noise|late_root|seed001) ;; *) die "unknown scenario '$x'" ;; esac
 done
 for x in $COLLS; do case $x in bcast|reduce|gather|allreduce|scatter) ;; *) die "unknown collective '$x'" ;; esac; done
-for x in $COLUMNS; do case $x in mpich|ompi|best_smpi|auto|noorder) ;; *) die "unknown column '$x'" ;; esac; done
+for x in $COLUMNS; do case $x in mpich|ompi|best_smpi|auto|noorder|late) ;; *) die "unknown column '$x'" ;; esac; done
 for x in $PLATFORMS; do case $x in flat|tree) ;; *) die "unknown platform '$x' (flat or tree)" ;; esac; done
 for x in $SIZES $PROCS $CALLS $TMO; do case $x in ''|*[!0-9]*) die "'$x': expected a whole number" ;; esac; done
 case $BEST_BY in inside_sum|loop) ;; *) die "--best-by: inside_sum or loop" ;; esac
@@ -163,7 +165,7 @@ platform_args() {
 stamp_of() { cat "$@" | md5sum | cut -c1-12; }
 
 need_arcoll=0
-for x in $COLUMNS; do case $x in auto|noorder) need_arcoll=1 ;; esac; done
+for x in $COLUMNS; do case $x in auto|noorder|late) need_arcoll=1 ;; esac; done
 if [ "$REPORT_ONLY" = 0 ]; then
   mkdir -p "$BIN" "$OUT/raw" "$OUT/failed"
   : > "$OUT/skipped.txt"
@@ -205,10 +207,14 @@ run() { # plat P coll m scen column [algo]
   case $col in
     mpich|ompi) cfg=(--cfg=smpi/coll-selector:"$col") ;;
     best_smpi) cfg=(--cfg=smpi/"$coll":"$algo") ;;
-    auto|noorder)
+    auto|noorder|late)
       bin=$BIN/coll_loop_arcoll stamp=$STAMP_ARCOLL
       cfg=(--cfg=smpi/privatize-libs:"$BIN/libarcoll.so")
-      if [ "$col" = noorder ]; then envs=(ARCOLL_LATE_ORDER=off); else envs=(-u ARCOLL_LATE_ORDER); fi ;;
+      case $col in
+        noorder) envs=(ARCOLL_LATE_ORDER=off) ;;
+        late) envs=(ARCOLL_LATE_ORDER=on) ;;
+        *) envs=(-u ARCOLL_LATE_ORDER) ;;
+      esac ;;
   esac
   if valid "$f" "$stamp"; then ncached=$((ncached + 1)); return 0; fi
   local why

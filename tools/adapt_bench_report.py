@@ -9,6 +9,7 @@ best_smpi: the SMPI algorithm with the smallest --best-by figure, and its
 name), then the ratios
   auto/nat in, auto/nat loop : auto / min(mpich, ompi), inside_sum and loop
   auto/noord                 : auto / noorder, inside_sum
+  late/nat in                : late / min(mpich, ompi), inside_sum
   auto/best                  : auto / best_smpi, inside_sum
 and a summary per scenario (rows, max and geometric mean of auto / min(mpich,
 ompi)).  Missing figures are "-"; skipped points (OUT/skipped.txt) and failed
@@ -117,9 +118,12 @@ def main():
         ratios += ["auto/nat in", "auto/nat loop"]
     if "auto" in cols and "noorder" in cols:
         ratios.append("auto/noord")
+    if "late" in cols and ("mpich" in cols or "ompi" in cols):
+        ratios.append("late/nat in")
     if "auto" in cols and "best_smpi" in cols:
         ratios.append("auto/best")
-    head += "|" + "".join(f"{r:>14}" for r in ratios)
+    if ratios:
+        head += "|" + "".join(f"{r:>14}" for r in ratios)
     lines = [f"adapt-bench: coll_loop, {a.calls} calls per run, simulated seconds: "
              "in = inside_sum (sum over ranks and calls of the time inside the collective), "
              "loop = loop time (max over ranks); nat = min(mpich, ompi); "
@@ -144,9 +148,13 @@ def main():
                 summary.setdefault(scen, []).append((vals[0], vals[1]))
         if "auto/noord" in ratios:
             vals.append(ratio(au and au[0], fig.get("noorder") and fig["noorder"][0]))
+        if "late/nat in" in ratios:
+            lt = fig.get("late")
+            vals.append(ratio(lt and lt[0], nat_in))
         if "auto/best" in ratios:
             vals.append(ratio(au and au[0], fig.get("best_smpi") and fig["best_smpi"][0]))
-        line += "|" + "".join(rfmt(x, 14) for x in vals)
+        if ratios:
+            line += "|" + "".join(rfmt(x, 14) for x in vals)
         lines.append(line)
     if summary:
         lines += ["", "summary: auto / min(mpich, ompi) per scenario (< 1: auto faster)",
