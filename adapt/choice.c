@@ -70,6 +70,7 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
   out->segment_bytes = 0;
   out->k = 0;
   out->predicted_s = -1.0;
+  out->source = NULL;
   if (cfg->mode[c] == ARCOLL_MODE_ADAPTIVE) {
     out->algo = arcoll_algorithm_find(c, "binomial");
     out->segment_bytes = (MPI_Aint)cfg->segment_bytes;
@@ -88,7 +89,18 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
     /* non-commutative op and a commutative-only algorithm: the best
      * order-preserving one (below), else PMPI */
   }
-  /* auto: the model's best candidates measured on the first calls
+  /* auto: an earlier run's choice (ARCOLL_TUNING, tuning.h) from the first call */
+  const arcoll_tuning_entry_t *tu = cfg->mode[c] == ARCOLL_MODE_AUTO
+                                        ? arcoll_tuning_find(&cfg->tuning, c, P, commutative, cls)
+                                        : NULL;
+  if (tu) {
+    out->algo = tu->algo;
+    out->segment_bytes = tu->segment_bytes;
+    out->k = tu->k;
+    out->source = "tuning";
+    return;
+  }
+  /* else the model's best candidates measured on the first calls
    * (online.h); bcasts above INT_MAX bytes only run binomial: no choice */
   if (cfg->mode[c] == ARCOLL_MODE_AUTO && cfg->online_candidates > 1 && bytes <= INT_MAX) {
     arcoll_explorer_t *ex = malloc(sizeof *ex);
@@ -96,6 +108,7 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
                                    cfg->online_candidates, cfg->online_trials,
                                    cfg->online_refine) > 1) {
       out->ex = ex;
+      out->source = "measured";
       return; /* arcoll_choose loads the candidate of each call */
     }
     free(ex);
@@ -106,6 +119,7 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
     out->segment_bytes = ch.segment_bytes;
     out->k = ch.k;
     out->predicted_s = ch.predicted_s;
+    out->source = "model";
   }
 }
 

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Integer variable `name` in lo..hi into *out, left unchanged (the default)
  * when unset or empty.  On a bad value writes "NAME='v' is not valid; give
@@ -70,6 +72,43 @@ static int parse_algorithm(arcoll_config_t *cfg, arcoll_coll_t c, char *err, int
   for (int j = 0; j < n && len > 0 && len < errlen; ++j)
     len += snprintf(err + len, (size_t)(errlen - len), ", %s", t[j].name);
   return -1;
+}
+
+/* ARCOLL_TUNING (read the file) and ARCOLL_TUNING_OUT (its directory must
+ * be writable now, so that the run does not learn for nothing). */
+static int parse_tuning(arcoll_config_t *cfg, char *err, int errlen) {
+  const char *s;
+  if ((s = getenv("ARCOLL_TUNING")) && *s) {
+    char terr[512];
+    if (arcoll_tuning_load(s, &cfg->tuning, terr, (int)sizeof terr) != 0) {
+      snprintf(err, (size_t)errlen,
+               "ARCOLL_TUNING='%s' cannot be used: %s (give a file written by a run with "
+               "ARCOLL_TUNING_OUT=FILE, or unset ARCOLL_TUNING)", s, terr);
+      return -1;
+    }
+  }
+  if ((s = getenv("ARCOLL_TUNING_OUT")) && *s) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", s);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = 0;
+    else *slash = 0;
+    struct stat sb;
+    if (strlen(s) >= sizeof cfg->tuning_out || stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode) ||
+        access(dir, W_OK) != 0) {
+      snprintf(err, (size_t)errlen,
+               "ARCOLL_TUNING_OUT='%s' cannot be written: directory '%s' %s (name a file in an "
+               "existing writable directory, or unset ARCOLL_TUNING_OUT)", s, dir,
+               strlen(s) >= sizeof cfg->tuning_out ? "(path too long)"
+               : stat(dir, &sb) != 0              ? "does not exist"
+               : !S_ISDIR(sb.st_mode)             ? "is not a directory"
+                                                  : "is not writable");
+      return -1;
+    }
+    snprintf(cfg->tuning_out, sizeof cfg->tuning_out, "%s", s);
+  }
+  return 0;
 }
 
 int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
@@ -147,6 +186,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
               "at half / double its segment size)", "0 = none; ", &cfg->online_refine, err,
               errlen))
     return -1;
+  if (parse_tuning(cfg, err, errlen)) return -1;
   if ((s = getenv("ARCOLL_DEBUG")) && *s) {
     if (!strcmp(s, "0")) cfg->debug = 0;
     else if (!strcmp(s, "1")) cfg->debug = 1;

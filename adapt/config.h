@@ -10,8 +10,8 @@
  * |                                   | `adaptive`                               |         |
  * | ARCOLL_MODEL                      | path of a model file (JSON)              | built-in|
  * | ARCOLL_BCAST_SEGMENT              | segment size in bytes, 0 = none          | 65536 (adaptive) |
- * | ARCOLL_BCAST_EXCHANGE_INTERVAL    | fewest calls between lateness exchanges, | 4       |
- * |                                   | 4..64 (doubles while the late set holds) |         |
+ * | ARCOLL_BCAST_EXCHANGE_INTERVAL    | fewest calls between lateness exchanges, | 16      |
+ * |                                   | 16..64 (doubles while the late set holds)|         |
  * | ARCOLL_LATE_ORDER                 | on / off: late ranks become leaves       | on for  |
  * |                                   | (late_tracker.h)                         | adaptive|
  * | ARCOLL_BCAST_EWMA_ALPHA           | EWMA weight of newest call (0,1]         | 0.5     |
@@ -20,6 +20,9 @@
  * | ARCOLL_ONLINE_TRIALS              | 1..8 runs of each candidate              | 2       |
  * | ARCOLL_ONLINE_REFINE              | 0..8 segment-refinement rounds after the | 3       |
  * |                                   | candidates (collectives/online.h)        |         |
+ * | ARCOLL_TUNING                     | tuning file read at MPI_Init (tuning.h): | none    |
+ * |                                   | its choices replace the online selection |         |
+ * | ARCOLL_TUNING_OUT                 | tuning file written at MPI_Finalize      | none    |
  * | ARCOLL_DEBUG                      | 0 or 1 (print orders / choices to stderr)| 0       |
  *
  * <COLL> is BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER,
@@ -29,6 +32,7 @@
 #define ARCOLL_ADAPT_CONFIG_H
 
 #include "select.h"
+#include "tuning.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +59,8 @@ typedef struct arcoll_config {
   int online_trials;       /**< ARCOLL_ONLINE_TRIALS: runs per candidate */
   int online_refine;       /**< ARCOLL_ONLINE_REFINE: segment-refinement rounds (0 = none) */
   arcoll_model_t model;    /**< ARCOLL_MODEL or arcoll_model_default() */
+  arcoll_tuning_t tuning;  /**< ARCOLL_TUNING's choices (empty when unset) */
+  char tuning_out[4096];   /**< ARCOLL_TUNING_OUT ("" when unset) */
 } arcoll_config_t;
 
 /**

@@ -58,6 +58,7 @@ ARCOLL_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
 }
 
 static void state_free(arcoll_comm_state_t *st) {
+  arcoll_tuning_note_state(st);
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
     if (st->late[c]) {
       arcoll_late_free(st->late[c]);
@@ -96,6 +97,7 @@ ARCOLL_EXPORT int MPI_Finalize(void) {
       state_free(st); /* user comm no longer valid: free directly */
   }
   if (g_keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&g_keyval);
+  arcoll_tuning_write_at_finalize();
   return PMPI_Finalize();
 }
 

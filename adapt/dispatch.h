@@ -35,6 +35,7 @@
 #include "online.h"
 #include "late_tracker.h"
 #include "select.h"
+#include "tuning.h" /* ARCOLL_NCLASS */
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,8 +51,6 @@ extern "C" {
  *  ping-pong) on the private communicator: 7100 + 4 c .. + 2. */
 #define ARCOLL_TAG_LATE(c) (7100 + 4 * (int)(c))
 
-/** Byte size classes: 0 for 0 bytes, then 4 per power of two (quarter octaves). */
-#define ARCOLL_NCLASS (1 + 4 * 63 + 4)
 
 /** A cached choice; algo == NULL: pass to PMPI. */
 typedef struct arcoll_cached {
@@ -63,6 +62,9 @@ typedef struct arcoll_cached {
   /** non-NULL while the class is measured online (auto mode, online.h):
    *  algo / segment_bytes / k then name the candidate of the current call */
   arcoll_explorer_t *ex;
+  /** how algo was chosen (tuning.h): "measured", "model", "tuning"; NULL
+   *  outside auto mode (forced, adaptive: not written to tuning files) */
+  const char *source;
 } arcoll_cached_t;
 
 /** Per-communicator state, attached to the user's communicator as an attribute. */
@@ -266,6 +268,13 @@ extern ARCOLL_HIDDEN const arcoll_algo_desc_t arcoll_none_desc;
 
 /** Record the algorithm of the calling thread's last call of c (NULL = PMPI). */
 ARCOLL_HIDDEN void arcoll_note(arcoll_coll_t c, const arcoll_algo_desc_t *algo);
+
+/** Tuning files (tuning.h, tuning_run.c): note st's auto-mode choices
+ *  (rank 0 of its communicator; no-op without ARCOLL_TUNING_OUT) ... */
+ARCOLL_HIDDEN void arcoll_tuning_note_state(const arcoll_comm_state_t *st);
+/** ... and, collectively over MPI_COMM_WORLD inside MPI_Finalize, write them
+ *  to ARCOLL_TUNING_OUT (world rank 0; failures are warnings on stderr). */
+ARCOLL_HIDDEN void arcoll_tuning_write_at_finalize(void);
 
 /** rc != MPI_SUCCESS: call the user communicator's error handler; returns rc. */
 ARCOLL_HIDDEN int arcoll_finish(MPI_Comm comm, int rc);

@@ -5,7 +5,7 @@
  * candidate measured fastest, at most `refine` rounds of it at other segment
  * sizes (trials x (refine + 1) calls at most), then always the fastest.
  *
- *   online_check <reduce|allreduce|bcast> <bytes> <ncand> <trials> <extra calls> <timing 0|1> <refine>
+ *   online_check <reduce|allreduce|bcast> <bytes> <ncand> <trials> <extra calls> <timing 0|1> <refine> [tuned]
  *
  * ncand / trials / refine must be the values of ARCOLL_ONLINE_CANDIDATES /
  * ARCOLL_ONLINE_TRIALS / ARCOLL_ONLINE_REFINE the run was given.  Checks, on
@@ -26,6 +26,9 @@
  *    and every call after the refinement takes at most 1.05 x the fastest
  *    call measured before it (so never more than 1.05 x time(W)).
  * Prints "online_check <coll> P=<P>: OK" and the measured table.
+ * With `tuned` (a run given ARCOLL_TUNING, adapt/tuning.h) the checks of the
+ * exploration are replaced by: every call ran the same algorithm W (no
+ * exploration); prints "online_check <coll> P=<P>: OK (tuned, every call W)".
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -106,6 +109,15 @@ int main(int argc, char **argv) {
     for (int r = 0; r < P; ++r)
       if (strcmp(all + (size_t)r * NAMELEN, names[call])) fail("ranks ran different algorithms", names[call], call);
     free(all);
+  }
+  if (argc > 8 && !strcmp(argv[8], "tuned")) {
+    for (int call = 1; call < ncalls; ++call)
+      if (strcmp(names[call], names[0])) fail("a tuned run explored (algorithms differ)", names[call], call);
+    if (me == 0) printf("online_check %s P=%d: OK (tuned, every call %s)\n", coll, P, names[0]);
+    free(in);
+    free(out);
+    MPI_Finalize();
+    return 0;
   }
   /* exploration: n candidates (n <= ncand), repeated trials times in the same
    * order.  Two candidates may share a name (the best algorithm segmented and
