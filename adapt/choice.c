@@ -37,8 +37,9 @@ static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P
 const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st, arcoll_coll_t c,
                                             MPI_Aint bytes) {
   const int cls = arcoll_size_class(bytes);
-  if (!st->late_alt && !(st->late_alt = calloc(ARCOLL_NCLASS, sizeof *st->late_alt))) return NULL;
-  arcoll_cached_t *e = &st->late_alt[cls];
+  if (!st->late_alt[c] && !(st->late_alt[c] = calloc(ARCOLL_NCLASS, sizeof *st->late_alt[c])))
+    return NULL;
+  arcoll_cached_t *e = &st->late_alt[c][cls];
   if (!e->valid) {
     const MPI_Aint rep = arcoll_class_bytes(cls);
     e->algo = arcoll_algorithm_find(c, "binomial");

@@ -65,7 +65,7 @@ static void state_free(arcoll_comm_state_t *st) {
       free(st->late[c]);
     }
   if (st->priv != MPI_COMM_NULL) PMPI_Comm_free(&st->priv);
-  free(st->late_alt);
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) free(st->late_alt[c]);
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
     for (int k = 0; k < 2; ++k) {
       if (!st->cache[c][k]) continue;

@@ -81,7 +81,8 @@ typedef struct arcoll_comm_state {
   int last_root;
   int last_adaptive;
   int bcast_calls_recorded; /**< 1 once a broadcast ran in arcoll */
-  arcoll_cached_t *late_alt; /**< [ARCOLL_NCLASS] binomial choices used while ranks are late */
+  /** per collective [ARCOLL_NCLASS]: binomial choices used while ranks are late */
+  arcoll_cached_t *late_alt[ARCOLL_COLL_COUNT];
   struct arcoll_comm_state *next;
 } arcoll_comm_state_t;
 
@@ -133,11 +134,13 @@ ARCOLL_HIDDEN arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll
 /**
  * The choice used instead of ch when a call has late ranks (an adaptive
  * order) and ch's algorithm cannot keep them on leaves: multi-tree,
- * scatter-ring, chain-like algorithms make every rank an inner node
- * somewhere (measured, SMPI P = 64, 32 KiB, rank 32 late by 3 ms: twotree
- * 37.7 s inside the bcast summed over ranks vs binomial with late leaves
- * 9.9 s, MPICH 20.3 s).  Binomial with the model's best segment size for the
- * size class of `bytes`; cached per class; NULL if none.
+ * scatter-ring, chain-like bcasts make every rank an inner node somewhere
+ * (measured, SMPI P = 64, 32 KiB, rank 32 late by 3 ms: twotree 37.7 s
+ * inside the bcast summed over ranks vs binomial with late leaves 9.9 s,
+ * MPICH 20.3 s); reduce-scatter + gather reductions (rsag) make every rank
+ * wait for the late one.  Binomial (c = bcast or reduce) with the model's
+ * best segment size for the size class of `bytes`; cached per collective
+ * and class; NULL if none.
  */
 ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st,
                                                           arcoll_coll_t c, MPI_Aint bytes);

@@ -13,71 +13,30 @@ static void wait_sends(arcoll_late_tracker_t *t) {
     if (t->sum_sends[i] != MPI_REQUEST_NULL) PMPI_Wait(&t->sum_sends[i], MPI_STATUS_IGNORE);
 }
 
-/* The coordinator's posted receives of records, over all exchanges it
- * coordinated: a late rank's message may arrive exchanges later. */
-struct arcoll_late_pool {
-  int n, cap;
-  MPI_Request *req;
-  arcoll_late_msg_t **buf;
-  int *idx;         /* Waitsome indices */
-  MPI_Status *st;
-};
-
-static int pool_add(arcoll_late_pool_t *q, MPI_Comm comm, int src, int tag) {
-  if (q->n == q->cap) {
-    const int cap = q->cap ? 2 * q->cap : 64;
-    MPI_Request *r = realloc(q->req, sizeof *r * (size_t)cap);
-    if (r) q->req = r;
-    arcoll_late_msg_t **b = realloc(q->buf, sizeof *b * (size_t)cap);
-    if (b) q->buf = b;
-    int *i = realloc(q->idx, sizeof *i * (size_t)cap);
-    if (i) q->idx = i;
-    MPI_Status *s = realloc(q->st, sizeof *s * (size_t)cap);
-    if (s) q->st = s;
-    if (!r || !b || !i || !s) return MPI_ERR_NO_MEM;
-    q->cap = cap;
+/* The coordinator's receive of the records that have arrived, without
+ * MPI_Test / MPI_Testsome / MPI_Waitsome over posted receives (SimGrid
+ * charges every request they test 0.1 ms of simulated time, more when
+ * repeated: measured, P = 64, 32 KiB back-to-back bcast, 47 ms of the root's
+ * 54 ms loop went into four exchanges; 0 with --cfg=smpi/test:0): the
+ * coordinator sends itself a token on the records' tag, then receives
+ * (blocking, MPI_ANY_SOURCE) until the token comes back: messages that
+ * arrived before it are matched first (they are ahead of it in the queue),
+ * later ones stay queued for the next exchange; then until `need` ranks'
+ * records of the pending exchange are in (t->nrecv >= need). */
+static int drain_records(arcoll_late_tracker_t *t, int need,
+                         void (*use)(const arcoll_late_msg_t *, int, void *)) {
+  MPI_Request self = MPI_REQUEST_NULL;
+  int rc = PMPI_Isend(&t->out, (int)sizeof t->out, MPI_BYTE, t->me, t->tag, t->comm, &self);
+  int token = 0;
+  while (rc == MPI_SUCCESS && (!token || t->nrecv < need)) {
+    MPI_Status st;
+    rc = PMPI_Recv(t->inbox, (int)sizeof *t->inbox, MPI_BYTE, MPI_ANY_SOURCE, t->tag, t->comm, &st);
+    if (rc != MPI_SUCCESS) break;
+    if (st.MPI_SOURCE == t->me) token = 1;
+    else use(t->inbox, st.MPI_SOURCE, t);
   }
-  arcoll_late_msg_t *m = malloc(sizeof *m);
-  if (!m) return MPI_ERR_NO_MEM;
-  const int rc = PMPI_Irecv(m, (int)sizeof *m, MPI_BYTE, src, tag, comm, &q->req[q->n]);
-  if (rc != MPI_SUCCESS) {
-    free(m);
-    return rc;
-  }
-  q->buf[q->n++] = m;
-  return MPI_SUCCESS;
-}
-
-/* Every message that has arrived, without testing each request (SMPI charges
- * every MPI_Test 0.1 ms of simulated time): one MPI_Waitsome, which returns
- * at once when some have arrived (blocks only if none has: every rank is
- * then behind the coordinator).  Calls use(m, src, ctx) for each, frees it. */
-static int pool_collect(arcoll_late_pool_t *q, void (*use)(const arcoll_late_msg_t *, int, void *),
-                        void *ctx) {
-  if (q->n == 0) return MPI_SUCCESS;
-  int nout = 0;
-  const int rc = PMPI_Waitsome(q->n, q->req, &nout, q->idx, q->st);
-  if (rc != MPI_SUCCESS || nout == MPI_UNDEFINED) return rc;
-  for (int k = 0; k < nout; ++k) {
-    use(q->buf[q->idx[k]], q->st[k].MPI_SOURCE, ctx);
-    free(q->buf[q->idx[k]]);
-    q->buf[q->idx[k]] = NULL;
-  }
-  int j = 0; /* compact: completed requests are MPI_REQUEST_NULL now */
-  for (int i = 0; i < q->n; ++i)
-    if (q->req[i] != MPI_REQUEST_NULL) q->req[j] = q->req[i], q->buf[j] = q->buf[i], ++j;
-  q->n = j;
-  return MPI_SUCCESS;
-}
-
-static void pool_free(arcoll_late_pool_t *q) {
-  if (!q) return;
-  for (int i = 0; i < q->n; ++i) {
-    PMPI_Cancel(&q->req[i]);
-    PMPI_Wait(&q->req[i], MPI_STATUS_IGNORE);
-    free(q->buf[i]);
-  }
-  free(q->req), free(q->buf), free(q->idx), free(q->st), free(q);
+  if (self != MPI_REQUEST_NULL) PMPI_Wait(&self, MPI_STATUS_IGNORE);
+  return rc;
 }
 
 int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double alpha,
@@ -96,10 +55,10 @@ int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double al
   t->sum_sends = malloc(sizeof(MPI_Request) * (size_t)t->P);
   t->late_any = malloc((size_t)t->P);
   t->sum = malloc(sizeof *t->sum);
-  t->pool = calloc(1, sizeof *t->pool);
+  t->inbox = malloc(sizeof *t->inbox);
   t->rec = malloc(sizeof *t->rec * (size_t)t->P * ARCOLL_LATE_SAMPLES);
   t->prev_rec = malloc(sizeof *t->rec * (size_t)t->P * ARCOLL_LATE_SAMPLES);
-  if (!t->prev_rec || !t->sum_buf || !t->sum_sends || !t->late_any || !t->sum || !t->pool || !t->rec ||
+  if (!t->prev_rec || !t->sum_buf || !t->sum_sends || !t->late_any || !t->sum || !t->inbox || !t->rec ||
       arcoll_history_init(&t->hist, t->P, alpha) != 0) {
     arcoll_late_free(t);
     return MPI_ERR_NO_MEM;
@@ -120,7 +79,7 @@ void arcoll_late_free(arcoll_late_tracker_t *t) {
     PMPI_Wait(&t->sum_req, MPI_STATUS_IGNORE);
   }
   if (t->sum_sends) wait_sends(t);
-  pool_free(t->pool);
+  free(t->inbox);
   arcoll_history_free(&t->hist);
   free(t->sum_buf), free(t->sum_sends), free(t->late_any), free(t->sum), free(t->rec), free(t->prev_rec);
   memset(t, 0, sizeof *t);
@@ -139,10 +98,13 @@ int arcoll_late_enter(arcoll_late_tracker_t *t, int root, double *entry, const i
   return MPI_SUCCESS;
 }
 
-/* Step 1 (exit of call x - 1): send the last S records to the coordinator. */
-static int exchange_start(arcoll_late_tracker_t *t) {
+/* Step 1 (exit of call x - 1, whose root is the coordinator): send the last
+ * S records to the coordinator. */
+static int exchange_start(arcoll_late_tracker_t *t, int root) {
   int rc = MPI_SUCCESS;
   const uint64_t x = t->ncalls;
+  t->coord = root;
+  t->nrecv = 0;
   const uint64_t since = t->exchanges ? (uint64_t)t->interval : x;
   t->nsampled = (int)(since < ARCOLL_LATE_SAMPLES ? since : ARCOLL_LATE_SAMPLES);
   t->x = x;
@@ -160,8 +122,6 @@ static int exchange_start(arcoll_late_tracker_t *t) {
                       &t->sum_req);
     return rc;
   }
-  for (int i = 0; i < t->P && rc == MPI_SUCCESS; ++i)
-    if (i != t->me) rc = pool_add(t->pool, t->comm, i, t->tag);
   t->x_time = PMPI_Wtime();
   return rc;
 }
@@ -171,9 +131,10 @@ static int exchange_start(arcoll_late_tracker_t *t) {
  * t->prev_rec, to be charged now; older ones are dropped. */
 static void use_msg(const arcoll_late_msg_t *m, int src, void *ctx) {
   arcoll_late_tracker_t *t = ctx;
-  if (src < 0 || src >= t->P) return;
+  if (src < 0 || src >= t->P || src == t->me) return; /* its own message: a token */
   if (m->first_call == t->out.first_call && m->n == t->nsampled) {
     for (int j = 0; j < m->n; ++j) t->rec[(size_t)src * m->n + j] = m->rec[j];
+    ++t->nrecv;
   } else if (t->prev_n > 0 && m->first_call == t->prev_first && m->n == t->prev_n) {
     for (int j = 0; j < m->n; ++j) t->prev_rec[(size_t)src * m->n + j] = m->rec[j];
     t->late_any[src] = 2; /* arrived late: charge it from its own records */
@@ -219,14 +180,25 @@ static void merge_late_arrivals(arcoll_late_tracker_t *t, double missing_s) {
   free(old);
 }
 
-/* Step 2 (coordinator, exit of call x + G - 1): summarise and send. */
+/* Step 2 (coordinator, exit of call x + G - 1): summarise and send.  Down:
+ * the records that have arrived (drain_records); up: every rank's (sent
+ * before this root could finish call x: waiting is short). */
 static int exchange_summarise(arcoll_late_tracker_t *t) {
   const int P = t->P, S = t->nsampled;
   memset(t->rec, 0, sizeof *t->rec * (size_t)P * (size_t)S); /* flags 0: missing */
   for (int j = 0; j < S; ++j) t->rec[(size_t)t->me * S + j] = t->out.rec[j];
   memset(t->late_any, 0, (size_t)P);
-  int rc = pool_collect(t->pool, use_msg, t);
-  const double missing_s = PMPI_Wtime() - t->x_time;
+  double missing_s;
+  int apply;
+  arcoll_late_gather_calls(t->up, &apply, &missing_s);
+  /* up: every record (sent before this root could finish call x); down:
+   * half of them - a root that ran ahead of everybody (back-to-back calls,
+   * the others held by a late rank) would otherwise never see one; waiting
+   * for the median rank to reach call x - 1 delays nobody's data then, and
+   * in a balanced run the median rank is not 8 calls behind; the first
+   * exchange (nothing known yet) waits for all, once */
+  int rc = drain_records(t, t->up || t->exchanges == 0 ? P - 1 : (P - 1) / 2, use_msg);
+  if (missing_s >= 0) missing_s = PMPI_Wtime() - t->x_time;
   if (rc == MPI_SUCCESS && arcoll_late_summarise(P, t->out.first_call, S, t->rec, missing_s, t->sum) != 0)
     rc = MPI_ERR_NO_MEM;
   if (rc == MPI_SUCCESS && t->prev_n > 0) merge_late_arrivals(t, missing_s);
@@ -267,7 +239,6 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
   arcoll_history_late_any(&t->hist, t->late_any);
   t->interval = arcoll_late_next_interval(t->interval, changed, t->min_interval);
   t->next_x = t->x + (uint64_t)t->interval;
-  t->coord = arcoll_late_coordinator(t->P, sum, t->late_any);
   if (t->debug && t->me == 0) {
     fprintf(stderr, "arcoll: lateness exchange %llu (calls %llu..%llu) applied after call %llu:",
             (unsigned long long)t->exchanges, (unsigned long long)sum->first_call,
@@ -281,7 +252,7 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
     }
     int nl = 0;
     for (int r = 0; r < t->P; ++r) nl += t->late_any[r];
-    fprintf(stderr, " -> %d late, %s, next interval %d, coordinator %d\n", nl,
+    fprintf(stderr, " -> %d late, %s, next interval %d, coordinator was %d\n", nl,
             changed ? "changed" : "unchanged", t->interval, t->coord);
   }
   return rc;
@@ -304,16 +275,17 @@ int arcoll_late_exit(arcoll_late_tracker_t *t, int root, double entry, uint64_t 
   r->t_level = (float)t_level;
   /* an unmeasured call (OTHER without VALID) is skipped by the summary on
    * every rank's records alike; flags 0 would read as a missing record */
-  r->flags = !valid ? 0
-             : shape & ARCOLL_LATE_OTHER ? ARCOLL_LATE_OTHER
-                                         : ARCOLL_LATE_VALID | shape | (t->up ? ARCOLL_LATE_UP : 0);
+  r->flags = !valid ? ARCOLL_LATE_OTHER : ARCOLL_LATE_VALID | shape | (t->up ? ARCOLL_LATE_UP : 0);
   const uint64_t n = t->ncalls++; /* calls done: n + 1 */
   const double t_ex0 = PMPI_Wtime();
-  if (t->pending && t->me == t->coord && n + 1 == t->x + ARCOLL_LATE_GATHER_CALLS)
+  double unused;
+  int apply;
+  const int gather = arcoll_late_gather_calls(t->up, &apply, &unused);
+  if (t->pending && t->me == t->coord && n + 1 == t->x + (uint64_t)gather)
     rc = exchange_summarise(t);
-  if (rc == MPI_SUCCESS && t->pending && n + 1 == t->x + ARCOLL_LATE_APPLY_CALLS)
+  if (rc == MPI_SUCCESS && t->pending && n + 1 == t->x + (uint64_t)apply)
     rc = exchange_apply(t);
-  if (rc == MPI_SUCCESS && !t->pending && n + 1 == t->next_x) rc = exchange_start(t);
+  if (rc == MPI_SUCCESS && !t->pending && n + 1 == t->next_x) rc = exchange_start(t, root);
   t->exchange_s += PMPI_Wtime() - t_ex0;
   return rc;
 }

@@ -10,28 +10,26 @@
  * at the EXIT of a call, after its data moved, so a rank's exchange work
  * delays at most its own next entry.  An exchange that starts after call
  * x - 1 (x = the next exchange start, identical on all ranks):
- *  1. exit of call x - 1: every rank but the coordinator c sends c its
- *     records of the last S <= ARCOLL_LATE_SAMPLES calls (one message,
- *     <= 400 bytes) and posts the receive of the summary; c posts P - 1
- *     receives;
- *  2. exit of call x + G - 1 (G = ARCOLL_LATE_GATHER_CALLS): c summarises
- *     what arrived (one MPI_Waitsome over its posted receives, no MPI_Test
- *     loop: SMPI charges 0.1 ms per MPI_Test; a rank whose records did not
- *     arrive is late by at least the time c spent since step 1; when its
- *     message arrives by the next exchange, its lateness is computed from
- *     it and reported then)
- *     and sends the packed summary to every rank (P - 1 messages of ~0.1-0.4
- *     KiB); nobody else waits;
- *  3. exit of call x + A - 1 (A = ARCOLL_LATE_APPLY_CALLS): every rank
+ *  1. exit of call x - 1: the coordinator c is that call's root (every rank
+ *     knows it); every other rank sends c its records of the last S <=
+ *     ARCOLL_LATE_SAMPLES calls (one message, <= 400 bytes) and posts the
+ *     receive of the summary; c posts P - 1 receives;
+ *  2. exit of call x + G - 1 (G = arcoll_late_gather_calls(): 8 for bcast /
+ *     scatter, 2 for reduce / gather): c summarises the records that arrived
+ *     (bcast, scatter: c never waits - the root runs ahead, a missing record
+ *     is used when it arrives, at the next exchange; reduce, gather: every
+ *     record, sent before the root could finish call x; receives with
+ *     MPI_ANY_SOURCE up to a token c sent itself, no MPI_Test*), and sends the packed summary to
+ *     every rank (P - 1 messages of ~0.1-0.4 KiB); nobody else waits;
+ *  3. exit of call x + A - 1 (A = 16, bcast / scatter: G + 1): every rank
  *     completes the summary's receive (c sent it A - G calls earlier: it
- *     waits only if c is that far behind) and folds it into the history;
- *     the next exchange starts after arcoll_late_next_interval() calls (4
- *     to 64: doubling while the late sets stay the same) with the
- *     coordinator arcoll_late_coordinator() (the highest rank that is not
- *     late and not a root).
+ *     waits only if it is that far ahead of c, which a non-root of a bcast
+ *     cannot be) and folds it into the history; the next exchange starts
+ *     after arcoll_late_next_interval() calls (16 to 64: doubling while the
+ *     late sets stay the same).
  * Cost: per call one clock read and a record; per exchange one 0.3 KiB
  * message per rank, and at c P - 1 receives, O(S P log P) summary work and
- * P - 1 small sends, every 4..64 calls.  Clock offsets: clock.h, once.
+ * P - 1 small sends, every 16..64 calls.  Clock offsets: clock.h, once.
  */
 #ifndef ARCOLL_ADAPT_LATE_TRACKER_H
 #define ARCOLL_ADAPT_LATE_TRACKER_H
@@ -46,7 +44,6 @@
 extern "C" {
 #endif
 
-typedef struct arcoll_late_pool arcoll_late_pool_t; /* the coordinator's posted receives */
 
 typedef struct arcoll_late_tracker {
   MPI_Comm comm; /**< arcoll's private communicator */
@@ -60,7 +57,8 @@ typedef struct arcoll_late_tracker {
   arcoll_history_t hist;
   int min_interval, interval; /**< calls between exchange starts */
   uint64_t next_x;            /**< call index at which the next exchange starts */
-  int coord;                  /**< coordinator of the next / pending exchange */
+  int coord;                  /**< coordinator of the pending / last exchange (root of call x - 1) */
+  int nrecv;                  /**< coordinator: records of the pending exchange received */
   /* the pending exchange */
   int pending;
   uint64_t x;
@@ -70,7 +68,7 @@ typedef struct arcoll_late_tracker {
   unsigned char *sum_buf;      /**< [ARCOLL_LATE_PACKED_MAX] packed summary (received or sent) */
   MPI_Request sum_req;         /**< non-coordinator: the summary's receive */
   MPI_Request *sum_sends;      /**< coordinator: [P] the summary's sends */
-  arcoll_late_pool_t *pool;    /**< coordinator: receives of records still posted */
+  arcoll_late_msg_t *inbox;    /**< coordinator: receive buffer of records */
   arcoll_late_record_t *rec;   /**< coordinator: [P * S] records of the pending exchange */
   arcoll_late_record_t *prev_rec; /**< coordinator: the previous exchange's, completed by late arrivals */
   uint64_t prev_first;         /**< its first call */

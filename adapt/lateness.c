@@ -40,6 +40,28 @@ static int caused_up(int P, const arcoll_late_record_t *rec, const int *rank_at,
 static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double missing_s,
                       int *scratch, double *a, double *caused);
 
+/* Trees the positions do not describe (ARCOLL_LATE_OTHER: multi-tree, ring,
+ * scatter-allgather bcasts): a rank is charged how long after the root's
+ * entry plus one level's time it entered (the gap cap of arcoll_late_caused
+ * then keeps only what it spent outside beyond the median rank: ranks that
+ * queued behind a root that ran ahead are not charged); missing records as
+ * in caused_raw, the root nothing. */
+static void caused_other(int P, int root, const arcoll_late_record_t *rec, double missing_s,
+                         double *caused) {
+  const arcoll_late_record_t *R = &rec[root];
+  const double t_level = (R->t_level > 0 && isfinite(R->t_level)) ? R->t_level : 0.0;
+  int levels = 0;
+  while ((1 << levels) < P) ++levels;
+  if (missing_s < 0) missing_s = 0.0;
+  else if (missing_s < 2.0 * levels * t_level) missing_s = 2.0 * levels * t_level;
+  for (int r = 0; r < P; ++r) {
+    caused[r] = 0.0;
+    if (r == root) continue;
+    if (!(rec[r].flags & ARCOLL_LATE_VALID)) caused[r] = missing_s;
+    else if (rec[r].entry - R->entry - t_level > 0) caused[r] = rec[r].entry - R->entry - t_level;
+  }
+}
+
 static int cmp_double(const void *x, const void *y) {
   const double u = *(const double *)x, v = *(const double *)y;
   return u < v ? -1 : u > v;
@@ -47,8 +69,12 @@ static int cmp_double(const void *x, const void *y) {
 
 int arcoll_late_caused(int P, int root, const arcoll_late_record_t *rec, double missing_s,
                        int *scratch, double *a, double *caused) {
-  const int rc = caused_raw(P, root, rec, missing_s, scratch, a, caused);
-  if (rc != 0) return rc;
+  if ((rec[root].flags & ARCOLL_LATE_VALID) && (rec[root].flags & ARCOLL_LATE_OTHER)) {
+    caused_other(P, root, rec, missing_s, caused);
+  } else {
+    const int rc = caused_raw(P, root, rec, missing_s, scratch, a, caused);
+    if (rc != 0) return rc;
+  }
   /* cap by the time outside the collective beyond the median rank's */
   int n = 0;
   for (int r = 0; r < P; ++r)
@@ -107,7 +133,8 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
    * ahead, missing_s alone would be too small */
   int levels = 0;
   while ((1 << levels) < P) ++levels;
-  if (missing_s < 2.0 * levels * t_level) missing_s = 2.0 * levels * t_level;
+  if (missing_s < 0) missing_s = 0.0; /* missing records mean nothing (a root that ran ahead) */
+  else if (missing_s < 2.0 * levels * t_level) missing_s = 2.0 * levels * t_level;
   if (!(rec[root].flags & ARCOLL_LATE_VALID)) { /* nothing is known about the root's timing */
     caused[root] = missing_s;
     return 0;
@@ -235,13 +262,10 @@ int arcoll_late_next_interval(int interval, int changed, int min_interval) {
   return next > ARCOLL_LATE_MAX_INTERVAL ? ARCOLL_LATE_MAX_INTERVAL : next;
 }
 
-int arcoll_late_coordinator(int P, const arcoll_late_summary_t *s, const unsigned char *late_any) {
-  for (int r = P - 1; r >= 0; --r) {
-    int excluded = late_any && late_any[r];
-    for (int g = 0; g < s->ngroups && !excluded; ++g) excluded = s->group[g].root == r;
-    if (!excluded) return r;
-  }
-  return P - 1;
+int arcoll_late_gather_calls(int up, int *apply, double *missing_charged) {
+  *missing_charged = up ? 1.0 : -1.0;
+  *apply = up ? ARCOLL_LATE_APPLY_CALLS : ARCOLL_LATE_APPLY_CALLS_DOWN;
+  return up ? ARCOLL_LATE_GATHER_CALLS_UP : ARCOLL_LATE_GATHER_CALLS_DOWN;
 }
 
 /* Wire format: first_call, nsampled, ngroups, seq_site[nsampled],

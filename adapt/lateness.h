@@ -65,10 +65,18 @@ extern "C" {
 #define ARCOLL_LATE_SAMPLES 8
 /** Ranks listed per group in a summary (latest first). */
 #define ARCOLL_LATE_LIST 32
-/** Calls after an exchange starts at which the coordinator summarises (G)
- *  and at which everybody applies the summary (G + A). */
-#define ARCOLL_LATE_GATHER_CALLS 2
+/** Calls after an exchange starts at which the coordinator summarises (G:
+ *  UP collectives, where the root - the coordinator - is the last rank to
+ *  finish a call and every record has been sent by then; DOWN: bcast,
+ *  scatter, where the root runs ahead and takes what has arrived) and at
+ *  which everybody applies the summary (A). */
+#define ARCOLL_LATE_GATHER_CALLS_UP 2
+#define ARCOLL_LATE_GATHER_CALLS_DOWN 8
 #define ARCOLL_LATE_APPLY_CALLS 16
+/** DOWN: applied the call after the summary (a non-root finishes call
+ *  x + G only after the root, which sent it at its exit of x + G - 1, started
+ *  x + G: the summary is on its way). */
+#define ARCOLL_LATE_APPLY_CALLS_DOWN (ARCOLL_LATE_GATHER_CALLS_DOWN + 1)
 /** Interval bounds (calls between exchange starts). */
 #define ARCOLL_LATE_MIN_INTERVAL ARCOLL_LATE_APPLY_CALLS
 #define ARCOLL_LATE_MAX_INTERVAL 64
@@ -78,7 +86,8 @@ extern "C" {
 #define ARCOLL_LATE_CHAIN 2 /**< the algorithm is a chain: parent(p) = p - 1 */
 #define ARCOLL_LATE_UP 4    /**< data flows toward the root (reduce, gather) */
 #define ARCOLL_LATE_OTHER 8 /**< trees the positions do not describe (multi-tree, ring):
-                                 the call is not measured (lateness.c) */
+                                 with VALID, measured from entries alone (lateness.c,
+                                 caused_other); without VALID, not measured */
 
 /** One rank's record of one call (48 bytes), sent to the coordinator. */
 typedef struct arcoll_late_record {
@@ -141,7 +150,7 @@ int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_
  * the call (flags & ARCOLL_LATE_VALID) or invalid when its record is missing
  * (it had not sent it when the coordinator summarised: it was late by at
  * least `missing_s` seconds and at least 2 ceil(log2 P) t_level, which is then
- * its caused lateness).  Positions
+ * its caused lateness; missing_s < 0: a missing record is not charged).  Positions
  * of missing ranks are the positions no valid record claims.  `root` is the
  * call's root; P ranks; scratch: 3 P ints + 2 P doubles (caller's).
  * Output caused[r] >= 0, seconds.  Returns 0, or -1 if the records are
@@ -181,12 +190,29 @@ double arcoll_late_threshold(double t_level, double noise);
 int arcoll_late_next_interval(int interval, int changed, int min_interval);
 
 /**
- * The coordinator of the next exchange: the highest rank that is late in no
- * group of the summary and is not the root of any of its groups (roots and
- * late ranks are poor coordinators: the others wait for its summary).
- * P - 1 when nothing excludes it; if every rank is excluded, P - 1.
+ * Exchange schedule of a tracker whose data flows toward the root (up = 1:
+ * reduce, gather) or away from it (up = 0: bcast, scatter): the
+ * coordinator is the root of the call at whose exit the exchange starts
+ * (every rank knows it: the root argument agrees); it summarises at the
+ * exit of call x + G - 1, G = the return value, everybody applies the
+ * summary at the exit of call x + *apply - 1 (up: ARCOLL_LATE_APPLY_CALLS,
+ * down: ARCOLL_LATE_APPLY_CALLS_DOWN), and it charges ranks whose
+ * records have not arrived then with *missing_charged (see
+ * arcoll_late_caused): up: all records were sent before the root could
+ * finish its call x, so a missing one means lateness (charge >= 0: 1.0 as a
+ * flag, the caller passes its measured time); down: the root runs ahead
+ * of everyone in back-to-back calls, a missing record means nothing (-1:
+ * not charged; it is used when it arrives, at the next exchange).
+ * Why the root: it is never made to wait (down: it only tests what arrived;
+ * up: it is the last to finish anyway), and the others wait for its summary
+ * A calls later only if they are A - G calls ahead of it, which a down
+ * collective's non-roots cannot be (they finish call y only after the root
+ * started it).  The previous rule (the highest rank that is not late and
+ * not a root) held a root that ran ahead at every exchange: SMPI P = 64,
+ * 32 KiB back-to-back bcast, 3.74 s inside the bcast summed over ranks
+ * with late-rank orders on vs 2.18 s off (adapt/README.md).
  */
-int arcoll_late_coordinator(int P, const arcoll_late_summary_t *s, const unsigned char *late_any);
+int arcoll_late_gather_calls(int up, int *apply, double *missing_charged);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 #include <limits.h>
 #include <mpi.h>
 
+#include <string.h>
+
 #include "dispatch.h"
 #include "reduce.h"
 
@@ -40,6 +42,11 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, C, ch, root, commut, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
+  /* with late ranks, a tree where only their ancestors wait (choice.c) */
+  if (lc.order && !ch->ex && strcmp(ch->algo->name, "binomial") != 0) {
+    const arcoll_cached_t *alt = arcoll_late_tolerant(st, C, bytes);
+    if (alt) ch = alt, arcoll_note(C, ch->algo);
+  }
   const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
   const double t0 = arcoll_online_t0(ch);
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);

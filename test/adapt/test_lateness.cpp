@@ -1,6 +1,6 @@
 // Unit tests of adapt/lateness.c: the caused-lateness measure, the summary
 // (grouping, listing, noise level), its wire format, the exchange interval
-// and the coordinator choice.  No MPI.
+// and the exchange schedule.  No MPI.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -143,6 +143,34 @@ TEST(Caused, MissingRecordIsChargedTheBound) {
     if (r != 6) EXPECT_EQ(c[r], 0.0) << r;
 }
 
+TEST(Caused, MissingRecordIsNotChargedWhenTheRootRanAhead) {
+  const int P = 8;
+  auto rec = call(P, 0, std::vector<double>(P, 1.0), 1e-5);
+  rec[6].flags = 0;  // rank 6's records had not reached the root that ran ahead
+  auto c = caused(P, 0, rec, -1.0);
+  for (int r = 0; r < P; ++r) EXPECT_EQ(c[r], 0.0) << r;
+  rec[0].flags = 0;  // even a missing root record (not charged either)
+  c = caused(P, 0, rec, -1.0);
+  for (int r = 0; r < P; ++r) EXPECT_EQ(c[r], 0.0) << r;
+}
+
+TEST(Caused, MultiTreeCallsChargeOnlyWhatARankSpentOutside) {
+  // twotree / scatter-ring bcasts (ARCOLL_LATE_OTHER): the root ran ahead,
+  // everybody entered 0.5 ms after it (queued: gaps 10 us), rank 5 1.5 ms
+  // after it, having spent 1 ms outside (its own delay)
+  const int P = 8;
+  const double t = 1e-5;
+  std::vector<double> e(P, 1.0005);
+  e[0] = 1.0, e[5] = 1.0015;
+  auto rec = call(P, 0, e, t);
+  for (auto &r : rec) r.flags |= ARCOLL_LATE_OTHER, r.gap = 1e-5;
+  rec[5].gap = 1e-3 + 1e-5;
+  auto c = caused(P, 0, rec);
+  EXPECT_NEAR(c[5], 1e-3, 1e-9);  // capped by its gap beyond the median
+  for (int r = 0; r < P; ++r)
+    if (r != 5) EXPECT_EQ(c[r], 0.0) << r;
+}
+
 TEST(Caused, InconsistentPositionsAreRejected) {
   const int P = 4;
   auto rec = call(P, 0, std::vector<double>(P, 1.0), 1e-5);
@@ -267,16 +295,22 @@ TEST(Summary, UnmeasuredCallsAreSkipped) {
   EXPECT_EQ(s.group[0].n, 0);  // nobody charged (not even as missing)
 }
 
-TEST(Coordinator, HighestRankThatIsNeitherLateNorRoot) {
-  arcoll_late_summary_t s{};
-  s.ngroups = 1;
-  s.group[0].root = 7;
-  std::vector<unsigned char> late(8, 0);
-  EXPECT_EQ(arcoll_late_coordinator(8, &s, late.data()), 6);
-  late[6] = 1;
-  EXPECT_EQ(arcoll_late_coordinator(8, &s, late.data()), 5);
-  s.ngroups = 0;
-  EXPECT_EQ(arcoll_late_coordinator(8, &s, late.data()), 7);
+TEST(Schedule, RootCoordinatesDownWithoutChargingUpWithCharging) {
+  double charge = 0;
+  int apply = 0;
+  // bcast / scatter: summary 8 calls after the start, applied the call
+  // after, missing records not charged
+  EXPECT_EQ(arcoll_late_gather_calls(0, &apply, &charge), ARCOLL_LATE_GATHER_CALLS_DOWN);
+  EXPECT_EQ(apply, ARCOLL_LATE_GATHER_CALLS_DOWN + 1);
+  EXPECT_LT(charge, 0.0);
+  // reduce / gather: 2 calls after, applied 16 after the start, missing records charged
+  EXPECT_EQ(arcoll_late_gather_calls(1, &apply, &charge), ARCOLL_LATE_GATHER_CALLS_UP);
+  EXPECT_EQ(apply, ARCOLL_LATE_APPLY_CALLS);
+  EXPECT_GE(charge, 0.0);
+  // the summary is always applied after it is sent, before the next exchange starts
+  EXPECT_LT(ARCOLL_LATE_GATHER_CALLS_UP, ARCOLL_LATE_APPLY_CALLS);
+  EXPECT_LE(ARCOLL_LATE_APPLY_CALLS, ARCOLL_LATE_MIN_INTERVAL);
+  EXPECT_LE(ARCOLL_LATE_APPLY_CALLS_DOWN, ARCOLL_LATE_MIN_INTERVAL);
 }
 
 }  // namespace
