@@ -10,6 +10,7 @@
  *     arcoll place TRACE --topology ... --hosts ... --evaluate MAPPING_FILE [--json]
  *                  [--latency-us LEVEL=US]... [--bandwidth-gbps LEVEL=GBIT/S]...
  *                  [--linkspeed-gbps X] [--contention count|volume|fluid|blend] [--with-collectives]
+ *     arcoll export TRACE --otf2 DIR [--name NAME]
  *     arcoll list-algorithms [--sources]
  *     arcoll calibrate [-o model.json] [--np N] [--launcher CMD] [--dry-run] [-- ARGS...]
  *     arcoll --version
@@ -29,6 +30,10 @@
  * (node-internal, shared memory), `node` (host <-> leaf switch) or `switch`
  * (switch <-> switch). Exit codes: 0 success, 2 any error (message on stderr
  * naming the file).
+ *
+ * `export` writes the trace as the OTF2 archive DIR/NAME.otf2 (default NAME
+ * traces; what is exported: export_otf2.hpp); exit 2 on any error (an
+ * unreadable trace, DIR not writable, an OTF2 error), message on stderr.
  *
  * `list-algorithms` prints one `collective name` line per algorithm of the
  * collectives/ tables (the values of ARCOLL_<COLL>_ALGORITHM; --sources adds
@@ -55,6 +60,7 @@
 
 #include "algo_names.h"
 #include "comm_graph.hpp"
+#include "export_otf2.hpp"
 #include "advice.hpp"
 #include "launch_files.hpp"
 #include "mapping_io.hpp"
@@ -371,6 +377,31 @@ std::function<int()> add_summary(CLI::App &app) {
   };
 }
 
+// ---------------------------------------------------------------- export
+
+/** Declares `arcoll export TRACE --otf2 DIR`; the returned function runs it after parsing. */
+std::function<int()> add_export(CLI::App &app) {
+  auto *ex = app.add_subcommand("export", "write a trace in another format (OTF2: Vampir, Scalasca, otf2-print)");
+  struct Args {
+    std::string trace, dir, name = "traces";
+  };
+  auto A = std::make_shared<Args>();
+  ex->add_option("TRACE", A->trace, "trace file (.arctrace)")->required();
+  ex->add_option("--otf2", A->dir, "directory of the OTF2 archive (created if missing)")->required();
+  ex->add_option("--name", A->name, "archive name: DIR/NAME.otf2")->capture_default_str();
+  return [ex, A]() {
+    if (!*ex) return -1;
+    arcoll::trace::Trace t = arcoll::trace::Trace::read(A->trace);
+    arcoll::tools::Otf2ExportStats s = arcoll::tools::export_otf2(t, A->dir, A->name);
+    std::cout << fmt::format("wrote {}: {} locations, {} events ({} MPI calls, {} collective begin/end pairs, {} "
+                             "send/receive pairs from the CCS), {:.6f} s\n", s.anchor, s.locations, s.events,
+                             s.calls, s.collectives, s.messages, s.span_s);
+    if (s.clamped)
+      std::cout << fmt::format("note: {} timestamps were raised to keep each location in time order\n", s.clamped);
+    return 0;
+  };
+}
+
 // ---------------------------------------------------------------- list-algorithms
 
 /** Declares `arcoll list-algorithms`: one `collective name` line per algorithm. */
@@ -454,6 +485,7 @@ int main(int argc, char **argv) {
   std::vector<std::pair<std::string, std::function<int()>>> commands{
       {"summary", add_summary(app)},
       {"place", add_place(app)},
+      {"export", add_export(app)},
       {"list-algorithms", add_list_algorithms(app)},
       {"calibrate", add_calibrate(app)},
   };
