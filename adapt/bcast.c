@@ -142,7 +142,7 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   st->last_root = root;
   /* late ranks become leaves (late_order.c); otherwise the classic order */
   arcoll_late_call_t lc;
-  if ((rc = arcoll_late_begin(st, ARCOLL_COLL_BCAST, ch, root, 1, &lc)) != MPI_SUCCESS)
+  if ((rc = arcoll_late_begin(st, ARCOLL_COLL_BCAST, ch, root, 1, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
   /* late ranks are leaves only in the binomial tree the order is built for */
   if (lc.order && !ch->ex && strcmp(ch->algo->name, "binomial") != 0) {

@@ -60,7 +60,7 @@ int arcoll_rooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
   arcoll_note(C, ch->algo);
   /* late ranks: leaves (scatter), leaves nearest the root (gather); late_order.c */
   arcoll_late_call_t lc;
-  if ((rc = arcoll_late_begin(st, C, ch, root, 1, &lc)) != MPI_SUCCESS) return arcoll_finish(comm, rc);
+  if ((rc = arcoll_late_begin(st, C, ch, root, 1, bytes, &lc)) != MPI_SUCCESS) return arcoll_finish(comm, rc);
   const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
   const double t0 = arcoll_online_t0(ch);
   rc = ((arcoll_gather_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, rcount, rtype, root, st->priv, &s);

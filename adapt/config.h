@@ -12,8 +12,9 @@
  * | ARCOLL_BCAST_SEGMENT              | segment size in bytes, 0 = none          | 65536 (adaptive) |
  * | ARCOLL_BCAST_EXCHANGE_INTERVAL    | fewest calls between lateness exchanges, | 16      |
  * |                                   | 16..64 (doubles while the late set holds)|         |
- * | ARCOLL_LATE_ORDER                 | on / off: late ranks become leaves       | on for  |
- * |                                   | (late_tracker.h)                         | adaptive|
+ * | ARCOLL_LATE_ORDER                 | on / off: late ranks become leaves       | bcast,  |
+ * |                                   | (late_tracker.h)                         | scatter |
+ * |                                   |                                          | >= 8 KiB|
  * | ARCOLL_BCAST_EWMA_ALPHA           | EWMA weight of newest call (0,1]         | 0.5     |
  * | ARCOLL_ONLINE_CANDIDATES          | 1..8 candidates measured online per size | 5       |
  * |                                   | class in auto mode (1: the model alone)  |         |
@@ -52,7 +53,7 @@ typedef struct arcoll_config {
   long long segment_bytes; /**< bcast segment, bytes; 0 = one segment */
   int segment_set;         /**< 1 if ARCOLL_BCAST_SEGMENT was given */
   int exchange_interval;   /**< fewest calls between lateness exchanges (late_tracker.h) */
-  int late_order;          /**< ARCOLL_LATE_ORDER: 1 on, 0 off, -1 unset (on in mode adaptive only) */
+  int late_order;          /**< ARCOLL_LATE_ORDER: 1 on, 0 off, -1 unset (arcoll_late_applies) */
   double ewma_alpha;
   int debug;
   int online_candidates;   /**< ARCOLL_ONLINE_CANDIDATES: candidates measured per class (1 = model only) */

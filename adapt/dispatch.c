@@ -147,11 +147,8 @@ arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc_out) {
 
 arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll_coll_t c, int *rc) {
   *rc = MPI_SUCCESS;
-  /* unset: only the explicitly adaptive broadcast tracks lateness by default
-   * (the exchange's cost in back-to-back calls: adapt/README.md "Lateness") */
-  const int on = arcoll_g_cfg.late_order > 0 ||
-                 (arcoll_g_cfg.late_order < 0 && arcoll_g_cfg.mode[c] == ARCOLL_MODE_ADAPTIVE);
-  if (st->late[c] || !on || st->P <= 2) return st->late[c];
+  /* which calls use it: arcoll_late_applies() (late_order.c) */
+  if (st->late[c] || arcoll_g_cfg.late_order == 0 || st->P <= 2) return st->late[c];
   arcoll_late_tracker_t *t = malloc(sizeof *t);
   if (!t || (*rc = arcoll_late_init(t, st->priv, ARCOLL_TAG_LATE(c), arcoll_g_cfg.ewma_alpha,
                                     arcoll_g_cfg.exchange_interval,

@@ -153,16 +153,34 @@ typedef struct arcoll_late_call {
 } arcoll_late_call_t;
 
 /**
- * Call entry of a rooted collective c (bcast, scatter, reduce, gather) with
- * the choice ch: when late-rank orders apply (modes auto / adaptive, an
- * algorithm that honours an order, usable != 0 - e.g. reduce: commutative
- * op -, ARCOLL_LATE_ORDER on, P > 2) lc->order is the tracker's order for
+ * Call entry of a rooted collective c (bcast, scatter, reduce, gather) of
+ * `bytes` bytes with the choice ch: when late-rank orders apply
+ * (arcoll_late_applies(), an algorithm that honours an order, usable != 0 -
+ * e.g. reduce: commutative op -, P > 2) lc->order is the tracker's order for
  * this call (late ranks on leaves, order.h) and the entry is recorded.
  * Returns MPI_SUCCESS or an MPI error.
  */
 ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
                                     const arcoll_cached_t *ch, int root, int usable,
-                                    arcoll_late_call_t *lc);
+                                    MPI_Aint bytes, arcoll_late_call_t *lc);
+
+/** Smallest message (bytes per rank, per block for scatter) of a bcast /
+ *  scatter that tracks lateness when ARCOLL_LATE_ORDER is unset.  Below it
+ *  the exchange costs more than late leaves save (SMPI flat P = 64, 8 B,
+ *  200 back-to-back calls, sum over ranks of the time inside: balanced
+ *  0.100 s with vs 0.056 s without, one late rank 1.10 vs 0.31 s); at 32 KiB
+ *  it pays (balanced 2.27 vs 2.21 s, one late rank 3.29 vs 12.8 s). */
+#define ARCOLL_LATE_DEFAULT_MIN_BYTES 8192
+
+/**
+ * 1 if calls of collective c with `bytes` bytes use late-rank orders: modes
+ * auto / adaptive only; ARCOLL_LATE_ORDER=on: every rooted collective
+ * (bcast, scatter, reduce, gather) and size; off: none; unset: the adaptive
+ * bcast, and bcast / scatter from ARCOLL_LATE_DEFAULT_MIN_BYTES up (not
+ * reduce / gather: their ranks ahead of the root would wait for its summary;
+ * measured in adapt/README.md "Lateness").
+ */
+ARCOLL_HIDDEN int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes);
 
 /** Call exit (after the data moved): records the call with the site of
  *  ret_addr and t_level = the model's time of ch / its levels, and runs the

@@ -8,13 +8,20 @@
 #include "dispatch.h"
 #include "site.h"
 
-int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cached_t *ch,
-                      int root, int usable, arcoll_late_call_t *lc) {
+int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes) {
   const arcoll_mode_t mode = arcoll_g_cfg.mode[c];
+  if (!(mode == ARCOLL_MODE_AUTO || mode == ARCOLL_MODE_ADAPTIVE) || arcoll_g_cfg.late_order == 0)
+    return 0;
+  if (arcoll_g_cfg.late_order > 0 || mode == ARCOLL_MODE_ADAPTIVE) return 1;
+  /* unset: data away from the root, segmented sizes (adapt/README.md "Lateness") */
+  return (c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_SCATTER) && bytes >= ARCOLL_LATE_DEFAULT_MIN_BYTES;
+}
+
+int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cached_t *ch,
+                      int root, int usable, MPI_Aint bytes, arcoll_late_call_t *lc) {
   int rc = MPI_SUCCESS;
   memset(lc, 0, sizeof *lc);
-  if (!usable || !(mode == ARCOLL_MODE_AUTO || mode == ARCOLL_MODE_ADAPTIVE) ||
-      !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER))
+  if (!usable || !arcoll_late_applies(c, bytes) || !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER))
     return MPI_SUCCESS;
   if (!(lc->lt = arcoll_late(st, c, &rc))) return rc;
   return arcoll_late_enter(lc->lt, root, &lc->entry, &lc->order);

@@ -40,7 +40,7 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   /* late ranks on the leaves nearest the root (late_order.c); the
    * algorithms honour an order for commutative ops only */
   arcoll_late_call_t lc;
-  if ((rc = arcoll_late_begin(st, C, ch, root, commut, &lc)) != MPI_SUCCESS)
+  if ((rc = arcoll_late_begin(st, C, ch, root, commut, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
   /* with late ranks, a tree where only their ancestors wait (choice.c) */
   if (lc.order && !ch->ex && strcmp(ch->algo->name, "binomial") != 0) {

@@ -2,7 +2,8 @@
 # The README's first command: the whole arcoll workflow on the bundled example
 # (test/apps/imbalanced_bcast.c: one middle rank works before each MPI_Bcast,
 # and the ranks exchange halos with their ring neighbours).
-#   1. profile   4 ranks of real MPICH with libarcoll_profiler.so preloaded
+#   1. profile   4 ranks of real MPICH with libarcoll_profiler.so preloaded;
+#                the trace exported to OTF2 (arcoll export)
 #   2. place     arcoll place -> hydra machinefile, Open MPI rankfile, Slurm
 #                hostfile, Cray MPICH_RANK_ORDER (tools/examples/ topology)
 #   3. rerun     with the machinefile and libarcoll.so preloaded; the result
@@ -27,6 +28,8 @@ say "1. profile: mpiexec.hydra -n $ranks -env LD_PRELOAD $prefix/lib/libarcoll_p
 mpiexec.hydra -n "$ranks" -env LD_PRELOAD "$prefix/lib/libarcoll_profiler.so" \
   -env ARCOLL_TRACE "$demo/demo.arctrace" "$app" "${args[@]}" | tee profile.out
 mpiexec.hydra -n "$ranks" "$app" "${args[@]}" > plain.out
+say "1b. export: arcoll export demo.arctrace --otf2 otf2 (for Vampir, Score-P tools, otf2-print)"
+"$prefix/bin/arcoll" export "$demo/demo.arctrace" --otf2 "$demo/otf2"
 
 say "2. place: arcoll place demo.arctrace --topology tools/examples/topology.conf --hosts tools/examples/hosts.txt"
 for fmt in hydra rankfile slurm cray; do
@@ -51,3 +54,4 @@ echo "same result as without arcoll: $(sum rerun.out)"
 
 say "4. scale: 256 ranks under SimGrid SMPI"
 bash "$here/tools/smpi-demo.sh" "$build"
+say "files: trace $demo/demo.arctrace, OTF2 archive $demo/otf2/traces.otf2, machinefile $demo/launch.hydra"
