@@ -80,19 +80,34 @@ static void add_segment(arcoll_explorer_t *e, MPI_Aint s) {
   e->cand[e->n++] = v;
 }
 
-int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all) {
+int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
   const MPI_Aint kept = e->best.segment_bytes; /* before this round */
   int improved = 0;
-  double round_s = 0.0;
+  double round_s = 0.0, mx[ARCOLL_ONLINE_MAX_CANDIDATES];
+  if (!max) max = all;
   for (int r = 0; r < e->n * e->trials; ++r) round_s += all[r];
+  /* the critical path first: the fastest max over ranks among the kept
+   * configuration and this round's (M); then, among those within
+   * ARCOLL_ONLINE_MAX_TOLERANCE of M, the smallest sum over ranks */
+  double M = isfinite(e->best_s) ? e->best_max_s : INFINITY;
   for (int i = 0; i < e->n; ++i) {
-    double b = INFINITY;
-    for (int r = 0; r < e->trials; ++r) b = fmin(b, all[r * e->n + i]);
+    double b = INFINITY, x = INFINITY;
+    for (int r = 0; r < e->trials; ++r) {
+      b = fmin(b, all[r * e->n + i]);
+      x = fmin(x, max[r * e->n + i]);
+    }
     e->measured_s[i] = b;
+    mx[i] = x;
+    if (isfinite(b) && x < M) M = x;
+  }
+  const double lim = (1.0 + ARCOLL_ONLINE_MAX_TOLERANCE) * M;
+  if (isfinite(e->best_s) && !(e->best_max_s <= lim)) e->best_s = INFINITY; /* no longer eligible */
+  for (int i = 0; i < e->n; ++i) {
     /* strict <: ties keep the earlier (better predicted / already kept);
      * nothing finite measured: best stays init's cand[0] */
-    if (b < e->best_s) {
-      e->best_s = b;
+    if (mx[i] <= lim && e->measured_s[i] < e->best_s) {
+      e->best_s = e->measured_s[i];
+      e->best_max_s = mx[i];
       e->best = e->cand[i];
       improved = 1;
     }
@@ -129,12 +144,15 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all) {
 
 int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
   double all[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  double max[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
   if (e->finished) return MPI_SUCCESS;
   int rc = PMPI_Allreduce(e->t, all, e->n * e->trials, MPI_DOUBLE, MPI_SUM, comm);
+  if (rc == MPI_SUCCESS)
+    rc = PMPI_Allreduce(e->t, max, e->n * e->trials, MPI_DOUBLE, MPI_MAX, comm);
   if (rc != MPI_SUCCESS) {
     e->finished = 1;
     return rc;
   }
-  arcoll_explorer_decide_times(e, all);
+  arcoll_explorer_decide_times(e, all, max);
   return MPI_SUCCESS;
 }

@@ -22,15 +22,19 @@
  *  2. per call: arcoll_explorer_next() names the configuration to run; the
  *     caller times the call locally (seconds, MPI_Wtime) and passes the time
  *     to arcoll_explorer_record();
- *  3. after the last run of a round: arcoll_explorer_decide() - one
- *     MPI_Allreduce(SUM) of the round's run times over the communicator
- *     (time of a run = the sum over ranks of their time inside it: what the
- *     program loses, and with late ranks it counts how many wait - with
- *     MAX a tree where one late rank stalls half the ranks ties with one
- *     where it stalls eight: SMPI P = 64, 32 KiB, rank 32 late by 3 ms,
- *     auto 37.7 s -> 23.5 s summed over ranks), per candidate the minimum over
- *     its trials; the fastest so far is `best` (ties: the earlier measured,
- *     i.e. the better predicted);
+ *  3. after the last run of a round: arcoll_explorer_decide() - two
+ *     MPI_Allreduce of the round's run times over the communicator (SUM
+ *     and MAX over ranks), per candidate the minimum over its trials of
+ *     each; `best` = among the configurations (the kept one and this
+ *     round's) whose MAX is within ARCOLL_ONLINE_MAX_TOLERANCE of the
+ *     smallest MAX, the smallest SUM (ties: the earlier measured, i.e. the
+ *     better predicted).  Why both: MAX is the call's critical path (the
+ *     program's loop time: SMPI P = 64, 32 KiB back-to-back reduce, binomial
+ *     had 0.35x the SUM of rsag_far but 1.8x its loop time); SUM counts how
+ *     many ranks wait - with MAX alone a tree where one late rank stalls
+ *     half the ranks ties with one where it stalls eight (SMPI P = 64,
+ *     32 KiB bcast, rank 32 late by 3 ms: 37.7 s -> 23.5 s summed over
+ *     ranks);
  *  4. segment refinement (rounds 1..refine): when `best` is a segmented
  *     algorithm at segment size s > 0, the next round measures it at s / 2
  *     and 2 s (within the bounds below); while a round finds a faster size
@@ -88,6 +92,9 @@ extern "C" {
 #define ARCOLL_ONLINE_MIN_SEGMENT 256
 /** Round-0 candidates predicted slower than this factor x the best are dropped. */
 #define ARCOLL_ONLINE_MAX_SLOWDOWN 2.0
+/** Configurations whose max over ranks is within this fraction of the
+ *  smallest are compared by their sum over ranks (decide_times). */
+#define ARCOLL_ONLINE_MAX_TOLERANCE 0.05
 /** Exploration budget in calls of the best configuration (5 % of 200 calls). */
 #define ARCOLL_ONLINE_BUDGET_CALLS 10.0
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
@@ -110,7 +117,8 @@ typedef struct arcoll_explorer {
   double t[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
   double measured_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< after a decide: the round's min over trials of the sum over ranks */
   arcoll_choice_t best; /**< after the first decide: fastest measured configuration so far */
-  double best_s;        /**< its measured time (seconds) */
+  double best_s;        /**< its measured time, sum over ranks (seconds) */
+  double best_max_s;    /**< its measured time, max over ranks (seconds) */
   double excess_s;      /**< measured calls' time beyond best_s so far, summed (seconds) */
 } arcoll_explorer_t;
 
@@ -139,7 +147,8 @@ int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed);
 
 /**
  * Collective over comm (every rank, after the same run): MPI_Allreduce(SUM)
- * of the round's run times, then arcoll_explorer_decide_times().  Returns
+ * and MPI_Allreduce(MAX) of the round's run times, then
+ * arcoll_explorer_decide_times().  Returns
  * MPI_SUCCESS or the allreduce's error (the exploration then ends on this
  * rank with best = the round's first candidate unless a round before set it).
  */
@@ -147,13 +156,13 @@ int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm);
 
 /**
  * The local part of arcoll_explorer_decide(): `all` = the round's n x trials
- * run times (seconds, run r = trial * n + candidate), already the maximum
- * over ranks.  Sets measured_s, updates best / best_s, then either sets up
+ * run times (seconds, run r = trial * n + candidate) summed over ranks, `max`
+ * the same maximum over ranks (NULL: `all` serves as both).  Sets measured_s, updates best / best_s, then either sets up
  * the next refinement round (cand, n, done = 0; returns 0) or ends the
  * exploration (finished = 1; returns 1).  Deterministic: every rank given
  * the same times makes the same rounds.
  */
-int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all);
+int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max);
 
 #ifdef __cplusplus
 }

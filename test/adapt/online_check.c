@@ -21,10 +21,12 @@
  *    times are never asserted; needs extra > trials x (refine + 1)): W is
  *    the fastest by this program's own measurement (per call the max over
  *    ranks of the local time; per candidate the min over its trials):
- *    time(W) <= 1.02 x min over candidates (SMPI time is deterministic; the
- *    2 % covers the dispatch's own bookkeeping inside the timed region),
- *    and every call after the refinement takes at most 1.05 x the fastest
- *    call measured before it (so never more than 1.05 x time(W)).
+ *    time(W) <= 1.07 x min over candidates (the selection keeps, among the
+ *    configurations within 5 % of the smallest max over ranks, the one with
+ *    the smallest sum over ranks, collectives/online.h; SMPI time is
+ *    deterministic; 2 % more cover the dispatch's own bookkeeping inside the
+ *    timed region), and every call after the refinement takes at most 1.1 x
+ *    the fastest call measured before it (those 7 % and a margin).
  * Prints "online_check <coll> P=<P>: OK" and the measured table.
  * With `tuned` (a run given ARCOLL_TUNING, adapt/tuning.h) the checks of the
  * exploration are replaced by: every call ran the same algorithm W (no
@@ -155,7 +157,7 @@ int main(int argc, char **argv) {
   }
   for (int call = n * trials; call < ncalls; ++call)
     if (strcmp(names[call], w)) fail("the choice changed after the exploration", names[call], call);
-  if (timing && best[wi] > 1.02 * bmin) fail("the kept algorithm is not the fastest measured", w, wi);
+  if (timing && best[wi] > 1.07 * bmin) fail("the kept algorithm is not the fastest measured", w, wi);
   /* after the refinement the steady state runs as fast as the fastest
    * configuration measured (a bcast order that changed after the
    * measurement would show here) */
@@ -164,7 +166,7 @@ int main(int argc, char **argv) {
   for (int call = 0; call < steady && call < ncalls; ++call)
     if (t[call] < tmin) tmin = t[call];
   for (int call = steady; timing && call < ncalls; ++call)
-    if (t[call] > 1.05 * tmin) fail("a call after the choice is > 5 % slower than the fastest measured", w, call);
+    if (t[call] > 1.1 * tmin) fail("a call after the choice is > 10 % slower than the fastest measured", w, call);
   if (me == 0) printf("online_check %s P=%d: OK (%d candidates x %d trials, kept %s)\n", coll, P, n, trials, w);
   free(in);
   free(out);

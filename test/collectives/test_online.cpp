@@ -32,7 +32,7 @@ std::vector<Measured> explore(arcoll_explorer_t &e, const TimeFn &time_of) {
     runs.push_back({ch->algo->name, ch->segment_bytes, e.round});
     const double t = time_of(*ch);
     if (arcoll_explorer_record(&e, std::isfinite(t) ? t : 0, !std::isfinite(t)))
-      arcoll_explorer_decide_times(&e, e.t);
+      arcoll_explorer_decide_times(&e, e.t, nullptr);
     EXPECT_LT(runs.size(), 200u) << "the exploration does not end";
     if (runs.size() >= 200) break;
   }
@@ -220,6 +220,29 @@ TEST(Online, NeverWorseThanTheFirstRoundAndInBounds) {
       EXPECT_LE((bytes + r.segment - 1) / r.segment, ARCOLL_ONLINE_MAX_SEGMENTS);
     }
   }
+}
+
+TEST(Online, CriticalPathFirstThenTheSumOverRanks) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_explorer_t e;
+  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, 64, 2 << 20, 1, 3, 1, 0), 3);
+  const int n = e.n;
+  std::vector<double> sum(n), max(n);
+  // candidate 0: smallest sum but its max 1.8x the others' (ranks leave
+  // early, the root is late): not chosen; 2: max within 2 % of 1's and a
+  // smaller sum: chosen
+  for (int i = 0; i < n; ++i) sum[i] = 10.0, max[i] = 1.0;
+  sum[0] = 3.0, max[0] = 1.8;
+  sum[1] = 9.0, max[1] = 1.0;
+  sum[2] = 8.0, max[2] = 1.015;
+  for (int i = 0; i < n; ++i) ASSERT_EQ(arcoll_explorer_record(&e, 0, 0), i == n - 1 ? 1 : 0);
+  arcoll_explorer_decide_times(&e, sum.data(), max.data());
+  EXPECT_TRUE(e.finished);
+  EXPECT_EQ(e.best.algo, e.cand[2].algo);
+  EXPECT_EQ(e.best.segment_bytes, e.cand[2].segment_bytes);
+  EXPECT_EQ(e.best_s, 8.0);
+  EXPECT_EQ(e.best_max_s, 1.015);
 }
 
 TEST(Online, EveryRunFailedKeepsTheModelsChoice) {
