@@ -159,7 +159,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
       snprintf(err, (size_t)errlen,
                "ARCOLL_LATE_ORDER='%s' is not valid; use on (late ranks become leaves of "
                "rooted collectives) or off (plain order, no lateness tracking); unset: bcast "
-               "and scatter of 8 KiB and more, and ARCOLL_BCAST_ALGORITHM=adaptive", s);
+               "of 8 KiB and more, and ARCOLL_BCAST_ALGORITHM=adaptive", s);
       return -1;
     }
   }

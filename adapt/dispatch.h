@@ -164,8 +164,8 @@ ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
                                     const arcoll_cached_t *ch, int root, int usable,
                                     MPI_Aint bytes, arcoll_late_call_t *lc);
 
-/** Smallest message (bytes per rank, per block for scatter) of a bcast /
- *  scatter that tracks lateness when ARCOLL_LATE_ORDER is unset.  Below it
+/** Smallest message (bytes) of a bcast that tracks lateness when
+ *  ARCOLL_LATE_ORDER is unset.  Below it
  *  the exchange costs more than late leaves save (SMPI flat P = 64, 8 B,
  *  200 back-to-back calls, sum over ranks of the time inside: balanced
  *  0.100 s with vs 0.056 s without, one late rank 1.10 vs 0.31 s); at 32 KiB
@@ -176,9 +176,10 @@ ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
  * 1 if calls of collective c with `bytes` bytes use late-rank orders: modes
  * auto / adaptive only; ARCOLL_LATE_ORDER=on: every rooted collective
  * (bcast, scatter, reduce, gather) and size; off: none; unset: the adaptive
- * bcast, and bcast / scatter from ARCOLL_LATE_DEFAULT_MIN_BYTES up (not
- * reduce / gather: their ranks ahead of the root would wait for its summary;
- * measured in adapt/README.md "Lateness").
+ * bcast, and bcast from ARCOLL_LATE_DEFAULT_MIN_BYTES up (not reduce /
+ * gather: their ranks ahead of the root would wait for its summary; not
+ * scatter: 32 KiB blocks, P = 64, 1.25x slower with it, no gain with late
+ * ranks; measured in adapt/README.md "Lateness").
  */
 ARCOLL_HIDDEN int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes);
 

@@ -13,8 +13,8 @@ int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes) {
   if (!(mode == ARCOLL_MODE_AUTO || mode == ARCOLL_MODE_ADAPTIVE) || arcoll_g_cfg.late_order == 0)
     return 0;
   if (arcoll_g_cfg.late_order > 0 || mode == ARCOLL_MODE_ADAPTIVE) return 1;
-  /* unset: data away from the root, segmented sizes (adapt/README.md "Lateness") */
-  return (c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_SCATTER) && bytes >= ARCOLL_LATE_DEFAULT_MIN_BYTES;
+  /* unset: bcast of segmented sizes (adapt/README.md "Lateness") */
+  return c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_LATE_DEFAULT_MIN_BYTES;
 }
 
 int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cached_t *ch,

@@ -8,13 +8,14 @@
 #   (default: <repo>/build).  Knobs (env): NP (256), ITERS (20), BYTES (65536),
 #   LOAD (flops of the loaded rank per iteration, 3e6 = 3 ms on the 1 Gflop/s
 #   hosts), PLATFORM (tools/platforms/cluster256.xml), HOSTFILE.
-# Runs the bundled example test/apps/imbalanced_bcast three times:
+# Runs the bundled example test/apps/imbalanced_bcast, balanced (no load)
+# and loaded (rank NP/2), each three ways:
 #   native   : SMPI's own MPI_Bcast (no libarcoll)
-#   binomial : libarcoll, ARCOLL_BCAST_ALGORITHM=binomial (same tree, no reordering)
-#   adaptive : libarcoll, ARCOLL_BCAST_ALGORITHM=adaptive
+#   auto     : libarcoll with its defaults (what LD_PRELOAD gives a user)
+#   adaptive : libarcoll, ARCOLL_BCAST_ALGORITHM=adaptive (binomial, late leaves)
 # and prints broadcast time (avg over iterations of max exit - min entry) and
 # total waiting time (avg over iterations of the sum over ranks of the time
-# inside MPI_Bcast), with the ratios adaptive/binomial and adaptive/native.
+# inside MPI_Bcast), with the ratios to native for both cases side by side.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$(cd "${1:-${ARCOLL_BUILD_DIR:-$here/build}}" && pwd)
@@ -31,7 +32,6 @@ done
 NP=${NP:-256} ITERS=${ITERS:-20} BYTES=${BYTES:-65536} LOAD=${LOAD:-3e6}
 PLATFORM=${PLATFORM:-$here/tools/platforms/cluster256.xml}
 HOSTFILE=${HOSTFILE:-$here/tools/platforms/cluster256.hostfile}
-args=(-n "$ITERS" -m "$BYTES" -l "$LOAD")
 smpi_opts=(-np "$NP" -platform "$PLATFORM" -hostfile "$HOSTFILE"
   --cfg=smpi/simulate-computation:no --log=root.thres:critical)
 
@@ -43,20 +43,24 @@ run() { # label, then command; prints "bcast wait"
   sed -E 's/.*bcast_time=([^ ]+) wait_total=([^ ]+).*/\1 \2/' <<<"$line"
 }
 
-echo "imbalanced_bcast: $NP ranks, rank $((NP / 2)) loaded with $LOAD flops, $BYTES bytes, $ITERS iterations"
-read -r nb nw < <(run smpirun "${smpi_opts[@]}" "$plain" "${args[@]}")
-read -r bb bw < <(ARCOLL_BCAST_ALGORITHM=binomial run smpirun "${smpi_opts[@]}" \
-  --cfg=smpi/privatize-libs:"$lib" "$linked" "${args[@]}")
-read -r ab aw < <(ARCOLL_BCAST_ALGORITHM=adaptive run smpirun "${smpi_opts[@]}" \
-  --cfg=smpi/privatize-libs:"$lib" "$linked" "${args[@]}")
-python3 - "$nb" "$nw" "$bb" "$bw" "$ab" "$aw" <<'PY'
+echo "imbalanced_bcast: $NP ranks, $BYTES bytes, $ITERS iterations; balanced, then rank $((NP / 2)) loaded with $LOAD flops"
+res=()
+for load in 0 "$LOAD"; do
+  a=(-n "$ITERS" -m "$BYTES" -l "$load")
+  read -r nb nw < <(run smpirun "${smpi_opts[@]}" "$plain" "${a[@]}")
+  read -r ub uw < <(run smpirun "${smpi_opts[@]}" --cfg=smpi/privatize-libs:"$lib" "$linked" "${a[@]}")
+  read -r ab aw < <(ARCOLL_BCAST_ALGORITHM=adaptive run smpirun "${smpi_opts[@]}" \
+    --cfg=smpi/privatize-libs:"$lib" "$linked" "${a[@]}")
+  res+=("$nb" "$nw" "$ub" "$uw" "$ab" "$aw")
+done
+python3 - "${res[@]}" <<'PY'
 import sys
-nb, nw, bb, bw, ab, aw = map(float, sys.argv[1:])
-print(f"{'variant':<28}{'bcast time [ms]':>16}{'waiting time [s]':>18}")
-for name, b, w in (("SMPI native MPI_Bcast", nb, nw), ("arcoll binomial", bb, bw),
-                   ("arcoll adaptive", ab, aw)):
-    print(f"{name:<28}{b * 1e3:>16.4f}{w:>18.5f}")
-print(f"{'adaptive / binomial':<28}{ab / bb:>16.3f}{aw / bw:>18.3f}")
-print(f"{'adaptive / native':<28}{ab / nb:>16.3f}{aw / nw:>18.3f}")
-print("seed 001 (256 ranks, rank 128 loaded): bcast time 0.64, waiting time 0.69")
+v = list(map(float, sys.argv[1:]))
+cases = {"balanced": v[0:6], "loaded": v[6:12]}
+print(f"{'variant':<24}" + "".join(f"{c + ' bcast [ms]':>22}{c + ' wait [s]':>20}" for c in cases))
+for i, name in enumerate(("SMPI native MPI_Bcast", "arcoll auto (default)", "arcoll adaptive")):
+    print(f"{name:<24}" + "".join(f"{x[2 * i] * 1e3:>22.4f}{x[2 * i + 1]:>20.5f}" for x in cases.values()))
+for i, name in ((1, "auto / native"), (2, "adaptive / native")):
+    print(f"{name:<24}" + "".join(f"{x[2 * i] / x[0]:>22.3f}{x[2 * i + 1] / x[1]:>20.3f}" for x in cases.values()))
+print("seed 001 (256 ranks, rank 128 loaded): bcast time 0.64, waiting time 0.69 of the default")
 PY
