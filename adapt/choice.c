@@ -171,8 +171,9 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
     fprintf(stderr, "arcoll: online: %s P=%d round %d measured", e->algo->collective, st->P,
             round);
     for (int i = 0; i < n; ++i)
-      fprintf(stderr, " %s/%lld=%.3gs(model %.3gs)", cand[i].algo->name,
-              (long long)cand[i].segment_bytes, ex->measured_s[i], cand[i].predicted_s);
+      fprintf(stderr, " %s/%lld=%.3gs,max %.3gs(model %.3gs)", cand[i].algo->name,
+              (long long)cand[i].segment_bytes, ex->measured_s[i], ex->measured_max_s[i],
+              cand[i].predicted_s);
     fprintf(stderr, " -> %s/%lld%s\n", e->algo->name, (long long)e->segment_bytes,
             ex->finished ? "" : ", refining its segment size");
   }

@@ -97,7 +97,7 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
       x = fmin(x, max[r * e->n + i]);
     }
     e->measured_s[i] = b;
-    mx[i] = x;
+    e->measured_max_s[i] = mx[i] = x;
     if (isfinite(b) && x < M) M = x;
   }
   const double lim = (1.0 + ARCOLL_ONLINE_MAX_TOLERANCE) * M;

@@ -116,6 +116,7 @@ typedef struct arcoll_explorer {
   /** seconds of run r of the current round (r = trial * n + candidate); +inf if the run failed */
   double t[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
   double measured_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< after a decide: the round's min over trials of the sum over ranks */
+  double measured_max_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< ... and of the max over ranks */
   arcoll_choice_t best; /**< after the first decide: fastest measured configuration so far */
   double best_s;        /**< its measured time, sum over ranks (seconds) */
   double best_max_s;    /**< its measured time, max over ranks (seconds) */
