@@ -244,13 +244,13 @@ std::string bcast_string(const std::string &v, MPI_Comm comm) {
 
 bool open_part(State &s) {
   s.part_path = s.trace_path + ".part" + std::to_string(s.world_rank);
-  if (s.writer.open(s.part_path)) return true;
+  if (s.writer.open(s.part_path, uint32_t(s.world_rank))) return true;
   std::string first_err = s.writer.error();
   const char *tmp = std::getenv("TMPDIR");
   std::string dir = tmp && *tmp ? tmp : "/tmp";
   std::string base = s.trace_path.substr(s.trace_path.find_last_of('/') + 1);
   std::string alt = dir + "/" + base + ".part" + std::to_string(s.world_rank) + "." + std::to_string(getpid());
-  if (s.writer.open(alt)) {
+  if (s.writer.open(alt, uint32_t(s.world_rank))) {
     s.part_path = alt;
     return true;
   }
@@ -321,15 +321,12 @@ void merge_parts(State &s) {
   if (s.world_rank == 0) {
     std::FILE *out = s.final_file;
     bool ok = true;
-    arcoll_trace_file_header h{};
-    std::memcpy(h.magic, ARCOLL_TRACE_MAGIC, 8);
-    h.version = ARCOLL_TRACE_VERSION;
-    h.nranks = uint32_t(s.world_size);
     struct timeval tv;
     gettimeofday(&tv, nullptr);
-    h.created = double(tv.tv_sec) + 1e-6 * double(tv.tv_usec);
-    h.flags = s.ncounters ? 1u : 0u;
+    arcoll_trace_file_header h = arcoll::trace::make_file_header(
+        uint32_t(s.world_size), double(tv.tv_sec) + 1e-6 * double(tv.tv_usec), s.ncounters ? 1u : 0u);
     ok = std::fwrite(&h, sizeof h, 1, out) == 1;
+    uint64_t body = sizeof h;  // bytes of header and blocks: RT_TRACE_END's body_bytes
     // own section
     if (std::FILE *in = std::fopen(s.part_path.c_str(), "rb")) {
       uint64_t left = s.writer.committed();
@@ -337,6 +334,7 @@ void merge_parts(State &s) {
         size_t k = std::fread(buf.data(), 1, left < kChunk ? size_t(left) : kChunk, in);
         if (k == 0) break;
         ok = ok && std::fwrite(buf.data(), 1, k, out) == k;
+        body += k;
         left -= k;
       }
       std::fclose(in);
@@ -351,8 +349,11 @@ void merge_parts(State &s) {
         PMPI_Get_count(&st, MPI_BYTE, &n);
         if (n <= 0) break;
         ok = ok && std::fwrite(buf.data(), 1, size_t(n), out) == size_t(n);
+        body += uint64_t(n);
       }
     }
+    const std::string end = arcoll::trace::encode_trace_end(body, uint32_t(s.world_size));
+    ok = ok && std::fwrite(end.data(), 1, end.size(), out) == end.size();
     if (std::fclose(out) != 0) ok = false;
     s.final_file = nullptr;
     if (!ok) say("error while writing the trace " + s.trace_path + ": " + std::strerror(errno));

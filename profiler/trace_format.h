@@ -1,19 +1,33 @@
 /**
  * @file trace_format.h
- * @brief The arcoll trace format, version 1 (binary, little-endian, fixed width).
+ * @brief The arcoll trace format, version 2 (binary, little-endian, fixed width).
  *
  * One trace file per run. Layout:
  *
- *     FileHeader                          (once, 32 bytes)
+ *     FileHeader                          (once, 40 bytes, with its checksum)
  *     RankSection[0] ... RankSection[P-1] (in world-rank order)
+ *     RT_TRACE_END record                 (once, 32 bytes, last in the file)
  *
- * A rank section is a stream of records. Each record is a RecordHeader
- * (8 bytes: type, length of the payload in bytes) followed by its payload.
+ * A rank section is a sequence of record blocks. A block is itself a record
+ * (RT_BLOCK) whose payload is an arcoll_block_header (checksum, rank, block
+ * index) followed by whole records; the checksum is XXH3_64bits (xxHash) of
+ * everything in the payload after the checksum field, so any changed byte of
+ * a block is detected before its records are read. Blocks of a rank have
+ * indexes 0, 1, 2, ...; the writer starts a new block when its buffer
+ * (1 MiB) is full, so a block holds at most about 1 MiB of records.
+ *
+ * Each record inside a block is a RecordHeader (8 bytes: type, length of the
+ * payload in bytes) followed by its payload; records never cross blocks.
  * A section starts with RT_RANK_BEGIN and ends with RT_RANK_END; a reader
- * that meets an unknown record type skips `length` bytes (forward compatible
- * within a major version). Each rank writes its own section to a part file
- * while the program runs (buffered, bounded memory, see profiler/README.md);
- * at MPI_Finalize rank 0 receives every section and concatenates them.
+ * that meets an unknown record type inside a block skips `length` bytes
+ * (forward compatible within a major version). Each rank writes its own
+ * section to a part file while the program runs (buffered, bounded memory,
+ * see profiler/README.md); at MPI_Finalize rank 0 receives every section,
+ * concatenates them and ends the file with RT_TRACE_END, whose body_bytes
+ * (the offset of RT_TRACE_END) lets the reader detect a truncated file.
+ *
+ * Version 1 (no checksums, no blocks, no RT_TRACE_END, 32-byte header) is
+ * not read: the reader names the version found and the one it reads.
  *
  * Times in records are the rank's *local* MPI_Wtime() in seconds. The
  * RT_CLOCK record carries the offsets to rank 0's clock measured by ping-pong
@@ -39,9 +53,9 @@ extern "C" {
 #endif
 
 #define ARCOLL_TRACE_MAGIC "ARCTRACE"   /* 8 bytes, no terminator in the file */
-#define ARCOLL_TRACE_VERSION 1u
+#define ARCOLL_TRACE_VERSION 2u
 
-/** File header, 32 bytes. */
+/** File header, 40 bytes. */
 typedef struct {
   char magic[8];          /**< "ARCTRACE" */
   uint32_t version;       /**< ARCOLL_TRACE_VERSION */
@@ -49,6 +63,7 @@ typedef struct {
   double created;         /**< Unix time (seconds) when rank 0 wrote the file */
   uint32_t flags;         /**< bit 0: PAPI counters present */
   uint32_t reserved;
+  uint64_t checksum;      /**< XXH3_64bits of the 32 bytes above */
 } arcoll_trace_file_header;
 
 /** Record types. */
@@ -61,7 +76,9 @@ enum arcoll_record_type {
   RT_COUNTER_NAMES = 6, /**< payload: uint32 n, then n NUL-terminated event names */
   RT_COUNTERS = 7,   /**< payload: uint64 coll_index, int64 value[n] (deltas since the previous collective) */
   RT_CLOCK = 8,      /**< payload: arcoll_rec_clock */
-  RT_RANK_END = 9    /**< payload: uint64 number of RT_COLL records, uint64 number of RT_CCS records */
+  RT_RANK_END = 9,   /**< payload: uint64 number of RT_COLL records, uint64 number of RT_CCS records */
+  RT_BLOCK = 10,     /**< top level only; payload: arcoll_block_header, then whole records of types 1-9 */
+  RT_TRACE_END = 11  /**< top level, last record of the file; payload: arcoll_rec_trace_end */
 };
 
 /** 8-byte header before every record. */
@@ -69,6 +86,21 @@ typedef struct {
   uint32_t type;    /**< arcoll_record_type */
   uint32_t length;  /**< payload bytes following this header */
 } arcoll_record_header;
+
+/** Start of an RT_BLOCK payload (16 bytes); the block's records follow. */
+typedef struct {
+  uint64_t checksum; /**< XXH3_64bits of the payload bytes after this field (rank, index, records) */
+  uint32_t rank;     /**< world rank of the section the block belongs to */
+  uint32_t index;    /**< 0, 1, 2, ... within the rank's section */
+} arcoll_block_header;
+
+/** Payload of RT_TRACE_END (24 bytes). */
+typedef struct {
+  uint64_t checksum;   /**< XXH3_64bits of the 16 bytes after this field */
+  uint64_t body_bytes; /**< file offset of this record's header (header + all blocks) */
+  uint32_t nranks;     /**< == the header's nranks */
+  uint32_t pad;
+} arcoll_rec_trace_end;
 
 typedef struct {
   int32_t rank;     /**< world rank */

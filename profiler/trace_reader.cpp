@@ -1,6 +1,8 @@
 // The one parser of arcoll traces (format: trace_format.h, API: trace_reader.hpp).
 #include "trace_reader.hpp"
 
+#include <cstddef>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -9,6 +11,8 @@
 #include <map>
 #include <sstream>
 #include <unordered_map>
+
+#include "trace_writer.hpp"  // checksum64
 
 namespace arcoll::trace {
 
@@ -30,6 +34,8 @@ const char *record_name(uint32_t t) {
     case RT_COUNTERS: return "RT_COUNTERS";
     case RT_CLOCK: return "RT_CLOCK";
     case RT_RANK_END: return "RT_RANK_END";
+    case RT_BLOCK: return "RT_BLOCK";
+    case RT_TRACE_END: return "RT_TRACE_END";
     default: return "unknown record";
   }
 }
@@ -48,6 +54,12 @@ class Parser {
     if (hint && *hint) os << " (fix: " << hint << ")";
     throw TraceError(os.str());
   }
+  [[noreturn]] void checksum_mismatch(uint64_t off, const std::string &part) const {
+    throw TraceError("arcoll trace " + path_ + ": checksum mismatch in " + part + " at byte offset " +
+                     std::to_string(off) + " of " + path_ +
+                     " (the trace is corrupted; re-record it: run the program again with "
+                     "LD_PRELOAD=libarcoll_profiler.so)");
+  }
 
   template <class T>
   T get(uint64_t off) const {
@@ -57,233 +69,318 @@ class Parser {
   }
 
   Trace run() {
-    Trace t;
-    t.path = path_;
-    if (d_.size() < sizeof(arcoll_trace_file_header))
-      fail(0, "file is " + std::to_string(d_.size()) + " bytes, shorter than the 32-byte header (truncated)");
-    auto h = get<arcoll_trace_file_header>(0);
-    if (std::memcmp(h.magic, ARCOLL_TRACE_MAGIC, 8) != 0)
-      fail(0, "bad magic: expected \"ARCTRACE\"; this is not an arcoll trace",
-           "pass the .arctrace file written by the arcoll profiler (ARCOLL_TRACE names it)");
-    if (h.version != ARCOLL_TRACE_VERSION)
-      fail(8, "trace format version " + std::to_string(h.version) + ", this reader understands version " +
-                  std::to_string(ARCOLL_TRACE_VERSION),
-           "read it with the arcoll release that wrote it, or record the trace again with this one");
-    if (h.nranks == 0 || h.nranks > (1u << 24))
-      fail(12, "implausible number of ranks " + std::to_string(h.nranks));
-    t.version = h.version;
-    t.nranks = static_cast<int>(h.nranks);
-    t.created = h.created;
-    t.ranks.resize(h.nranks);
-    for (int r = 0; r < t.nranks; r++) t.ranks[r].rank = r;
-    const bool have_counters = (h.flags & 1u) != 0;
-
-    std::map<uint64_t, std::vector<int>> comms;
-    std::vector<bool> seen(h.nranks, false);
+    t_.path = path_;
+    header();
+    // Top level: RT_BLOCKs, then RT_TRACE_END.
     uint64_t off = sizeof(arcoll_trace_file_header);
-    int cur = -1;             // rank of the open section
-    int last = -1;            // last section's rank (sections in world-rank order)
-    std::vector<std::string> callsites;  // per section
-    std::size_t first_coll = 0;          // index in t.colls of this section's first event
-    std::size_t first_ccs = 0;
-    uint64_t ncoll = 0, nccs = 0;
-    std::vector<double> raw_entry, raw_exit;  // local times of this section
-    bool clock_seen = false;
-    ClockModel clock;
-    std::vector<std::string> counter_names;
-    bool names_seen = false;
-
-    auto close_section = [&](bool complete) {
-      if (cur < 0) return;
-      RankInfo &ri = t.ranks[cur];
-      ri.complete = complete;
-      ri.clock = clock_seen ? clock : ClockModel{};
-      for (std::size_t i = first_coll; i < t.colls.size(); i++) {
-        t.colls[i].t_entry = ri.clock.to_global(raw_entry[i - first_coll]);
-        t.colls[i].t_exit = ri.clock.to_global(raw_exit[i - first_coll]);
-      }
-      cur = -1;
-    };
-
-    while (off < d_.size()) {
+    int64_t block_rank = -1;
+    uint32_t block_index = 0;
+    uint64_t nblocks = 0;
+    for (;;) {
       const uint64_t roff = off;
+      if (off == d_.size())
+        fail(off, "the file ends without the end-of-trace record (RT_TRACE_END) after " + std::to_string(nblocks) +
+                      " record blocks: the trace is truncated");
       if (d_.size() - off < sizeof(arcoll_record_header))
         fail(roff, "truncated record header: " + std::to_string(d_.size() - off) + " bytes left, 8 needed");
       auto rh = get<arcoll_record_header>(off);
       off += sizeof rh;
+      if (rh.type == RT_TRACE_END) {
+        trace_end(roff, rh.length);
+        break;
+      }
+      if (rh.type != RT_BLOCK)
+        fail(roff, "record type " + std::to_string(rh.type) + " (" + record_name(rh.type) +
+                       ") where a record block (RT_BLOCK) or the end of the trace (RT_TRACE_END) must start");
       if (rh.length > d_.size() - off)
-        fail(roff, std::string("truncated ") + record_name(rh.type) + ": payload of " +
-                       std::to_string(rh.length) + " bytes but only " + std::to_string(d_.size() - off) +
-                       " bytes left in the file");
+        fail(roff, "truncated record block: its length field says " + std::to_string(rh.length) +
+                       " bytes but only " + std::to_string(d_.size() - off) + " bytes are left in the file");
+      if (rh.length < sizeof(arcoll_block_header))
+        fail(roff, "record block length field " + std::to_string(rh.length) + " is shorter than the " +
+                       std::to_string(sizeof(arcoll_block_header)) + "-byte block header");
+      auto bh = get<arcoll_block_header>(off);
+      if (checksum64(d_.data() + off + 8, rh.length - 8) != bh.checksum) {
+        std::string whose = bh.rank < uint32_t(t_.nranks) ? "the section of rank " + std::to_string(bh.rank)
+                                                          : std::string("an unknown rank's section");
+        checksum_mismatch(roff, "record block " + std::to_string(bh.index) + " of " + whose + " (bytes " +
+                                    std::to_string(roff) + ".." + std::to_string(off + rh.length) + ")");
+      }
+      if (bh.rank >= uint32_t(t_.nranks))
+        fail(roff, "record block of rank " + std::to_string(bh.rank) + ", out of range [0, " +
+                       std::to_string(t_.nranks) + ")");
+      uint32_t want = int64_t(bh.rank) == block_rank ? block_index + 1 : 0;
+      if (bh.index != want)
+        fail(roff, "record block " + std::to_string(bh.index) + " of rank " + std::to_string(bh.rank) +
+                       " where block " + std::to_string(want) + " must come (blocks lost or reordered)");
+      block_rank = bh.rank;
+      block_index = bh.index;
+      nblocks++;
+      records(off + sizeof bh, off + rh.length, int(bh.rank));
+      off += rh.length;
+    }
+    return finish();
+  }
+
+ private:
+  void header() {
+    if (d_.size() < 12)
+      fail(0, "file is " + std::to_string(d_.size()) + " bytes, shorter than the trace header (truncated)");
+    if (std::memcmp(d_.data(), ARCOLL_TRACE_MAGIC, 8) != 0)
+      fail(0, "bad magic: expected \"ARCTRACE\"; this is not an arcoll trace",
+           "pass the .arctrace file written by the arcoll profiler (ARCOLL_TRACE names it)");
+    uint32_t version = get<uint32_t>(8);
+    if (version != ARCOLL_TRACE_VERSION)
+      fail(8, "trace format version " + std::to_string(version) + ", this reader reads version " +
+                  std::to_string(ARCOLL_TRACE_VERSION) +
+                  (version < ARCOLL_TRACE_VERSION ? " (older traces have no checksums and are not read)" : ""),
+           "record the trace again with this arcoll, or read it with the arcoll release that wrote it");
+    if (d_.size() < sizeof(arcoll_trace_file_header))
+      fail(0, "file is " + std::to_string(d_.size()) + " bytes, shorter than the " +
+                  std::to_string(sizeof(arcoll_trace_file_header)) + "-byte header (truncated)");
+    auto h = get<arcoll_trace_file_header>(0);
+    if (checksum64(d_.data(), offsetof(arcoll_trace_file_header, checksum)) != h.checksum)
+      checksum_mismatch(0, "the file header");
+    // Each rank's state costs memory: bound nranks by what the file can hold
+    // (a section is at least a block header and an RT_RANK_BEGIN).
+    const uint64_t rest = d_.size() - sizeof h, min_section = kMinSectionBytes;
+    if (h.nranks == 0 || uint64_t(h.nranks) * min_section > rest)
+      fail(12, "header field nranks = " + std::to_string(h.nranks) + (h.nranks == 0 ? " (no ranks)" : "") +
+                   ": the sections of " + std::to_string(h.nranks) + " ranks need at least " +
+                   std::to_string(uint64_t(h.nranks) * min_section) + " bytes (" + std::to_string(min_section) +
+                   " per rank), the file has " + std::to_string(rest) +
+                   " after the header: the header is corrupted or the file truncated");
+    t_.version = h.version;
+    t_.nranks = static_cast<int>(h.nranks);
+    t_.created = h.created;
+    have_counters_ = (h.flags & 1u) != 0;
+    t_.ranks.resize(h.nranks);
+    for (int r = 0; r < t_.nranks; r++) t_.ranks[r].rank = r;
+    seen_.assign(h.nranks, false);
+  }
+
+  void trace_end(uint64_t roff, uint32_t len) {
+    const uint64_t p = roff + sizeof(arcoll_record_header);
+    if (len != sizeof(arcoll_rec_trace_end))
+      fail(roff, "RT_TRACE_END length field " + std::to_string(len) + ", expected " +
+                     std::to_string(sizeof(arcoll_rec_trace_end)));
+    if (d_.size() - p < len)
+      fail(roff, "truncated RT_TRACE_END: " + std::to_string(d_.size() - p) + " bytes left, " + std::to_string(len) +
+                     " needed");
+    auto e = get<arcoll_rec_trace_end>(p);
+    if (checksum64(d_.data() + p + 8, len - 8) != e.checksum) checksum_mismatch(roff, "the end-of-trace record");
+    if (e.body_bytes != roff)
+      fail(roff, "RT_TRACE_END says the trace body is " + std::to_string(e.body_bytes) + " bytes, it is " +
+                     std::to_string(roff) + " (blocks lost or duplicated)");
+    if (e.nranks != uint32_t(t_.nranks))
+      fail(roff, "RT_TRACE_END says " + std::to_string(e.nranks) + " ranks, the header " + std::to_string(t_.nranks));
+    if (p + len != d_.size())
+      fail(p + len, std::to_string(d_.size() - p - len) + " bytes after the end-of-trace record (RT_TRACE_END)");
+  }
+
+  void close_section(bool complete) {
+    if (cur_ < 0) return;
+    RankInfo &ri = t_.ranks[cur_];
+    ri.complete = complete;
+    ri.clock = clock_seen_ ? clock_ : ClockModel{};
+    for (std::size_t i = first_coll_; i < t_.colls.size(); i++) {
+      t_.colls[i].t_entry = ri.clock.to_global(raw_entry_[i - first_coll_]);
+      t_.colls[i].t_exit = ri.clock.to_global(raw_exit_[i - first_coll_]);
+    }
+    cur_ = -1;
+  }
+
+  // The records of one verified block [off, end) of rank `brank`.
+  void records(uint64_t off, const uint64_t end, const int brank) {
+    while (off < end) {
+      const uint64_t roff = off;
+      if (end - off < sizeof(arcoll_record_header))
+        fail(roff, "record header crosses the end of its block: " + std::to_string(end - off) + " bytes left, 8 needed");
+      auto rh = get<arcoll_record_header>(off);
+      off += sizeof rh;
+      if (rh.length > end - off)
+        fail(roff, std::string(record_name(rh.type)) + " length field " + std::to_string(rh.length) +
+                       " crosses the end of its block (" + std::to_string(end - off) + " bytes left in the block)");
       const uint64_t p = off;
       const uint32_t len = rh.length;
       off += len;
-      auto need = [&](uint32_t n, bool exact) {
-        if (exact ? len != n : len < n)
-          fail(roff, std::string(record_name(rh.type)) + " has a payload of " + std::to_string(len) +
-                         " bytes, expected " + (exact ? "" : "at least ") + std::to_string(n));
-      };
-      if (rh.type != RT_RANK_BEGIN && cur < 0) {
-        if (rh.type < RT_RANK_BEGIN || rh.type > RT_RANK_END) continue;  // unknown, outside a section: skip
-        fail(roff, std::string(record_name(rh.type)) + " outside a rank section (no RT_RANK_BEGIN before it)");
-      }
-      switch (rh.type) {
-        case RT_RANK_BEGIN: {
-          need(sizeof(arcoll_rec_rank_begin), false);
-          auto rb = get<arcoll_rec_rank_begin>(p);
-          if (rb.rank < 0 || rb.rank >= t.nranks)
-            fail(roff, "rank " + std::to_string(rb.rank) + " out of range [0, " + std::to_string(t.nranks) + ")");
-          if (seen[rb.rank]) fail(roff, "second section for rank " + std::to_string(rb.rank));
-          if (rb.rank <= last)
-            fail(roff, "section of rank " + std::to_string(rb.rank) + " after rank " + std::to_string(last) +
-                           " (sections must be in world-rank order)");
-          if (sizeof rb + uint64_t(rb.host_len) != len)
-            fail(roff, "RT_RANK_BEGIN host name length " + std::to_string(rb.host_len) +
-                           " does not match the record length " + std::to_string(len));
-          close_section(false);  // previous section without RT_RANK_END: incomplete
-          cur = last = rb.rank;
-          seen[cur] = true;
-          t.ranks[cur].pid = rb.pid;
-          t.ranks[cur].host.assign(reinterpret_cast<const char *>(d_.data() + p + sizeof rb), rb.host_len);
-          callsites.clear();
-          first_coll = t.colls.size();
-          first_ccs = t.ccs.size();
-          ncoll = nccs = 0;
-          raw_entry.clear();
-          raw_exit.clear();
-          clock_seen = false;
-          clock = ClockModel{};
-          break;
-        }
-        case RT_CALLSITE: {
-          need(4, false);
-          uint32_t id = get<uint32_t>(p);
-          if (id != callsites.size())
-            fail(roff, "call-site id " + std::to_string(id) + " out of sequence (expected " +
-                           std::to_string(callsites.size()) + ")");
-          callsites.emplace_back(reinterpret_cast<const char *>(d_.data() + p + 4), len - 4);
-          break;
-        }
-        case RT_COMM: {
-          need(16, false);
-          uint64_t id = get<uint64_t>(p);
-          uint32_t size = get<uint32_t>(p + 8);
-          if (16 + uint64_t(size) * 4 != len)
-            fail(roff, "RT_COMM of size " + std::to_string(size) + " needs " + std::to_string(16 + uint64_t(size) * 4) +
-                           " payload bytes, has " + std::to_string(len));
-          std::vector<int> wr(size);
-          for (uint32_t i = 0; i < size; i++) {
-            int32_t w = get<int32_t>(p + 16 + 4 * uint64_t(i));
-            if (w < -1 || w >= t.nranks)
-              fail(roff, "RT_COMM world rank " + std::to_string(w) + " out of range [-1, " +
-                             std::to_string(t.nranks) + ")");
-            wr[i] = w;
-          }
-          auto it = comms.find(id);
-          if (it == comms.end())
-            comms.emplace(id, std::move(wr));
-          else if (it->second != wr)
-            fail(roff, "communicator " + std::to_string(id) + " recorded with two different rank lists");
-          break;
-        }
-        case RT_COLL: {
-          need(sizeof(arcoll_rec_coll), false);
-          auto c = get<arcoll_rec_coll>(p);
-          if (c.op >= OP_COUNT_) fail(roff, "unknown collective operation " + std::to_string(c.op));
-          if (c.callsite >= callsites.size())
-            fail(roff, "call-site id " + std::to_string(c.callsite) + " not defined by an earlier RT_CALLSITE");
-          if (!std::isfinite(c.t_entry) || !std::isfinite(c.t_exit))
-            fail(roff, "non-finite time in RT_COLL");
-          CollEvent e;
-          e.rank = cur;
-          e.comm_id = c.comm_id;
-          e.seq = c.seq;
-          e.bytes = c.bytes;
-          e.step = c.step;
-          e.t_entry = e.t_exit = 0;
-          e.callsite = callsites[c.callsite];
-          e.op = c.op;
-          e.flags = c.flags;
-          e.root = c.root;
-          raw_entry.push_back(c.t_entry);
-          raw_exit.push_back(c.t_exit);
-          t.colls.push_back(std::move(e));
-          ncoll++;
-          break;
-        }
-        case RT_CCS: {
-          need(sizeof(arcoll_rec_ccs), false);
-          auto c = get<arcoll_rec_ccs>(p);
-          if (c.src != cur)
-            fail(roff, "RT_CCS source rank " + std::to_string(c.src) + " in the section of rank " + std::to_string(cur));
-          if (c.dst < 0 || c.dst >= t.nranks)
-            fail(roff, "RT_CCS destination rank " + std::to_string(c.dst) + " out of range [0, " +
-                           std::to_string(t.nranks) + ")");
-          t.ccs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count});
-          nccs++;
-          break;
-        }
-        case RT_COUNTER_NAMES: {
-          need(4, false);
-          uint32_t n = get<uint32_t>(p);
-          std::vector<std::string> names;
-          uint64_t q = p + 4;
-          for (uint32_t i = 0; i < n; i++) {
-            const void *z = std::memchr(d_.data() + q, 0, p + len - q);
-            if (!z) fail(roff, "RT_COUNTER_NAMES: name " + std::to_string(i) + " is not NUL-terminated");
-            const char *s = reinterpret_cast<const char *>(d_.data() + q);
-            names.emplace_back(s);
-            q += names.back().size() + 1;
-          }
-          if (names_seen && names != counter_names)
-            fail(roff, "RT_COUNTER_NAMES differ between ranks");
-          counter_names = std::move(names);
-          names_seen = true;
-          break;
-        }
-        case RT_COUNTERS: {
-          if (!names_seen) fail(roff, "RT_COUNTERS before RT_COUNTER_NAMES");
-          need(8 + 8 * uint32_t(counter_names.size()), true);
-          uint64_t idx = get<uint64_t>(p);
-          if (idx >= ncoll)
-            fail(roff, "RT_COUNTERS for collective #" + std::to_string(idx) + " but this section has " +
-                           std::to_string(ncoll) + " RT_COLL records so far");
-          auto &v = t.colls[first_coll + idx].counters;
-          v.resize(counter_names.size());
-          for (std::size_t i = 0; i < v.size(); i++) v[i] = get<int64_t>(p + 8 + 8 * i);
-          break;
-        }
-        case RT_CLOCK: {
-          need(sizeof(arcoll_rec_clock), false);
-          auto c = get<arcoll_rec_clock>(p);
-          for (double x : {c.t_init, c.off_init, c.t_fini, c.off_fini, c.rtt_init, c.rtt_fini})
-            if (!std::isfinite(x)) fail(roff, "non-finite value in RT_CLOCK");
-          if (c.t_fini < c.t_init) fail(roff, "RT_CLOCK: t_fini before t_init");
-          clock = ClockModel{c.t_init, c.off_init, c.t_fini, c.off_fini, c.rtt_init, c.rtt_fini};
-          clock_seen = true;
-          break;
-        }
-        case RT_RANK_END: {
-          need(16, false);
-          uint64_t nc = get<uint64_t>(p), ns = get<uint64_t>(p + 8);
-          if (nc != ncoll || ns != nccs)
-            fail(roff, "RT_RANK_END of rank " + std::to_string(cur) + " announces " + std::to_string(nc) +
-                           " RT_COLL and " + std::to_string(ns) + " RT_CCS records, the section has " +
-                           std::to_string(ncoll) + " and " + std::to_string(nccs));
-          close_section(true);
-          break;
-        }
-        default:
-          break;  // unknown type: skipped (forward compatible)
-      }
+      record(rh.type, roff, p, len, brank);
     }
-    close_section(false);
-    (void)first_ccs;
-    if (have_counters && !names_seen && !t.colls.empty())
-      fail(d_.size(), "header says PAPI counters are present but no RT_COUNTER_NAMES record was found");
-    t.counter_names = std::move(counter_names);
+  }
 
-    for (auto &kv : comms) t.comms.push_back(Communicator{kv.first, kv.second});
+  void record(uint32_t type, uint64_t roff, uint64_t p, uint32_t len, int brank) {
+    auto need = [&](uint64_t n, bool exact) {
+      if (exact ? len != n : len < n)
+        fail(roff, std::string(record_name(type)) + " has a payload of " + std::to_string(len) + " bytes, expected " +
+                       (exact ? "" : "at least ") + std::to_string(n));
+    };
+    if (type == RT_BLOCK || type == RT_TRACE_END)
+      fail(roff, std::string(record_name(type)) + " inside a record block");
+    if (type != RT_RANK_BEGIN && cur_ < 0) {
+      if (type < RT_RANK_BEGIN || type > RT_RANK_END) return;  // unknown, outside a section: skip
+      fail(roff, std::string(record_name(type)) + " outside a rank section (no RT_RANK_BEGIN before it)");
+    }
+    if (type != RT_RANK_BEGIN && cur_ != brank)
+      fail(roff, std::string(record_name(type)) + " in a block of rank " + std::to_string(brank) +
+                     " continues the section of rank " + std::to_string(cur_));
+    switch (type) {
+      case RT_RANK_BEGIN: {
+        need(sizeof(arcoll_rec_rank_begin), false);
+        auto rb = get<arcoll_rec_rank_begin>(p);
+        if (rb.rank != brank)
+          fail(roff, "RT_RANK_BEGIN of rank " + std::to_string(rb.rank) + " in a block of rank " + std::to_string(brank));
+        if (seen_[rb.rank]) fail(roff, "second section for rank " + std::to_string(rb.rank));
+        if (rb.rank <= last_)
+          fail(roff, "section of rank " + std::to_string(rb.rank) + " after rank " + std::to_string(last_) +
+                         " (sections must be in world-rank order)");
+        if (sizeof rb + uint64_t(rb.host_len) != len)
+          fail(roff, "RT_RANK_BEGIN host name length field " + std::to_string(rb.host_len) +
+                         " does not match the record length " + std::to_string(len));
+        close_section(false);  // previous section without RT_RANK_END: incomplete
+        cur_ = last_ = rb.rank;
+        seen_[cur_] = true;
+        t_.ranks[cur_].pid = rb.pid;
+        t_.ranks[cur_].host.assign(reinterpret_cast<const char *>(d_.data() + p + sizeof rb), rb.host_len);
+        callsites_.clear();
+        first_coll_ = t_.colls.size();
+        ncoll_ = nccs_ = 0;
+        raw_entry_.clear();
+        raw_exit_.clear();
+        clock_seen_ = false;
+        clock_ = ClockModel{};
+        break;
+      }
+      case RT_CALLSITE: {
+        need(4, false);
+        uint32_t id = get<uint32_t>(p);
+        if (id != callsites_.size())
+          fail(roff, "call-site id " + std::to_string(id) + " out of sequence (expected " +
+                         std::to_string(callsites_.size()) + ")");
+        callsites_.emplace_back(reinterpret_cast<const char *>(d_.data() + p + 4), len - 4);
+        break;
+      }
+      case RT_COMM: {
+        need(16, false);
+        uint64_t id = get<uint64_t>(p);
+        uint32_t size = get<uint32_t>(p + 8);
+        if (16 + uint64_t(size) * 4 != len)  // checked before the member list is allocated
+          fail(roff, "RT_COMM member count field " + std::to_string(size) + " needs " +
+                         std::to_string(16 + uint64_t(size) * 4) + " payload bytes, the record has " +
+                         std::to_string(len));
+        std::vector<int> wr(size);
+        for (uint32_t i = 0; i < size; i++) {
+          int32_t w = get<int32_t>(p + 16 + 4 * uint64_t(i));
+          if (w < -1 || w >= t_.nranks)
+            fail(roff, "RT_COMM world rank " + std::to_string(w) + " out of range [-1, " +
+                           std::to_string(t_.nranks) + ")");
+          wr[i] = w;
+        }
+        auto it = comms_.find(id);
+        if (it == comms_.end())
+          comms_.emplace(id, std::move(wr));
+        else if (it->second != wr)
+          fail(roff, "communicator " + std::to_string(id) + " recorded with two different rank lists");
+        break;
+      }
+      case RT_COLL: {
+        need(sizeof(arcoll_rec_coll), false);
+        auto c = get<arcoll_rec_coll>(p);
+        if (c.op >= OP_COUNT_) fail(roff, "unknown collective operation " + std::to_string(c.op));
+        if (c.callsite >= callsites_.size())
+          fail(roff, "call-site id " + std::to_string(c.callsite) + " not defined by an earlier RT_CALLSITE");
+        if (!std::isfinite(c.t_entry) || !std::isfinite(c.t_exit)) fail(roff, "non-finite time in RT_COLL");
+        CollEvent e;
+        e.rank = cur_;
+        e.comm_id = c.comm_id;
+        e.seq = c.seq;
+        e.bytes = c.bytes;
+        e.step = c.step;
+        e.t_entry = e.t_exit = 0;
+        e.callsite = callsites_[c.callsite];
+        e.op = c.op;
+        e.flags = c.flags;
+        e.root = c.root;
+        raw_entry_.push_back(c.t_entry);
+        raw_exit_.push_back(c.t_exit);
+        t_.colls.push_back(std::move(e));
+        ncoll_++;
+        break;
+      }
+      case RT_CCS: {
+        need(sizeof(arcoll_rec_ccs), false);
+        auto c = get<arcoll_rec_ccs>(p);
+        if (c.src != cur_)
+          fail(roff, "RT_CCS source rank " + std::to_string(c.src) + " in the section of rank " + std::to_string(cur_));
+        if (c.dst < 0 || c.dst >= t_.nranks)
+          fail(roff, "RT_CCS destination rank " + std::to_string(c.dst) + " out of range [0, " +
+                         std::to_string(t_.nranks) + ")");
+        t_.ccs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count});
+        nccs_++;
+        break;
+      }
+      case RT_COUNTER_NAMES: {
+        need(4, false);
+        uint32_t n = get<uint32_t>(p);
+        if (uint64_t(n) > len - 4)  // every name takes at least its NUL
+          fail(roff, "RT_COUNTER_NAMES count field " + std::to_string(n) + " but the record holds only " +
+                         std::to_string(len - 4) + " bytes of names");
+        std::vector<std::string> names;
+        uint64_t q = p + 4;
+        for (uint32_t i = 0; i < n; i++) {
+          const void *z = std::memchr(d_.data() + q, 0, p + len - q);
+          if (!z) fail(roff, "RT_COUNTER_NAMES: name " + std::to_string(i) + " is not NUL-terminated");
+          const char *s = reinterpret_cast<const char *>(d_.data() + q);
+          names.emplace_back(s);
+          q += names.back().size() + 1;
+        }
+        if (names_seen_ && names != counter_names_) fail(roff, "RT_COUNTER_NAMES differ between ranks");
+        counter_names_ = std::move(names);
+        names_seen_ = true;
+        break;
+      }
+      case RT_COUNTERS: {
+        if (!names_seen_) fail(roff, "RT_COUNTERS before RT_COUNTER_NAMES");
+        need(8 + 8 * uint64_t(counter_names_.size()), true);
+        uint64_t idx = get<uint64_t>(p);
+        if (idx >= ncoll_)
+          fail(roff, "RT_COUNTERS for collective #" + std::to_string(idx) + " but this section has " +
+                         std::to_string(ncoll_) + " RT_COLL records so far");
+        auto &v = t_.colls[first_coll_ + idx].counters;
+        v.resize(counter_names_.size());
+        for (std::size_t i = 0; i < v.size(); i++) v[i] = get<int64_t>(p + 8 + 8 * i);
+        break;
+      }
+      case RT_CLOCK: {
+        need(sizeof(arcoll_rec_clock), false);
+        auto c = get<arcoll_rec_clock>(p);
+        for (double x : {c.t_init, c.off_init, c.t_fini, c.off_fini, c.rtt_init, c.rtt_fini})
+          if (!std::isfinite(x)) fail(roff, "non-finite value in RT_CLOCK");
+        if (c.t_fini < c.t_init) fail(roff, "RT_CLOCK: t_fini before t_init");
+        clock_ = ClockModel{c.t_init, c.off_init, c.t_fini, c.off_fini, c.rtt_init, c.rtt_fini};
+        clock_seen_ = true;
+        break;
+      }
+      case RT_RANK_END: {
+        need(16, false);
+        uint64_t nc = get<uint64_t>(p), ns = get<uint64_t>(p + 8);
+        if (nc != ncoll_ || ns != nccs_)
+          fail(roff, "RT_RANK_END of rank " + std::to_string(cur_) + " announces " + std::to_string(nc) +
+                         " RT_COLL and " + std::to_string(ns) + " RT_CCS records, the section has " +
+                         std::to_string(ncoll_) + " and " + std::to_string(nccs_));
+        close_section(true);
+        break;
+      }
+      default:
+        break;  // unknown type: skipped (forward compatible)
+    }
+  }
+
+  Trace finish() {
+    close_section(false);
+    if (have_counters_ && !names_seen_ && !t_.colls.empty())
+      fail(d_.size(), "header says PAPI counters are present but no RT_COUNTER_NAMES record was found");
+    Trace t = std::move(t_);
+    t.counter_names = std::move(counter_names_);
+    for (auto &kv : comms_) t.comms.push_back(Communicator{kv.first, kv.second});
     std::stable_sort(t.colls.begin(), t.colls.end(), [](const CollEvent &a, const CollEvent &b) {
       return a.rank != b.rank ? a.rank < b.rank : a.t_entry < b.t_entry;
     });
@@ -307,9 +404,26 @@ class Parser {
     return t;
   }
 
- private:
+  // Smallest possible rank section: one block header and an RT_RANK_BEGIN.
+  static constexpr uint64_t kMinSectionBytes =
+      2 * sizeof(arcoll_record_header) + sizeof(arcoll_block_header) + sizeof(arcoll_rec_rank_begin);
+
   std::string path_;
   std::vector<unsigned char> d_;
+  Trace t_;
+  bool have_counters_ = false;
+  std::map<uint64_t, std::vector<int>> comms_;
+  std::vector<bool> seen_;
+  int cur_ = -1;   // rank of the open section
+  int last_ = -1;  // last section's rank (sections in world-rank order)
+  std::vector<std::string> callsites_;  // per section
+  std::size_t first_coll_ = 0;          // index in t_.colls of this section's first event
+  uint64_t ncoll_ = 0, nccs_ = 0;
+  std::vector<double> raw_entry_, raw_exit_;  // local times of this section
+  bool clock_seen_ = false;
+  ClockModel clock_;
+  std::vector<std::string> counter_names_;
+  bool names_seen_ = false;
 };
 
 }  // namespace
@@ -329,7 +443,12 @@ Trace Trace::read(const std::string &path) {
     throw TraceError("arcoll trace " + path + ": cannot open: " + std::strerror(e) +
                      " (fix: check the path; the profiler prints the trace path at MPI_Finalize)");
   }
-  std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The header first: a file that is no trace is not read whole.
+  std::vector<unsigned char> data(sizeof(arcoll_trace_file_header));
+  in.read(reinterpret_cast<char *>(data.data()), std::streamsize(data.size()));
+  data.resize(std::size_t(in.gcount()));
+  if (!in.bad() && data.size() >= 8 && std::memcmp(data.data(), ARCOLL_TRACE_MAGIC, 8) == 0)
+    data.insert(data.end(), std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (in.bad()) throw TraceError("arcoll trace " + path + ": read error");
   return Parser(path, std::move(data)).run();
 }

@@ -5,19 +5,27 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "summary.hpp"
 #include "trace_reader.hpp"
+#include "trace_writer.hpp"
 
 using namespace arcoll::trace;
 
 namespace {
 
+// Builds a trace: header(), then records; begin(rank) starts the section
+// (and the record blocks) of `rank`. file() seals it as the writer does: the
+// records of each begin() in one checksummed block, then RT_TRACE_END.
 struct Bytes {
-  std::vector<unsigned char> b;
+  std::vector<unsigned char> b;  // records of the current block
+  arcoll_trace_file_header h{};
+  std::vector<std::pair<uint32_t, std::vector<unsigned char>>> blocks;
+  uint32_t rank = 0;
   template <class T>
   void raw(const T &v) {
     const unsigned char *p = reinterpret_cast<const unsigned char *>(&v);
@@ -26,18 +34,27 @@ struct Bytes {
   void str(const std::string &s) { b.insert(b.end(), s.begin(), s.end()); }
   void header(uint32_t nranks, uint32_t version = ARCOLL_TRACE_VERSION, const char *magic = "ARCTRACE",
               uint32_t flags = 0) {
-    arcoll_trace_file_header h{};
+    h = make_file_header(nranks, 1.7e9, flags);
     std::memcpy(h.magic, magic, 8);
     h.version = version;
-    h.nranks = nranks;
-    h.created = 1.7e9;
-    h.flags = flags;
-    raw(h);
+  }
+  void seal() {
+    if (!b.empty()) blocks.emplace_back(rank, std::move(b));
+    b.clear();
+  }
+  std::string file() {
+    seal();
+    std::string out(reinterpret_cast<const char *>(&h), sizeof h);
+    std::map<uint32_t, uint32_t> index;
+    for (auto &[r, recs] : blocks) out += encode_block(r, index[r]++, recs.data(), recs.size());
+    return out + encode_trace_end(out.size(), h.nranks);
   }
   void rec(uint32_t type, uint32_t len) { raw(arcoll_record_header{type, len}); }
-  void begin(int32_t rank, const std::string &host = "node") {
+  void begin(int32_t r, const std::string &host = "node") {
+    seal();
+    rank = uint32_t(r);
     rec(RT_RANK_BEGIN, uint32_t(sizeof(arcoll_rec_rank_begin) + host.size()));
-    raw(arcoll_rec_rank_begin{rank, 100 + rank, uint32_t(host.size()), 0});
+    raw(arcoll_rec_rank_begin{r, 100 + r, uint32_t(host.size()), 0});
     str(host);
   }
   void callsite(uint32_t id, const std::string &name) {
@@ -77,11 +94,12 @@ struct Bytes {
   }
 };
 
-std::string write_file(const std::string &name, const Bytes &b) {
+std::string write_raw(const std::string &name, const std::string &bytes) {
   std::string path = ::testing::TempDir() + "arcoll_reader_" + name + ".arctrace";
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char *>(b.b.data()), std::streamsize(b.b.size()));
+  std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
   return path;
 }
+std::string write_file(const std::string &name, Bytes b) { return write_raw(name, b.file()); }
 
 /** A valid 2-rank trace: rank 1 arrives 0.5 s late at the bcast (global time). */
 Bytes good() {
@@ -124,8 +142,8 @@ Bytes good() {
   return b;
 }
 
-void expect_error(const Bytes &b, const std::string &name, const std::string &needle) {
-  std::string path = write_file(name, b);
+void expect_error_raw(const std::string &bytes, const std::string &name, const std::string &needle) {
+  std::string path = write_raw(name, bytes);
   try {
     Trace::read(path);
     FAIL() << "no TraceError for " << name;
@@ -137,13 +155,16 @@ void expect_error(const Bytes &b, const std::string &name, const std::string &ne
     EXPECT_NE(w.find(needle), std::string::npos) << w;
   }
 }
+void expect_error(Bytes b, const std::string &name, const std::string &needle) {
+  expect_error_raw(b.file(), name, needle);
+}
 
 }  // namespace
 
 TEST(TraceReader, ReadsGoodTrace) {
   Trace t = Trace::read(write_file("good", good()));
   ASSERT_EQ(t.nranks, 2);
-  EXPECT_EQ(t.version, 1u);
+  EXPECT_EQ(t.version, 2u);
   EXPECT_TRUE(t.ranks[0].complete);
   EXPECT_TRUE(t.ranks[1].complete);
   EXPECT_EQ(t.ranks[1].host, "n1");
@@ -192,28 +213,38 @@ TEST(TraceReader, BadMagic) {
 }
 
 TEST(TraceReader, WrongVersion) {
-  Bytes b;
-  b.header(1, 2);
-  expect_error(b, "version", "version 2");
+  for (uint32_t v : {1u, 3u}) {
+    Bytes b;
+    b.header(1, v);
+    b.begin(0);
+    b.end(0, 0);
+    expect_error(b, "version" + std::to_string(v),
+                 "trace format version " + std::to_string(v) + ", this reader reads version 2");
+  }
 }
 
 TEST(TraceReader, TruncatedHeader) {
-  Bytes b = good();
-  b.b.resize(20);
-  expect_error(b, "trunc_header", "truncated");
+  std::string f = good().file();
+  expect_error_raw(f.substr(0, 20), "trunc_header", "shorter than the 40-byte header (truncated)");
 }
 
-TEST(TraceReader, TruncatedRecord) {
-  Bytes b = good();
-  b.b.resize(b.b.size() - 5);  // cut inside rank 1's RT_RANK_END
-  expect_error(b, "trunc_record", "truncated RT_RANK_END");
+TEST(TraceReader, TruncatedInsideABlock) {
+  std::string f = good().file();
+  expect_error_raw(f.substr(0, f.size() - 40), "trunc_record", "truncated record block");
+}
+
+TEST(TraceReader, TruncatedAtABlockBoundary) {
+  std::string f = good().file();
+  expect_error_raw(f.substr(0, f.size() - 32), "trunc_end", "without the end-of-trace record (RT_TRACE_END)");
 }
 
 TEST(TraceReader, RankOutOfRange) {
   Bytes b;
   b.header(2);
+  b.begin(0);
+  b.end(0, 0);
   b.begin(2);
-  expect_error(b, "rank_range", "rank 2 out of range");
+  expect_error(b, "rank_range", "record block of rank 2, out of range [0, 2)");
 }
 
 TEST(TraceReader, CcsDestinationOutOfRange) {

@@ -1,6 +1,7 @@
 // Test helper: writes small arcoll traces directly in the binary format of
 // profiler/trace_format.h (so tests do not need the profiler to make traces):
-// CCS entries, collective calls, communicators and clock models.
+// CCS entries, collective calls, communicators and clock models (one
+// checksummed record block per rank section).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "trace_format.h"
+#include "trace_writer.hpp"
 
 namespace testtrace {
 
@@ -57,15 +59,12 @@ class Writer {
    *  its COMM, CALLSITE and COLL records, its CCS records (sorted as given)
    *  and RANK_END. */
   std::string bytes() const {
-    std::string out;
-    arcoll_trace_file_header h{};
-    std::memcpy(h.magic, ARCOLL_TRACE_MAGIC, 8);
-    h.version = ARCOLL_TRACE_VERSION;
-    h.nranks = nranks_;
-    h.created = 1.7e9;
-    put(out, &h, sizeof h);
+    std::string file;
+    arcoll_trace_file_header h = arcoll::trace::make_file_header(nranks_, 1.7e9, 0);
+    put(file, &h, sizeof h);
     for (uint32_t r = 0; r < nranks_; ++r) {
       if (std::find(no_section_.begin(), no_section_.end(), r) != no_section_.end()) continue;
+      std::string out;  // the section's records, written as one checksummed block
       std::string host = "node" + std::to_string(r + 1);
       arcoll_rec_rank_begin b{};
       b.rank = static_cast<int32_t>(r);
@@ -114,10 +113,11 @@ class Writer {
         record(out, RT_CCS, std::string(reinterpret_cast<const char *>(&x), sizeof x));
       }
       uint64_t end[2] = {colls_[r].size(), ccs_[r].size()};
-      if (std::find(no_end_.begin(), no_end_.end(), r) != no_end_.end()) continue;
-      record(out, RT_RANK_END, std::string(reinterpret_cast<const char *>(end), sizeof end));
+      if (std::find(no_end_.begin(), no_end_.end(), r) == no_end_.end())
+        record(out, RT_RANK_END, std::string(reinterpret_cast<const char *>(end), sizeof end));
+      file += arcoll::trace::encode_block(r, 0, out.data(), out.size());
     }
-    return out;
+    return file + arcoll::trace::encode_trace_end(file.size(), nranks_);
   }
 
   void write(const std::string &path) const {
