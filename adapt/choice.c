@@ -157,7 +157,10 @@ const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, M
 int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, double t0, int rc) {
   arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache, being measured */
   arcoll_explorer_t *ex = e->ex;
-  if (!arcoll_explorer_record(ex, PMPI_Wtime() - t0, rc != MPI_SUCCESS)) return rc;
+  const double now = PMPI_Wtime();
+  const double period = ex->last_exit > 0 ? now - ex->last_exit : now - t0;
+  ex->last_exit = now;
+  if (!arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS)) return rc;
   const int round = ex->round, n = ex->n, debug = arcoll_g_cfg.debug && st->me == 0;
   arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
   if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
@@ -168,10 +171,10 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   e->k = w->k;
   e->predicted_s = w->predicted_s;
   if (debug) {
-    fprintf(stderr, "arcoll: online: %s P=%d round %d measured", e->algo->collective, st->P,
+    fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld round %d measured", e->algo->collective, st->P, (long long)ex->bytes,
             round);
     for (int i = 0; i < n; ++i)
-      fprintf(stderr, " %s/%lld=%.3gs,max %.3gs(model %.3gs)", cand[i].algo->name,
+      fprintf(stderr, " %s/%lld=%.3gs,period %.3gs(model %.3gs)", cand[i].algo->name,
               (long long)cand[i].segment_bytes, ex->measured_s[i], ex->measured_max_s[i],
               cand[i].predicted_s);
     fprintf(stderr, " -> %s/%lld%s\n", e->algo->name, (long long)e->segment_bytes,

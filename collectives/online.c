@@ -55,14 +55,20 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
   if (e->finished || e->done >= e->n * e->trials) return NULL;
-  return &e->cand[e->done % e->n];
+  return &e->cand[e->done / e->trials];
+}
+
+int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double period, int failed) {
+  if (e->finished || e->done >= e->n * e->trials) return 1;
+  const int bad = failed || !(seconds >= 0) || !(period >= 0);
+  e->t[e->done] = bad ? INFINITY : seconds;
+  e->p[e->done++] = bad ? INFINITY : period;
+  ++e->runs;
+  return e->done == e->n * e->trials;
 }
 
 int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed) {
-  if (e->finished || e->done >= e->n * e->trials) return 1;
-  e->t[e->done++] = failed || !(seconds >= 0) ? INFINITY : seconds;
-  ++e->runs;
-  return e->done == e->n * e->trials;
+  return arcoll_explorer_record_period(e, seconds, seconds, failed);
 }
 
 /* Segment size s is allowed for a refinement round (online.h, bounds). */
@@ -93,8 +99,8 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
   for (int i = 0; i < e->n; ++i) {
     double b = INFINITY, x = INFINITY;
     for (int r = 0; r < e->trials; ++r) {
-      b = fmin(b, all[r * e->n + i]);
-      x = fmin(x, max[r * e->n + i]);
+      b = fmin(b, all[i * e->trials + r]);
+      x = fmin(x, max[i * e->trials + r]);
     }
     e->measured_s[i] = b;
     e->measured_max_s[i] = mx[i] = x;
@@ -148,7 +154,7 @@ int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
   if (e->finished) return MPI_SUCCESS;
   int rc = PMPI_Allreduce(e->t, all, e->n * e->trials, MPI_DOUBLE, MPI_SUM, comm);
   if (rc == MPI_SUCCESS)
-    rc = PMPI_Allreduce(e->t, max, e->n * e->trials, MPI_DOUBLE, MPI_MAX, comm);
+    rc = PMPI_Allreduce(e->p, max, e->n * e->trials, MPI_DOUBLE, MPI_MAX, comm);
   if (rc != MPI_SUCCESS) {
     e->finished = 1;
     return rc;

@@ -16,25 +16,30 @@
  * with the same choice):
  *  1. arcoll_explorer_init(): candidates = arcoll_select_candidates()
  *     (one configuration per algorithm, best predicted first), at most
- *     `ncand`; each is run `trials` times, interleaved (c0 c1 .. c0 c1 ..), so
- *     one-off start-up costs of the first calls (connection set-up) do not
- *     all fall on one candidate;
+ *     `ncand`; each is run `trials` times in a row (c0 c0 c1 c1 ..): in the
+ *     application's pattern - back-to-back calls overlap (a root hands its
+ *     segments on and goes on), and a candidate's second call shows what it
+ *     costs after a call of its own, not after another algorithm's (measured,
+ *     SMPI P = 64, 32 KiB back-to-back scatter: interleaved runs ranked
+ *     binomial's critical path 1.8x linear's, back to back binomial is 1.27x
+ *     faster);
  *  2. per call: arcoll_explorer_next() names the configuration to run; the
- *     caller times the call locally (seconds, MPI_Wtime) and passes the time
- *     to arcoll_explorer_record();
+ *     caller times the call locally (seconds, MPI_Wtime) - its time inside
+ *     and its period (since the exit of the previous measured call) - and
+ *     passes them to arcoll_explorer_record_period();
  *  3. after the last run of a round: arcoll_explorer_decide() - two
- *     MPI_Allreduce of the round's run times over the communicator (SUM
- *     and MAX over ranks), per candidate the minimum over its trials of
- *     each; `best` = among the configurations (the kept one and this
- *     round's) whose MAX is within ARCOLL_ONLINE_MAX_TOLERANCE of the
- *     smallest MAX, the smallest SUM (ties: the earlier measured, i.e. the
- *     better predicted).  Why both: MAX is the call's critical path (the
- *     program's loop time: SMPI P = 64, 32 KiB back-to-back reduce, binomial
- *     had 0.35x the SUM of rsag_far but 1.8x its loop time); SUM counts how
- *     many ranks wait - with MAX alone a tree where one late rank stalls
- *     half the ranks ties with one where it stalls eight (SMPI P = 64,
- *     32 KiB bcast, rank 32 late by 3 ms: 37.7 s -> 23.5 s summed over
- *     ranks);
+ *     MPI_Allreduce over the communicator: the SUM over ranks of the times
+ *     inside and the MAX over ranks of the periods; per candidate the
+ *     minimum over its trials of each; `best` = among the configurations
+ *     (the kept one and this round's) whose MAX period is within
+ *     ARCOLL_ONLINE_MAX_TOLERANCE of the smallest, the smallest SUM (ties:
+ *     the earlier measured, i.e. the better predicted).  Why both: the max
+ *     period is the program's loop time per call (SMPI P = 64, 32 KiB
+ *     back-to-back reduce, binomial had 0.35x the SUM of rsag but 1.8x its
+ *     loop time); the SUM counts how many ranks wait - with the period alone
+ *     a tree where one late rank stalls half the ranks ties with one where
+ *     it stalls eight (SMPI P = 64, 32 KiB bcast, rank 32 late by 3 ms:
+ *     37.7 s -> 23.5 s summed over ranks);
  *  4. segment refinement (rounds 1..refine): when `best` is a segmented
  *     algorithm at segment size s > 0, the next round measures it at s / 2
  *     and 2 s (within the bounds below); while a round finds a faster size
@@ -113,8 +118,11 @@ typedef struct arcoll_explorer {
   int P;
   MPI_Aint bytes; /**< message size the explorer was set up for (bytes) */
   arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< current round's candidates */
-  /** seconds of run r of the current round (r = trial * n + candidate); +inf if the run failed */
+  /** seconds inside run r of the current round (r = candidate * trials + trial); +inf if it failed */
   double t[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  /** period of run r (seconds since the previous measured call's exit) */
+  double p[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  double last_exit; /**< PMPI_Wtime() at the exit of the last measured call (0: none); the caller's */
   double measured_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< after a decide: the round's min over trials of the sum over ranks */
   double measured_max_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< ... and of the max over ranks */
   arcoll_choice_t best; /**< after the first decide: fastest measured configuration so far */
@@ -140,15 +148,20 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e);
 
 /**
- * Record the local time (seconds) of the run named by arcoll_explorer_next();
- * failed = 1 marks it +inf (never chosen).  Returns 1 when every run of the
- * round is recorded (call arcoll_explorer_decide() now, on every rank), else 0.
+ * Record the local time inside (seconds) and the period (seconds since the
+ * exit of the previous measured call, or the time inside for the first) of
+ * the run named by arcoll_explorer_next(); failed = 1 marks it +inf (never
+ * chosen).  Returns 1 when every run of the round is recorded (call
+ * arcoll_explorer_decide() now, on every rank), else 0.
  */
+int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double period, int failed);
+
+/** arcoll_explorer_record_period() with period = seconds (runs not back to back). */
 int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed);
 
 /**
  * Collective over comm (every rank, after the same run): MPI_Allreduce(SUM)
- * and MPI_Allreduce(MAX) of the round's run times, then
+ * of the round's times inside and MPI_Allreduce(MAX) of its periods, then
  * arcoll_explorer_decide_times().  Returns
  * MPI_SUCCESS or the allreduce's error (the exploration then ends on this
  * rank with best = the round's first candidate unless a round before set it).
@@ -157,8 +170,8 @@ int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm);
 
 /**
  * The local part of arcoll_explorer_decide(): `all` = the round's n x trials
- * run times (seconds, run r = trial * n + candidate) summed over ranks, `max`
- * the same maximum over ranks (NULL: `all` serves as both).  Sets measured_s, updates best / best_s, then either sets up
+ * times inside (seconds, run r = candidate * trials + trial) summed over
+ * ranks, `max` the periods' maximum over ranks (NULL: `all` serves as both).  Sets measured_s, updates best / best_s, then either sets up
  * the next refinement round (cand, n, done = 0; returns 0) or ends the
  * exploration (finished = 1; returns 1).  Deterministic: every rank given
  * the same times makes the same rounds.

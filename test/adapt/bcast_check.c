@@ -221,9 +221,11 @@ static void mode_sites(void) {
 static void mode_leaf(void) {
   int n = 1024, *buf = malloc(sizeof(int) * (size_t)n);
   const int slow = P / 2;
-  /* the first exchange samples calls 8..15, its summary is applied after
-   * call 31 (late_tracker.h): from call 32 on the order is adaptive */
-  const int calls = 40;
+  /* exchanges start at calls 16, 32 and 48 or 64 and are applied 8 calls
+   * later (late_tracker.h); the first one makes the order adaptive, the
+   * later ones must keep it so (one exchange alone can be blurred by
+   * descheduling when 4 busy-polling ranks share 2 cores) */
+  const int calls = 72;
   for (int it = 0; it < calls; ++it) {
     if (me == slow) delay();
     bcast_ints(buf, n, 0, it, 0);

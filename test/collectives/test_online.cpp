@@ -76,11 +76,14 @@ TEST(Online, RefinementWalksToTheFastestSegmentSize) {
   EXPECT_STREQ(e.best.algo->name, fast.algo->name);
   EXPECT_EQ(e.best.segment_bytes, fast.segment_bytes * 4);
   EXPECT_DOUBLE_EQ(e.best_s, 1e-3);
-  // round 0: n0 x 2 runs; round 1: s/2 and 2s x 2; rounds 2 and 3: 4s, then
+  // round 0: n0 x 2 runs; round 1: s/2 x 2 and 2s x 2; rounds 2 and 3: 4s, then
   // 8s (slower: the end), 2 runs each
   ASSERT_EQ((int)runs.size(), n0 * 2 + 4 + 2 + 2);
+  // each configuration twice in a row (back to back, online.h)
   EXPECT_EQ(runs[n0 * 2].segment, fast.segment_bytes / 2);
-  EXPECT_EQ(runs[n0 * 2 + 1].segment, fast.segment_bytes * 2);
+  EXPECT_EQ(runs[n0 * 2 + 1].segment, fast.segment_bytes / 2);
+  EXPECT_EQ(runs[n0 * 2 + 2].segment, fast.segment_bytes * 2);
+  EXPECT_EQ(runs[n0 * 2 + 3].segment, fast.segment_bytes * 2);
   EXPECT_EQ(runs[n0 * 2 + 4].segment, fast.segment_bytes * 4);
   EXPECT_EQ(runs[n0 * 2 + 6].segment, fast.segment_bytes * 8);
   EXPECT_EQ(runs.back().round, 3);
