@@ -43,6 +43,8 @@ void model_collective(std::vector<Step> &out, uint64_t &next_id, const std::vect
                       uint64_t bytes) {
   const int p = static_cast<int>(members.size());
   if (p < 2) return;
+  if (op >= OP_NEIGHBOR_ALLGATHER && op <= OP_NEIGHBOR_ALLTOALLW)
+    return;  // the profiler wrote their sends to the out-neighbours into the CCS
   if (tree_like(op)) {
     int r = (root >= 0 && root < p) ? root : 0;
     // Binomial tree on relative ranks: in round k, relative rank i < 2^k sends to i + 2^k.

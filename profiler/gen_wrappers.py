@@ -42,12 +42,15 @@ def argnames(params):
         return []
     names = []
     for p in params.split(","):
+        if p.strip() == "...":
+            continue
         m = re.search(r"(\w+)\s*(\[\])?\s*$", p.strip())
         names.append(m.group(1))
     return names
 
 
 def subst(params, large):
+    params = params.replace("AINTV", "const MPI_Aint")
     if large:
         params = params.replace("CNTV", "const MPI_Count").replace("DISP", "const MPI_Aint")
         params = re.sub(r"\bCNT\b", "MPI_Count", params)
@@ -72,6 +75,62 @@ def wrapper(e, large):
         body.append("  arcoll_finalize_hook();")
         body.append(f"  return {pname}();")
         return f"{sig}\n{{\n" + "\n".join(body) + "\n}\n"
+    elif k == "pcontrol":  # variadic: MPICH and SMPI ignore the extra arguments
+        body.append("  arcoll_pcontrol(level);")
+        body.append("  return PMPI_Pcontrol(level);")
+        return f"{sig}\n{{\n" + "\n".join(body) + "\n}\n"
+    elif k == "start":
+        body.append(f"  if (!arcoll_enabled() || !arcoll_persistent_count()) return {pname}({args});")
+        body.append("  arcoll_coll_ctx ctx_;")
+        body.append("  arcoll_coll_begin(&ctx_);")
+        body.append(f"  int rc = {pname}({args});")
+        reqs = "1, request" if e["name"] == "Start" else "count, requests"
+        body.append(f"  if (rc == MPI_SUCCESS) arcoll_persistent_started(&ctx_, {reqs});")
+    elif k == "request_free":
+        body.append("  if (request && arcoll_persistent_count()) arcoll_persistent_free(*request);")
+        body.append(f"  return {pname}({args});")
+        return f"{sig}\n{{\n" + "\n".join(body) + "\n}\n"
+    elif k in ("ncoll", "incoll", "pncoll"):
+        flags = {"ncoll": [], "incoll": ["ARCOLL_COLL_NONBLOCKING"],
+                 "pncoll": ["ARCOLL_COLL_NONBLOCKING", "ARCOLL_COLL_PERSISTENT"]}[k]
+        if large:
+            flags.append("ARCOLL_COLL_LARGE_COUNT")
+        flag_expr = " | ".join(flags) if flags else "0"
+        body.append(f"  if (!arcoll_enabled()) return {pname}({args});")
+        body.append("  void *ra_ = __builtin_return_address(0);")
+        if k != "pncoll":
+            body.append("  arcoll_coll_ctx ctx_;")
+            body.append("  arcoll_coll_begin(&ctx_);")
+        body.append(f"  int rc = {pname}({args});")
+        body.append("  if (rc != MPI_SUCCESS) {")
+        if k != "pncoll":
+            body.append(f"    arcoll_coll_end(&ctx_, rc, {e['op']}, {flag_expr}, ARCOLL_NO_ROOT, comm, 0, ra_);")
+        body.append("    return rc;")
+        body.append("  }")
+        body.append("  int n_ = 0;")
+        body.append("  const int *d_ = arcoll_neighbor_dests(comm, &n_);")
+        body.append("  int64_t bytes_ = 0;")
+        body.append("  int64_t *each_ = arcoll_neighbor_scratch(n_);")
+        body.append(f"  for (int i_ = 0; i_ < n_; i_++) {{ each_[i_] = (int64_t)({e['nbytes']}); bytes_ += each_[i_]; }}")
+        if k == "pncoll":
+            body.append(f"  arcoll_persistent_init(*request, {e['op']}, {flag_expr}, ARCOLL_NO_ROOT, comm, bytes_, n_, d_, each_, ra_);")
+        else:
+            body.append("  for (int i_ = 0; i_ < n_; i_++) arcoll_p2p_send(d_[i_], comm, each_[i_]);")
+            body.append(f"  arcoll_coll_end(&ctx_, rc, {e['op']}, {flag_expr}, ARCOLL_NO_ROOT, comm, bytes_, ra_);")
+    elif k == "pcoll":
+        flags = ["ARCOLL_COLL_NONBLOCKING", "ARCOLL_COLL_PERSISTENT"]
+        if large:
+            flags.append("ARCOLL_COLL_LARGE_COUNT")
+        root = e["root"] or "ARCOLL_NO_ROOT"
+        body.append(f"  int rc = {pname}({args});")
+        body.append("  if (rc != MPI_SUCCESS || !arcoll_enabled()) return rc;")
+        body.append(f"  unsigned flags_ = {' | '.join(flags)};")
+        for b in e["inplace"]:
+            body.append(f"  if (INPLACE({b})) flags_ |= ARCOLL_COLL_IN_PLACE;")
+        rootcheck = f"arcoll_root_is_proc_null({root}, comm)" if e["root"] else "0"
+        body.append(f"  int64_t bytes_ = {rootcheck} ? 0 : (int64_t)({e['bytes']});")
+        body.append(f"  arcoll_persistent_init(*request, {e['op']}, flags_, {root}, comm, bytes_, 0, 0, 0, "
+                    "__builtin_return_address(0));")
     elif k in ("coll", "icoll"):
         flags = ["ARCOLL_COLL_NONBLOCKING"] if k == "icoll" else []
         if large:
@@ -120,7 +179,10 @@ def wrapper(e, large):
 def main():
     out = [HEADER]
     for e in mpi_calls.entries():
-        out.append(wrapper(e, False))
+        text = wrapper(e, False)
+        if e.get("mpi4"):
+            text = "#if MPI_VERSION >= 4\n" + text + "#endif\n"
+        out.append(text)
         if e.get("large"):
             out.append("#if MPI_VERSION >= 4\n" + wrapper(e, True) + "#endif\n")
     text = "\n".join(out)

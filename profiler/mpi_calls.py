@@ -5,8 +5,11 @@ MPICH 4.0.2's mpi_proto.h and SimGrid's smpi.h (identical const-ness).
 
 Entry fields:
   name    MPI function without the "MPI_" prefix.
-  kind    "init" | "finalize" | "coll" | "icoll" | "send" | "recv" |
-          "irecv" | "sendrecv" | "wait".
+  kind    "init" | "finalize" | "coll" | "icoll" | "pcoll" (persistent
+          MPI_<Coll>_init, MPI-4) | "ncoll" / "incoll" / "pncoll"
+          (neighbourhood collectives: blocking, nonblocking, persistent) |
+          "start" | "request_free" | "pcontrol" | "send" | "recv" | "irecv" |
+          "sendrecv" | "wait".
   params  C parameter list. The token CNT stands for `int` in the classic form
           and `MPI_Count` in the large-count form; CNTV for `const int` /
           `const MPI_Count` (count arrays); DISP for `const int` / `const MPI_Aint`
@@ -22,6 +25,11 @@ Entry fields:
           (this rank is the root of an intercomm collective: root == MPI_ROOT),
           SUMV(counts, dt, n), SUMW(counts, types, n).
   inplace (coll/icoll) buffer parameters compared with MPI_IN_PLACE.
+  nbytes  (ncoll) C expression for the bytes sent to out-neighbour i_ (the
+          bytes field is their sum); AINTV stands for `const MPI_Aint` in both
+          forms (MPI_Neighbor_alltoallw's displacements).
+  mpi4    True: the function exists only in MPI >= 4 (guarded by
+          MPI_VERSION >= 4; SimGrid SMPI 3.32 declares MPI 3.1).
   dest, sbytes (send/sendrecv) destination parameter and bytes expression.
   pre, done (wait) C statement run before the call and the expression that is
           true when the call completed at least one request (a sync point).
@@ -100,6 +108,25 @@ COLLECTIVES = [
      None, "count*TS(datatype)", ["sendbuf"]),
 ]
 
+NEIGHBOR_COLLECTIVES = [
+    # name, op, params, bytes to out-neighbour i_
+    ("Neighbor_allgather", "OP_NEIGHBOR_ALLGATHER",
+     "const void *sendbuf, CNT sendcount, MPI_Datatype sendtype, void *recvbuf, CNT recvcount, MPI_Datatype recvtype, MPI_Comm comm",
+     "sendcount*TS(sendtype)"),
+    ("Neighbor_allgatherv", "OP_NEIGHBOR_ALLGATHERV",
+     "const void *sendbuf, CNT sendcount, MPI_Datatype sendtype, void *recvbuf, CNTV recvcounts[], DISP displs[], MPI_Datatype recvtype, MPI_Comm comm",
+     "sendcount*TS(sendtype)"),
+    ("Neighbor_alltoall", "OP_NEIGHBOR_ALLTOALL",
+     "const void *sendbuf, CNT sendcount, MPI_Datatype sendtype, void *recvbuf, CNT recvcount, MPI_Datatype recvtype, MPI_Comm comm",
+     "sendcount*TS(sendtype)"),
+    ("Neighbor_alltoallv", "OP_NEIGHBOR_ALLTOALLV",
+     "const void *sendbuf, CNTV sendcounts[], DISP sdispls[], MPI_Datatype sendtype, void *recvbuf, CNTV recvcounts[], DISP rdispls[], MPI_Datatype recvtype, MPI_Comm comm",
+     "sendcounts[i_]*TS(sendtype)"),
+    ("Neighbor_alltoallw", "OP_NEIGHBOR_ALLTOALLW",
+     "const void *sendbuf, CNTV sendcounts[], AINTV sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, CNTV recvcounts[], AINTV rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm",
+     "sendcounts[i_]*TS(sendtypes[i_])"),
+]
+
 _SEND_PARAMS = "const void *buf, CNT count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm"
 _ISEND_PARAMS = _SEND_PARAMS + ", MPI_Request *request"
 
@@ -119,6 +146,23 @@ def entries():
         out.append(dict(name="I" + name.lower()[0] + name[1:], kind="icoll",
                         params=params + ", MPI_Request *request", large=large, op=op,
                         root=root, bytes=nbytes, inplace=inplace))
+    # persistent collectives (MPI-4): recorded at each MPI_Start / MPI_Startall
+    for name, op, params, root, nbytes, inplace in COLLECTIVES:
+        out.append(dict(name=name + "_init", kind="pcoll", mpi4=True, large=name != "Barrier",
+                        params=params + ", MPI_Info info, MPI_Request *request", op=op,
+                        root=root, bytes=nbytes, inplace=inplace))
+    for name, op, params, nbytes in NEIGHBOR_COLLECTIVES:
+        out.append(dict(name=name, kind="ncoll", params=params, large=True, op=op, nbytes=nbytes))
+        out.append(dict(name="I" + name.lower()[0] + name[1:], kind="incoll", large=True, op=op,
+                        params=params + ", MPI_Request *request", nbytes=nbytes))
+        out.append(dict(name=name + "_init", kind="pncoll", mpi4=True, large=True, op=op,
+                        params=params + ", MPI_Info info, MPI_Request *request", nbytes=nbytes))
+    out.append(dict(name="Start", kind="start", params="MPI_Request *request", large=False))
+    out.append(dict(name="Startall", kind="start", params="int count, MPI_Request requests[]",
+                    large=False))
+    out.append(dict(name="Request_free", kind="request_free", params="MPI_Request *request",
+                    large=False))
+    out.append(dict(name="Pcontrol", kind="pcontrol", params="const int level, ...", large=False))
     for n in ("Send", "Ssend", "Bsend", "Rsend"):
         out.append(dict(name=n, kind="send", params=_SEND_PARAMS, large=True,
                         dest="dest", sbytes="count*TS(datatype)"))

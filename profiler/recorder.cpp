@@ -53,6 +53,8 @@ struct CcsSlot {
 struct State {
   bool initialized = false;
   bool enabled = false;
+  bool paused = false;       // MPI_Pcontrol(0) .. MPI_Pcontrol(nonzero)
+  uint64_t paused_colls = 0; // collectives not recorded while paused
   int world_rank = 0, world_size = 1;
   MPI_Comm priv = MPI_COMM_NULL;
   int keyval = MPI_KEYVAL_INVALID;
@@ -112,6 +114,10 @@ void flush_ccs_locked() {
   State &s = S();
   for (int i = 0; i < s.nccs_used; i++) {
     CcsSlot &c = s.ccs[s.ccs_used[i]];
+    if (s.paused) {  // MPI_Pcontrol(0): the step is numbered, not written
+      c.dst = -1;
+      continue;
+    }
     arcoll_rec_ccs r{};
     r.step = s.step;
     r.src = s.world_rank;
@@ -497,6 +503,9 @@ void arcoll_finalize_hook(void) {
     s.papi.stop();
     merge_parts(s);
     if (s.world_rank == 0) {
+      if (s.paused_colls)
+        say(std::to_string(s.paused_colls) + " collective calls of rank 0 were not recorded "
+            "(paused by MPI_Pcontrol(0))");
       if (s.summary) print_trace_summary(s);
       else say("trace written to " + s.trace_path);
     }
@@ -539,6 +548,11 @@ void arcoll_coll_end(arcoll_coll_ctx *ctx, int rc, int op, unsigned flags, int r
   arcoll_rec_coll r{};
   r.comm_id = ci->id;
   r.seq = ci->seq++;
+  if (s.paused) {  // numbered (calls stay matched across ranks), not written
+    s.paused_colls++;
+    if (blocking) sync_point_locked();
+    return;
+  }
   r.bytes = bytes < 0 ? 0 : uint64_t(bytes);
   r.step = s.step;
   r.t_entry = ctx->t_entry;
@@ -561,9 +575,17 @@ void arcoll_coll_end(arcoll_coll_ctx *ctx, int rc, int op, unsigned flags, int r
   if (blocking) sync_point_locked();
 }
 
+void arcoll_pcontrol(int level) {
+  State &s = S();
+  if (!s.enabled) return;
+  std::lock_guard<std::mutex> lk(s.mu);
+  if (level == 0 && !s.paused) flush_ccs_locked();  // what was sent before the pause is kept
+  s.paused = level == 0;
+}
+
 void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes) {
   State &s = S();
-  if (!s.enabled || dest == MPI_PROC_NULL || dest < 0) return;
+  if (!s.enabled || s.paused || dest == MPI_PROC_NULL || dest < 0) return;
   CommInfo *ci = comm_info(comm);
   int w = dest;
   if (!ci->peer_world.empty()) {

@@ -51,6 +51,39 @@ void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes);
 /** A synchronisation point: flushes the step's CCS table and advances the step. */
 void arcoll_sync_point(void);
 
+/** MPI_Pcontrol(level): level 0 pauses recording (no RT_COLL / RT_CCS
+ *  records are written), any other level resumes it, as mpiP does.  While
+ *  paused the recorder still numbers calls and steps, so the calls recorded
+ *  after a pause stay matched across ranks even when ranks pause at different
+ *  calls. */
+void arcoll_pcontrol(int level);
+
+/** Out-neighbours of `comm`'s process topology (comm ranks, MPI_PROC_NULL
+ *  kept: the order of the send buffer blocks of MPI_Neighbor_*: Cartesian -1
+ *  then +1 per dimension, graph neighbours, distributed graph destinations);
+ *  *n = their number (0 without a topology).  Cached per communicator
+ *  (neighbors.cpp).  The pointer stays valid until `comm` is freed. */
+const int *arcoll_neighbor_dests(MPI_Comm comm, int *n);
+/** Scratch array of n int64 (per thread, reused by the next call). */
+int64_t *arcoll_neighbor_scratch(int n);
+
+/** Number of live persistent collective requests (persistent.cpp); 0 keeps
+ *  MPI_Start / MPI_Startall / MPI_Request_free on their fast path. */
+int arcoll_persistent_count(void);
+/** A successful MPI_<Coll>_init (MPI-4) or MPI_Neighbor_<coll>_init made
+ *  `req`: remember op, flags (ARCOLL_COLL_PERSISTENT | NONBLOCKING ...),
+ *  root, comm, bytes (per README.md), the call site `ra` and, for
+ *  neighbourhood collectives, the n out-neighbours `dests` and the bytes
+ *  `each` sent to each (copied). */
+void arcoll_persistent_init(MPI_Request req, int op, unsigned flags, int root, MPI_Comm comm,
+                            int64_t bytes, int n, const int *dests, const int64_t *each, void *ra);
+/** A successful MPI_Start / MPI_Startall of `reqs[0..count)`: one RT_COLL per
+ *  persistent collective among them (entry = ctx's, exit = now), its
+ *  neighbour sends into the step's CCS. Other requests are ignored. */
+void arcoll_persistent_started(const arcoll_coll_ctx *ctx, int count, const MPI_Request *reqs);
+/** MPI_Request_free(&req) is about to free `req`: forget it. */
+void arcoll_persistent_free(MPI_Request req);
+
 /** Size of `dt` in bytes; 0 for MPI_DATATYPE_NULL. */
 int64_t arcoll_type_size(MPI_Datatype dt);
 /** Size of the group this rank exchanges with: remote group for an intercommunicator. */

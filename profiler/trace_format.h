@@ -115,6 +115,9 @@ enum arcoll_coll_op {
   OP_SCATTER, OP_SCATTERV, OP_ALLGATHER, OP_ALLGATHERV, OP_ALLTOALL,
   OP_ALLTOALLV, OP_ALLTOALLW, OP_REDUCE_SCATTER, OP_REDUCE_SCATTER_BLOCK,
   OP_SCAN, OP_EXSCAN,
+  /* neighbourhood collectives (MPI-3 process topologies) */
+  OP_NEIGHBOR_ALLGATHER, OP_NEIGHBOR_ALLGATHERV, OP_NEIGHBOR_ALLTOALL,
+  OP_NEIGHBOR_ALLTOALLV, OP_NEIGHBOR_ALLTOALLW,
   OP_COUNT_
 };
 
@@ -122,6 +125,9 @@ enum arcoll_coll_op {
 #define ARCOLL_COLL_NONBLOCKING 1u  /**< an I<coll> start call: t_exit is the return of the start */
 #define ARCOLL_COLL_LARGE_COUNT 2u  /**< the MPI-4 _c form was called */
 #define ARCOLL_COLL_IN_PLACE 4u     /**< MPI_IN_PLACE was passed */
+#define ARCOLL_COLL_PERSISTENT 8u   /**< an MPI_Start of a persistent collective (MPI_<Coll>_init, MPI-4):
+                                         t_entry / t_exit are those of the MPI_Start / MPI_Startall call,
+                                         call site and bytes those of the init call; NONBLOCKING is set too */
 
 /** Special values of arcoll_rec_coll.root (intercommunicator roots). */
 #define ARCOLL_ROOT_NONE (-1)       /**< the operation has no root */

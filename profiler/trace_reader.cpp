@@ -21,7 +21,9 @@ namespace {
 const char *const kOpNames[OP_COUNT_] = {
     "barrier",   "bcast",     "reduce",         "allreduce",            "gather", "gatherv",
     "scatter",   "scatterv",  "allgather",      "allgatherv",           "alltoall",
-    "alltoallv", "alltoallw", "reduce_scatter", "reduce_scatter_block", "scan",   "exscan"};
+    "alltoallv", "alltoallw", "reduce_scatter", "reduce_scatter_block", "scan",   "exscan",
+    "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
+    "neighbor_alltoallw"};
 
 const char *record_name(uint32_t t) {
   switch (t) {

@@ -55,7 +55,9 @@ bool blocking(const CollEvent &c) { return !(c.flags & ARCOLL_COLL_NONBLOCKING);
 const char *const kCallNames[OP_COUNT_] = {
     "Barrier",   "Bcast",          "Reduce",               "Allreduce", "Gather", "Gatherv",
     "Scatter",   "Scatterv",       "Allgather",            "Allgatherv", "Alltoall", "Alltoallv",
-    "Alltoallw", "Reduce_scatter", "Reduce_scatter_block", "Scan",      "Exscan"};
+    "Alltoallw", "Reduce_scatter", "Reduce_scatter_block", "Scan",      "Exscan",
+    "Neighbor_allgather", "Neighbor_allgatherv", "Neighbor_alltoall", "Neighbor_alltoallv",
+    "Neighbor_alltoallw"};
 
 const OTF2_CollectiveOp kOtf2Op[OP_COUNT_] = {
     OTF2_COLLECTIVE_OP_BARRIER,   OTF2_COLLECTIVE_OP_BCAST,      OTF2_COLLECTIVE_OP_REDUCE,
@@ -63,12 +65,18 @@ const OTF2_CollectiveOp kOtf2Op[OP_COUNT_] = {
     OTF2_COLLECTIVE_OP_SCATTER,   OTF2_COLLECTIVE_OP_SCATTERV,   OTF2_COLLECTIVE_OP_ALLGATHER,
     OTF2_COLLECTIVE_OP_ALLGATHERV, OTF2_COLLECTIVE_OP_ALLTOALL,  OTF2_COLLECTIVE_OP_ALLTOALLV,
     OTF2_COLLECTIVE_OP_ALLTOALLW, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
-    OTF2_COLLECTIVE_OP_SCAN,      OTF2_COLLECTIVE_OP_EXSCAN};
+    OTF2_COLLECTIVE_OP_SCAN,      OTF2_COLLECTIVE_OP_EXSCAN,
+    /* OTF2 has no neighbourhood operations: the matching all-to-all one (the
+       region is named MPI_Neighbor_*, so readers still see the call) */
+    OTF2_COLLECTIVE_OP_ALLGATHER, OTF2_COLLECTIVE_OP_ALLGATHERV, OTF2_COLLECTIVE_OP_ALLTOALL,
+    OTF2_COLLECTIVE_OP_ALLTOALLV, OTF2_COLLECTIVE_OP_ALLTOALLW};
 
-/** "MPI_Bcast", "MPI_Ibcast", "MPI_Bcast_c", "MPI_Ibcast_c". */
+/** "MPI_Bcast", "MPI_Ibcast", "MPI_Bcast_c", "MPI_Ibcast_c"; "MPI_Bcast_init" for the
+ *  starts of a persistent collective. */
 std::string call_name(const CollEvent &c) {
   std::string n = kCallNames[c.op];
-  if (!blocking(c)) n = "I" + std::string(1, static_cast<char>(std::tolower(n[0]))) + n.substr(1);
+  if (c.flags & ARCOLL_COLL_PERSISTENT) n += "_init";  // a start of the request MPI_<Coll>_init made
+  else if (!blocking(c)) n = "I" + std::string(1, static_cast<char>(std::tolower(n[0]))) + n.substr(1);
   return "MPI_" + n + (c.flags & ARCOLL_COLL_LARGE_COUNT ? "_c" : "");
 }
 
@@ -77,7 +85,9 @@ OTF2_RegionRole region_role(int op) {
     case OP_BARRIER: return OTF2_REGION_ROLE_BARRIER;
     case OP_BCAST: case OP_SCATTER: case OP_SCATTERV: return OTF2_REGION_ROLE_COLL_ONE2ALL;
     case OP_REDUCE: case OP_GATHER: case OP_GATHERV: return OTF2_REGION_ROLE_COLL_ALL2ONE;
-    case OP_SCAN: case OP_EXSCAN: return OTF2_REGION_ROLE_COLL_OTHER;
+    case OP_SCAN: case OP_EXSCAN: case OP_NEIGHBOR_ALLGATHER: case OP_NEIGHBOR_ALLGATHERV:
+    case OP_NEIGHBOR_ALLTOALL: case OP_NEIGHBOR_ALLTOALLV: case OP_NEIGHBOR_ALLTOALLW:
+      return OTF2_REGION_ROLE_COLL_OTHER;
     default: return OTF2_REGION_ROLE_COLL_ALL2ALL;
   }
 }

@@ -2,7 +2,7 @@
 # Runs one profiler MPI test case: launches APP under the profiler, checks the
 # exit status and the profiler's messages, then the trace with trace_check.
 # usage: run_case.sh MODE NP MPIEXEC PRELOAD APP CHECKER WORKDIR
-# MODE: coll | p2p | papi | nopapi | unwritable | badenv
+# MODE: coll | p2p | persist | papi | nopapi | unwritable | badenv
 set -u
 mode=$1 np=$2 mpiexec=$3 preload=$4 app=$5 checker=$6 dir=$7
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
@@ -15,6 +15,7 @@ kind=coll
 case $mode in
   coll) ;;
   p2p) kind=p2p ;;
+  persist) kind=persist ;;
   papi)
     # The counter path needs a PAPI event this machine has (perf::TASK-CLOCK, a
     # software event of the perf_event component); skip (77) where PAPI has none.

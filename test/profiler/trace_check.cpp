@@ -25,7 +25,7 @@ static int failures = 0;
     }                                                                                  \
   } while (0)
 
-static void check_common(const Trace &t, int P, int ncounters) {
+static void check_common(const Trace &t, int P, int ncounters, bool seq_gaps = false) {
   EXPECT(t.nranks == P, "nranks " << t.nranks);
   EXPECT(t.version == 2u, "version " << t.version);
   for (int r = 0; r < t.nranks; r++) {
@@ -60,7 +60,10 @@ static void check_common(const Trace &t, int P, int ncounters) {
   std::map<std::pair<int, uint64_t>, uint64_t> next;
   for (auto &e : t.colls) {
     uint64_t &n = next[{e.rank, e.comm_id}];
-    EXPECT(e.seq == n, "rank " << e.rank << " comm " << e.comm_id << " seq " << e.seq << " expected " << n);
+    if (seq_gaps)  // MPI_Pcontrol(0): paused calls are numbered, not written
+      EXPECT(e.seq >= n, "rank " << e.rank << " comm " << e.comm_id << " seq " << e.seq << " below " << n);
+    else
+      EXPECT(e.seq == n, "rank " << e.rank << " comm " << e.comm_id << " seq " << e.seq << " expected " << n);
     n = e.seq + 1;
   }
 }
@@ -121,7 +124,7 @@ static void check_coll(const Trace &t, int P) {
         EXPECT(e->bytes == (want_root == ARCOLL_ROOT_PROC_NULL ? 0u : 4u), "intercomm bytes " << e->bytes);
       }
     }
-    for (int op = 0; op < OP_COUNT_; op++) {
+    for (int op = 0; op <= OP_EXSCAN; op++) {  // coll_all.c calls no neighbourhood collective
       EXPECT(plain[op] == 1, "rank " << r << " " << op_name(op) << " int-form calls " << plain[op]);
       EXPECT(lc[op] == (op == OP_BARRIER || !large ? 0 : 1),
              "rank " << r << " " << op_name(op) << " _c calls " << lc[op]);
@@ -193,9 +196,51 @@ static void check_p2p(const Trace &t, int P, int delayed) {
   EXPECT(latest == delayed, "latest-arriving rank " << latest << " expected " << delayed);
 }
 
+// topo_persist.c: neighbourhood collectives on a periodic ring, 3 bcasts
+// paused by MPI_Pcontrol(0), persistent collectives recorded per start,
+// persistent point-to-point not recorded as collectives.
+static void check_persist(const Trace &t, int P) {
+  const unsigned NB = ARCOLL_COLL_NONBLOCKING, PE = ARCOLL_COLL_PERSISTENT, LC = ARCOLL_COLL_LARGE_COUNT;
+  // (op, flags, bytes) -> calls per rank
+  std::map<std::tuple<int, unsigned, uint64_t>, int> want = {
+      {{OP_NEIGHBOR_ALLGATHER, 0, 24}, 1}, {{OP_NEIGHBOR_ALLTOALL, 0, 16}, 1},
+      {{OP_NEIGHBOR_ALLTOALLV, 0, 12}, 1}, {{OP_NEIGHBOR_ALLTOALLW, 0, 12}, 1},
+      {{OP_NEIGHBOR_ALLGATHERV, 0, 8}, 1}, {{OP_NEIGHBOR_ALLTOALL, NB, 8}, 1},
+      {{OP_NEIGHBOR_ALLTOALL, LC, 16}, 1}, {{OP_BCAST, NB | PE, 16}, 5},
+      {{OP_ALLREDUCE, NB | PE, 16}, 3},    {{OP_BARRIER, NB | PE, 0}, 3},
+      {{OP_NEIGHBOR_ALLTOALL, NB | PE, 8}, 2}, {{OP_BARRIER, 0, 0}, 1}};
+  std::map<int, std::map<std::tuple<int, unsigned, uint64_t>, int>> got;
+  std::map<int, uint64_t> world_max, world_n;
+  for (auto &e : t.colls) {
+    got[e.rank][{e.op, e.flags, e.bytes}]++;
+    if (e.op == OP_BCAST) EXPECT(e.root == 0, "bcast root " << e.root);
+    if (e.comm_id == 0) world_max[e.rank] = std::max(world_max[e.rank], e.seq), world_n[e.rank]++;
+  }
+  for (int r = 0; r < P; r++) {
+    EXPECT(got[r] == want, "rank " << r << ": " << got[r].size() << " kinds of calls, expected " << want.size());
+    for (auto &[k, n] : want)
+      EXPECT(got[r][k] == n, "rank " << r << " " << op_name(std::get<0>(k)) << " flags " << std::get<1>(k)
+                                       << " bytes " << std::get<2>(k) << ": " << got[r][k] << " calls, expected " << n);
+    // world: 1 barrier + 5 + 3 + 3 starts recorded, 3 paused bcasts numbered
+    EXPECT(world_n[r] == 12 && world_max[r] + 1 == 15, "rank " << r << " world calls " << world_n[r]
+                                                             << ", last seq " << world_max[r]);
+  }
+  // CCS: every neighbourhood byte went to the ring neighbours; persistent
+  // point-to-point is not recorded (MPI_Start carries no destination)
+  std::map<int, uint64_t> sent;
+  for (auto &c : t.ccs) {
+    const int left = (c.src + P - 1) % P, right = (c.src + 1) % P;
+    EXPECT(c.dst == left || c.dst == right, "CCS " << c.src << "->" << c.dst << " is not a ring neighbour");
+    sent[c.src] += c.bytes;
+  }
+  for (int r = 0; r < P; r++)
+    EXPECT(sent[r] == 24 + 16 + 12 + 12 + 8 + 8 + 16 + 2 * 8,
+           "rank " << r << " neighbourhood bytes in the CCS " << sent[r]);
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
-    std::cerr << "usage: trace_check coll|p2p TRACE NRANKS [--counters N] [--delayed R]\n";
+    std::cerr << "usage: trace_check coll|p2p|persist TRACE NRANKS [--counters N] [--delayed R]\n";
     return 2;
   }
   std::string mode = argv[1];
@@ -206,8 +251,9 @@ int main(int argc, char **argv) {
   }
   try {
     Trace t = Trace::read(argv[2]);
-    check_common(t, P, ncounters);
+    check_common(t, P, ncounters, mode == "persist");
     if (mode == "coll") check_coll(t, P);
+    else if (mode == "persist") check_persist(t, P);
     else if (mode == "p2p") check_p2p(t, P, delayed);
     else {
       std::cerr << "unknown mode " << mode << "\n";
