@@ -79,6 +79,10 @@ def wrapper(e, large):
         body.append("  arcoll_pcontrol(level);")
         body.append("  return PMPI_Pcontrol(level);")
         return f"{sig}\n{{\n" + "\n".join(body) + "\n}\n"
+    elif k == "abort":  # the job ends here: keep what this rank recorded
+        body.append("  arcoll_abort_hook();")
+        body.append(f"  return {pname}({args});")
+        return f"{sig}\n{{\n" + "\n".join(body) + "\n}\n"
     elif k == "start":
         body.append(f"  if (!arcoll_enabled() || !arcoll_persistent_count()) return {pname}({args});")
         body.append("  arcoll_coll_ctx ctx_;")

@@ -8,7 +8,7 @@ Entry fields:
   kind    "init" | "finalize" | "coll" | "icoll" | "pcoll" (persistent
           MPI_<Coll>_init, MPI-4) | "ncoll" / "incoll" / "pncoll"
           (neighbourhood collectives: blocking, nonblocking, persistent) |
-          "start" | "request_free" | "pcontrol" | "send" | "recv" | "irecv" |
+          "start" | "request_free" | "pcontrol" | "abort" | "send" | "recv" | "irecv" |
           "sendrecv" | "wait".
   params  C parameter list. The token CNT stands for `int` in the classic form
           and `MPI_Count` in the large-count form; CNTV for `const int` /
@@ -163,6 +163,7 @@ def entries():
     out.append(dict(name="Request_free", kind="request_free", params="MPI_Request *request",
                     large=False))
     out.append(dict(name="Pcontrol", kind="pcontrol", params="const int level, ...", large=False))
+    out.append(dict(name="Abort", kind="abort", params="MPI_Comm comm, int errorcode", large=False))
     for n in ("Send", "Ssend", "Bsend", "Rsend"):
         out.append(dict(name=n, kind="send", params=_SEND_PARAMS, large=True,
                         dest="dest", sbytes="count*TS(datatype)"))

@@ -1,6 +1,7 @@
 // The arcoll profiler's recorder: state behind recorder_hooks.h.
 // Semantics (steps, CCS, comm ids, bytes, clock, files): profiler/README.md.
 #include <mpi.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -53,6 +54,8 @@ struct CcsSlot {
 struct State {
   bool initialized = false;
   bool enabled = false;
+  double flush_every = 1.0;  // ARCOLL_FLUSH_SECONDS: write the buffer at a sync point this often
+  double last_flush = 0.0;
   bool paused = false;       // MPI_Pcontrol(0) .. MPI_Pcontrol(nonzero)
   uint64_t paused_colls = 0; // collectives not recorded while paused
   int world_rank = 0, world_size = 1;
@@ -135,6 +138,54 @@ void sync_point_locked() {
   State &s = S();
   flush_ccs_locked();
   s.step++;
+  // bound what a crash, MPI_Abort or SIGKILL loses (profiler/README.md "Aborted runs")
+  if (s.flush_every >= 0) {
+    const double now = PMPI_Wtime();
+    if (now - s.last_flush >= s.flush_every) {
+      s.writer.flush();
+      s.last_flush = now;
+    }
+  }
+}
+
+/** Writes the buffered records of this rank to its part file now, if no other
+ *  thread is inside the recorder (MPI_Abort, SIGTERM). */
+bool emergency_flush(const char *why) {
+  State &s = S();
+  if (!s.enabled) return false;
+  if (!s.mu.try_lock()) return false;
+  flush_ccs_locked();
+  const bool ok = s.writer.flush();
+  s.mu.unlock();
+  if (ok) {
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "arcoll: %s: rank %d wrote its trace part %s; when the job has ended, "
+                  "`arcoll recover %s` assembles the parts into a trace\n",
+                  why, s.world_rank, s.part_path.c_str(), s.trace_path.c_str());
+    ssize_t w = write(2, line, std::strlen(line));
+    (void)w;
+  }
+  return ok;
+}
+
+void on_sigterm(int sig) {
+  emergency_flush("SIGTERM");
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+/** Seconds from ARCOLL_FLUSH_SECONDS (>= 0; 0 = at every sync point), else 1. */
+double env_flush_seconds(bool verbose) {
+  const char *v = std::getenv("ARCOLL_FLUSH_SECONDS");
+  if (!v) return 1.0;
+  char *end = nullptr;
+  const double x = std::strtod(v, &end);
+  if (end != v && *end == '\0' && x >= 0 && x <= 1e9) return x;
+  if (verbose)
+    say(std::string("bad value '") + v + "' of environment variable ARCOLL_FLUSH_SECONDS: use seconds >= 0 "
+        "(0: write the trace buffer at every synchronisation point); using the default 1");
+  return 1.0;
 }
 
 int comm_delete_fn(MPI_Comm, int, void *attr, void *) {
@@ -414,6 +465,7 @@ void arcoll_init_hook(void) {
   }
   const bool r0 = s.world_rank == 0;
   s.summary = env_flag("ARCOLL_PROFILE_SUMMARY", true, r0);
+  s.flush_every = env_flush_seconds(r0);
 
   std::string path;
   if (r0) {
@@ -475,8 +527,23 @@ void arcoll_init_hook(void) {
     disable_all(s);
     return;
   }
+  {
+    // a clock record now too, so a trace assembled from the parts of an
+    // aborted run is clock-corrected (the one written at MPI_Finalize replaces it)
+    arcoll_rec_clock c{};
+    c.t_init = c.t_fini = s.clock_init.t_local;
+    c.off_init = c.off_fini = s.clock_init.offset;
+    c.rtt_init = c.rtt_fini = s.clock_init.rtt;
+    put(RT_CLOCK, &c, sizeof c);
+  }
+  s.last_flush = PMPI_Wtime();
+  struct sigaction old {};
+  if (sigaction(SIGTERM, nullptr, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
+    signal(SIGTERM, on_sigterm);  // only where the program installed no handler of its own
   s.enabled = true;
 }
+
+void arcoll_abort_hook(void) { emergency_flush("MPI_Abort"); }
 
 void arcoll_finalize_hook(void) {
   State &s = S();

@@ -51,6 +51,10 @@ void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes);
 /** A synchronisation point: flushes the step's CCS table and advances the step. */
 void arcoll_sync_point(void);
 
+/** MPI_Abort is about to end the job: write this rank's buffered records to
+ *  its part file and say how to assemble the parts (`arcoll recover`). */
+void arcoll_abort_hook(void);
+
 /** MPI_Pcontrol(level): level 0 pauses recording (no RT_COLL / RT_CCS
  *  records are written), any other level resumes it, as mpiP does.  While
  *  paused the recorder still numbers calls and steps, so the calls recorded

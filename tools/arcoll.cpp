@@ -11,6 +11,7 @@
  *                  [--latency-us LEVEL=US]... [--bandwidth-gbps LEVEL=GBIT/S]...
  *                  [--linkspeed-gbps X] [--contention count|volume|fluid|blend] [--with-collectives]
  *     arcoll export TRACE --otf2 DIR [--name NAME]
+ *     arcoll recover TRACE [-o OUT] [--nranks N]   (cli_recover.hpp)
  *     arcoll list-algorithms [--sources]
  *     arcoll calibrate [-o model.json] [--np N] [--launcher CMD] [--dry-run] [-- ARGS...]
  *     arcoll --version
@@ -60,6 +61,7 @@
 
 #include "algo_names.h"
 #include "comm_graph.hpp"
+#include "cli_recover.hpp"
 #include "export_otf2.hpp"
 #include "advice.hpp"
 #include "launch_files.hpp"
@@ -486,6 +488,7 @@ int main(int argc, char **argv) {
       {"summary", add_summary(app)},
       {"place", add_place(app)},
       {"export", add_export(app)},
+      {"recover", arcoll::tools::add_recover(app)},
       {"list-algorithms", add_list_algorithms(app)},
       {"calibrate", add_calibrate(app)},
   };

@@ -1,6 +1,6 @@
 // Checks a trace recorded by the arcoll profiler from coll_all.c or
 // p2p_pattern.c, parsing it with the one reader (Trace::read).
-// Usage: trace_check coll|p2p TRACE NRANKS [--counters N] [--delayed R]
+// Usage: trace_check coll|p2p|persist|aborted TRACE NRANKS [--counters N] [--delayed R] [--all]
 // Prints every failed expectation and exits 1 if there was any.
 #include <cmath>
 #include <cstdlib>
@@ -238,24 +238,48 @@ static void check_persist(const Trace &t, int P) {
            "rank " << r << " neighbourhood bytes in the CCS " << sent[r]);
 }
 
+// abort_run.c after `arcoll recover`: no rank complete; rank `last` (it
+// flushed at MPI_Abort / SIGTERM) has its 30 broadcasts, every rank too with
+// `all` (ARCOLL_FLUSH_SECONDS=0), and nobody more than 30.
+static void check_aborted(const Trace &t, int P, int last, bool all) {
+  std::map<int, int> n;
+  for (auto &e : t.colls) {
+    EXPECT(e.op == OP_BCAST && e.bytes == 16 && e.root == 0, "rank " << e.rank << " " << op_name(e.op));
+    EXPECT(e.seq == uint64_t(n[e.rank]), "rank " << e.rank << " seq " << e.seq);
+    n[e.rank]++;
+  }
+  for (int r = 0; r < P; r++) {
+    EXPECT(!t.ranks[r].complete, "rank " << r << " complete after an abort");
+    EXPECT(n[r] <= 30, "rank " << r << " " << n[r] << " calls");
+    if (all || r == last) EXPECT(n[r] == 30, "rank " << r << " has " << n[r] << " of its 30 broadcasts");
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
-    std::cerr << "usage: trace_check coll|p2p|persist TRACE NRANKS [--counters N] [--delayed R]\n";
+    std::cerr << "usage: trace_check coll|p2p|persist|aborted TRACE NRANKS [--counters N] [--delayed R] [--all]\n";
     return 2;
   }
   std::string mode = argv[1];
   int P = std::atoi(argv[3]), ncounters = 0, delayed = P - 1;
+  bool all = false;
+  for (int i = 4; i < argc; i++)
+    if (!std::strcmp(argv[i], "--all")) all = true;
   for (int i = 4; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--counters")) ncounters = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--delayed")) delayed = std::atoi(argv[i + 1]);
   }
   try {
     Trace t = Trace::read(argv[2]);
-    check_common(t, P, ncounters, mode == "persist");
+    if (mode == "aborted") {
+      check_aborted(t, P, delayed, all);
+    } else {
+      check_common(t, P, ncounters, mode == "persist");
+    }
     if (mode == "coll") check_coll(t, P);
     else if (mode == "persist") check_persist(t, P);
     else if (mode == "p2p") check_p2p(t, P, delayed);
-    else {
+    else if (mode != "aborted") {
       std::cerr << "unknown mode " << mode << "\n";
       return 2;
     }
