@@ -108,6 +108,8 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
     if (ex && arcoll_explorer_init(ex, &cfg->model, c, P, bytes, commutative,
                                    cfg->online_candidates, cfg->online_trials,
                                    cfg->online_refine) > 1) {
+      ex->imbalance = cfg->online_skew;
+      if (cfg->online_skew == 0) ex->check_at = 0;
       out->ex = ex;
       out->source = "measured";
       return; /* arcoll_choose loads the candidate of each call */
@@ -160,7 +162,23 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   const double now = PMPI_Wtime();
   const double period = ex->last_exit > 0 ? now - ex->last_exit : now - t0;
   ex->last_exit = now;
-  if (!arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS)) return rc;
+  const int due = arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS);
+  if (!due) return rc;
+  if (due == 2) { /* imbalance check (online.h) */
+    const int crc = arcoll_explorer_check(ex, st->priv);
+    if (!ex->finished) return rc == MPI_SUCCESS ? crc : rc;
+    e->algo = ex->best.algo;
+    e->segment_bytes = ex->best.segment_bytes;
+    e->k = ex->best.k;
+    e->predicted_s = ex->best.predicted_s;
+    if (arcoll_g_cfg.debug && st->me == 0)
+      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: arrival skew dominates binomial's time "
+              "(ARCOLL_ONLINE_SKEW %g): kept, nothing else measured\n", e->algo->collective, st->P,
+              (long long)ex->bytes, ex->imbalance);
+    free(ex);
+    e->ex = NULL;
+    return rc == MPI_SUCCESS ? crc : rc;
+  }
   const int round = ex->round, n = ex->n, debug = arcoll_g_cfg.debug && st->me == 0;
   arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
   if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */

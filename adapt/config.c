@@ -122,6 +122,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->online_candidates = ARCOLL_ONLINE_DEFAULT_CANDIDATES;
   cfg->online_trials = 2;
   cfg->online_refine = ARCOLL_ONLINE_DEFAULT_REFINE;
+  cfg->online_skew = (int)ARCOLL_ONLINE_IMBALANCE;
   const char *s;
   long long v;
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
@@ -184,7 +185,11 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
       env_int("ARCOLL_ONLINE_REFINE", 0, ARCOLL_ONLINE_MAX_REFINE,
               "how many segment-refinement rounds follow the candidates (the kept algorithm "
               "at half / double its segment size)", "0 = none; ", &cfg->online_refine, err,
-              errlen))
+              errlen) ||
+      env_int("ARCOLL_ONLINE_SKEW", 0, 1000,
+              "the factor over binomial's model time beyond which arrival skew ends a bcast / "
+              "reduce exploration with binomial (collectives/online.h)", "0 = never; ",
+              &cfg->online_skew, err, errlen))
     return -1;
   if (parse_tuning(cfg, err, errlen)) return -1;
   if ((s = getenv("ARCOLL_DEBUG")) && *s) {

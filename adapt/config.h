@@ -20,6 +20,9 @@
  * | ARCOLL_ONLINE_TRIALS              | 1..8 runs of each candidate              | 2       |
  * | ARCOLL_ONLINE_REFINE              | 0..8 segment-refinement rounds after the | 3       |
  * |                                   | candidates (collectives/online.h)        |         |
+ * | ARCOLL_ONLINE_SKEW                | 0..1000: arrival skew above this x       | 8       |
+ * |                                   | binomial's model time ends a bcast /     |         |
+ * |                                   | reduce exploration with binomial (0: off)|         |
  * | ARCOLL_TUNING                     | tuning file read at MPI_Init (tuning.h): | none    |
  * |                                   | its choices replace the online selection |         |
  * | ARCOLL_TUNING_OUT                 | tuning file written at MPI_Finalize      | none    |
@@ -58,6 +61,7 @@ typedef struct arcoll_config {
   int online_candidates;   /**< ARCOLL_ONLINE_CANDIDATES: candidates measured per class (1 = model only) */
   int online_trials;       /**< ARCOLL_ONLINE_TRIALS: runs per candidate */
   int online_refine;       /**< ARCOLL_ONLINE_REFINE: segment-refinement rounds (0 = none) */
+  int online_skew;         /**< ARCOLL_ONLINE_SKEW: imbalance-check factor (0 = no check) */
   arcoll_model_t model;    /**< ARCOLL_MODEL or arcoll_model_default() */
   arcoll_tuning_t tuning;  /**< ARCOLL_TUNING's choices (empty when unset) */
   char tuning_out[4096];   /**< ARCOLL_TUNING_OUT ("" when unset) */

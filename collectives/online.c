@@ -21,6 +21,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   e->P = P;
   e->bytes = bytes;
   e->best_s = INFINITY;
+  e->imbalance = ARCOLL_ONLINE_IMBALANCE;
   e->n = arcoll_select_candidates(m, c, P, bytes, commutative, e->cand, ncand);
   /* never measure what the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
    * times slower than its best (cand[0]); candidates without a prediction stay */
@@ -48,6 +49,18 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
         break;
       }
   }
+  /* binomial first, then the imbalance check after its runs (online.h) */
+  if ((c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE) && e->n > 1) {
+    for (int i = 1; i < e->n; ++i)
+      if (!strcmp(e->cand[i].algo->name, "binomial")) {
+        const arcoll_choice_t b = e->cand[i];
+        memmove(&e->cand[1], &e->cand[0], sizeof e->cand[0] * (size_t)i);
+        e->cand[0] = b;
+        break;
+      }
+    if (!strcmp(e->cand[0].algo->name, "binomial") && e->cand[0].predicted_s > 0)
+      e->check_at = e->trials;
+  }
   if (e->n < 1) e->finished = 1;
   else e->best = e->cand[0];
   return e->n;
@@ -64,7 +77,42 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
   e->t[e->done] = bad ? INFINITY : seconds;
   e->p[e->done++] = bad ? INFINITY : period;
   ++e->runs;
+  if (e->round == 0 && e->check_at && e->done == e->check_at && e->done < e->n * e->trials) return 2;
   return e->done == e->n * e->trials;
+}
+
+int arcoll_explorer_check_times(arcoll_explorer_t *e, double max_inside_s, double max_period_s,
+                                double min_period_s) {
+  e->check_at = 0;
+  /* a failed run (+inf) says nothing about skew: go on measuring */
+  if (!isfinite(max_inside_s) || !isfinite(max_period_s) || !isfinite(min_period_s)) return 0;
+  const double pred = e->cand[0].predicted_s;
+  const int skew_inside = max_inside_s > e->imbalance * pred;
+  const int skew_outside = max_period_s > e->imbalance * fmax(fmax(min_period_s, max_inside_s), pred);
+  if (!skew_inside && !skew_outside) return 0;
+  e->best = e->cand[0];
+  e->finished = 1;
+  return 1;
+}
+
+int arcoll_explorer_check(arcoll_explorer_t *e, MPI_Comm comm) {
+  /* MAX of (inside, period, -period): max inside, max and min period */
+  double mine[3] = {INFINITY, INFINITY, -INFINITY}, all[3];
+  /* the first measured call has no previous one: its period is its time
+   * inside, no evidence; the periods of the others */
+  for (int r = 0; r < e->done; ++r) {
+    mine[0] = fmin(mine[0], e->t[r]);
+    if (r > 0 || e->done == 1) mine[1] = fmin(mine[1], e->p[r]);
+  }
+  mine[2] = -mine[1];
+  const int rc = PMPI_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_MAX, comm);
+  if (rc != MPI_SUCCESS) {
+    e->best = e->cand[0];
+    e->finished = 1;
+    return rc;
+  }
+  arcoll_explorer_check_times(e, all[0], all[1], -all[2]);
+  return MPI_SUCCESS;
 }
 
 int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed) {

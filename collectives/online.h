@@ -66,6 +66,17 @@
  * one segment: the round-0 candidate "unsegmented" covers it).
  * arcoll_explorer_next() returns NULL once the exploration ended; `best`
  * is then the choice.
+ * Imbalance check (bcast, reduce): binomial, when a candidate, is measured
+ * first; after its `trials` runs one MPI_Allreduce(MAX) of each rank's
+ * fastest time inside and shortest period (arcoll_explorer_check): when
+ * either shows arrival skew (arcoll_explorer_check_times), the skew, not the
+ * algorithm, sets the time, and the exploration ends with binomial - the tree
+ * where early ranks leave first and late ranks delay only their ancestors -
+ * and the other candidates, whose calls would each cost P x the skew where
+ * they synchronise all ranks, are not run (SMPI flat P = 64, 8 B reduce,
+ * root late by 1 ms per call: the exploration's rsag runs and decision
+ * made auto's time inside 0.42 s against 0.026 s for binomial forced and
+ * 0.034 s for the better SMPI selector).
  * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
  * trials per further round, run possibly slower configurations, plus one
  * allreduce of at most ncand x trials doubles per round, once per
@@ -102,6 +113,9 @@ extern "C" {
 #define ARCOLL_ONLINE_MAX_TOLERANCE 0.05
 /** Exploration budget in calls of the best configuration (5 % of 200 calls). */
 #define ARCOLL_ONLINE_BUDGET_CALLS 10.0
+/** Imbalance check: binomial's measured max over ranks above this many
+ *  times its predicted time ends the exploration with binomial. */
+#define ARCOLL_ONLINE_IMBALANCE 8.0
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
 
 typedef struct arcoll_explorer {
@@ -113,6 +127,8 @@ typedef struct arcoll_explorer {
   int dir;    /**< direction of the refinement: +1 larger segments, -1 smaller, 0 not yet known */
   int finished; /**< 1 once the exploration ended (best is the choice) */
   int runs;   /**< calls measured so far, all rounds */
+  int check_at; /**< round 0: runs after which the imbalance check is due (0: none) */
+  double imbalance; /**< the check's factor (init: ARCOLL_ONLINE_IMBALANCE; the caller may change it) */
   const arcoll_model_t *model; /**< init's model (predictions of refined sizes); must outlive *e */
   arcoll_coll_t coll;
   int P;
@@ -152,7 +168,8 @@ const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e);
  * exit of the previous measured call, or the time inside for the first) of
  * the run named by arcoll_explorer_next(); failed = 1 marks it +inf (never
  * chosen).  Returns 1 when every run of the round is recorded (call
- * arcoll_explorer_decide() now, on every rank), else 0.
+ * arcoll_explorer_decide() now, on every rank), 2 when the imbalance check
+ * is due (call arcoll_explorer_check() now, on every rank), else 0.
  */
 int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double period, int failed);
 
@@ -167,6 +184,30 @@ int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed);
  * rank with best = the round's first candidate unless a round before set it).
  */
 int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm);
+
+/**
+ * The imbalance check (header), collective over comm (every rank, after the
+ * same run): one MPI_Allreduce(MAX) of this rank's fastest time inside and
+ * shortest period (and its negative: the minimum over ranks) among the runs
+ * so far, then arcoll_explorer_check_times().  Returns MPI_SUCCESS or the
+ * allreduce's error (the exploration then ends with cand[0]).
+ */
+int arcoll_explorer_check(arcoll_explorer_t *e, MPI_Comm comm);
+
+/** The local part: max_inside_s = max over ranks of each rank's fastest time
+ *  inside, max_period_s / min_period_s = max / min over ranks of each rank's
+ *  shortest period (seconds) of cand[0]'s runs.  Ends the exploration with
+ *  cand[0] (finished = 1, returns 1) when skew shows (F = e->imbalance,
+ *  default ARCOLL_ONLINE_IMBALANCE): inside the call (max_inside_s > F x
+ *  cand[0].predicted_s: ranks wait for late ones) or between calls
+ *  (max_period_s > F x max(min_period_s, max_inside_s, predicted): some rank
+ *  takes far longer per call than others - late, like a late root whose
+ *  reduce children never wait for it - so a candidate that makes every rank
+ *  wait for it would cost up to that period per rank; equal periods, e.g.
+ *  balanced computation between calls, are no skew).  A +inf (failed run)
+ *  ends nothing.  Else returns 0 and the round goes on. */
+int arcoll_explorer_check_times(arcoll_explorer_t *e, double max_inside_s, double max_period_s,
+                                double min_period_s);
 
 /**
  * The local part of arcoll_explorer_decide(): `all` = the round's n x trials

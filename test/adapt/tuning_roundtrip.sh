@@ -16,7 +16,7 @@ mkdir -p "$dir"
 tuning=$dir/tuning.json
 rm -f "$tuning"
 args=("$coll" "$bytes" 3 2 10 0 3) # 16 calls: 6 to measure, <= 8 to refine
-out1=$(env ARCOLL_ONLINE_CANDIDATES=3 ARCOLL_ONLINE_TRIALS=2 ARCOLL_TUNING_OUT="$tuning" \
+out1=$(env ARCOLL_ONLINE_CANDIDATES=3 ARCOLL_ONLINE_TRIALS=2 ARCOLL_ONLINE_SKEW=0 ARCOLL_TUNING_OUT="$tuning" \
   "$@" "${args[@]}" 2>"$dir/run1.err") || { cat "$dir/run1.err" >&2; echo "$out1"; exit 1; }
 kept=$(sed -n "s/^online_check $coll P=$np: OK .*kept \([^) ]*\)).*/\1/p" <<<"$out1")
 [ -n "$kept" ] || { echo "FAIL: first run did not report its kept algorithm:"; echo "$out1"; exit 1; }

@@ -31,8 +31,9 @@ std::vector<Measured> explore(arcoll_explorer_t &e, const TimeFn &time_of) {
   while ((ch = arcoll_explorer_next(&e)) != nullptr) {
     runs.push_back({ch->algo->name, ch->segment_bytes, e.round});
     const double t = time_of(*ch);
-    if (arcoll_explorer_record(&e, std::isfinite(t) ? t : 0, !std::isfinite(t)))
-      arcoll_explorer_decide_times(&e, e.t, nullptr);
+    const int due = arcoll_explorer_record(&e, std::isfinite(t) ? t : 0, !std::isfinite(t));
+    if (due == 2) EXPECT_EQ(arcoll_explorer_check_times(&e, 0.0, 0.0, 0.0), 0);  // balanced: no skew
+    else if (due) arcoll_explorer_decide_times(&e, e.t, nullptr);
     EXPECT_LT(runs.size(), 200u) << "the exploration does not end";
     if (runs.size() >= 200) break;
   }
@@ -239,13 +240,74 @@ TEST(Online, CriticalPathFirstThenTheSumOverRanks) {
   sum[0] = 3.0, max[0] = 1.8;
   sum[1] = 9.0, max[1] = 1.0;
   sum[2] = 8.0, max[2] = 1.015;
-  for (int i = 0; i < n; ++i) ASSERT_EQ(arcoll_explorer_record(&e, 0, 0), i == n - 1 ? 1 : 0);
+  for (int i = 0; i < n; ++i) {
+    const int due = arcoll_explorer_record(&e, 0, 0);
+    if (due == 2) ASSERT_EQ(arcoll_explorer_check_times(&e, 0.0, 0.0, 0.0), 0);  // binomial measured first
+    else ASSERT_EQ(due, i == n - 1 ? 1 : 0);
+  }
   arcoll_explorer_decide_times(&e, sum.data(), max.data());
   EXPECT_TRUE(e.finished);
   EXPECT_EQ(e.best.algo, e.cand[2].algo);
   EXPECT_EQ(e.best.segment_bytes, e.cand[2].segment_bytes);
   EXPECT_EQ(e.best_s, 8.0);
   EXPECT_EQ(e.best_max_s, 1.015);
+}
+
+// bcast / reduce: binomial runs first; when its max over ranks is above
+// ARCOLL_ONLINE_IMBALANCE x its model time (arrival skew), the exploration
+// ends with binomial and nothing else runs; below, it goes on.
+TEST(Online, ArrivalSkewEndsTheExplorationWithBinomial) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  for (int skewed = 0; skewed < 2; ++skewed) {
+    arcoll_explorer_t e;
+    ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, 64, 8, 1, 3, 2, 0), 2);
+    ASSERT_STREQ(e.cand[0].algo->name, "binomial");
+    const double pred = e.cand[0].predicted_s;
+    ASSERT_GT(pred, 0);
+    ASSERT_EQ(arcoll_explorer_record(&e, pred, 0), 0);
+    ASSERT_EQ(arcoll_explorer_record(&e, pred, 0), 2);  // the check is due
+    const double max_inside = skewed ? 20 * pred : 2 * pred;
+    EXPECT_EQ(arcoll_explorer_check_times(&e, max_inside, max_inside, max_inside), skewed);
+    if (skewed) {
+      EXPECT_TRUE(e.finished);
+      EXPECT_EQ(arcoll_explorer_next(&e), nullptr);
+      EXPECT_STREQ(e.best.algo->name, "binomial");
+    } else {
+      EXPECT_FALSE(e.finished);
+      ASSERT_NE(arcoll_explorer_next(&e), nullptr);
+      EXPECT_STRNE(arcoll_explorer_next(&e)->algo->name, "binomial");  // the next candidate
+    }
+  }
+  // skew outside the call: a rank's period 20x its (short) time inside, e.g.
+  // a late root whose reduce children never wait for it
+  {
+    arcoll_explorer_t e;
+    ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, 64, 8, 1, 3, 2, 0), 2);
+    const double pred = e.cand[0].predicted_s;
+    arcoll_explorer_record(&e, pred, 0);
+    ASSERT_EQ(arcoll_explorer_record(&e, pred, 0), 2);
+    EXPECT_EQ(arcoll_explorer_check_times(&e, pred, 20 * pred, pred), 1);
+    EXPECT_STREQ(e.best.algo->name, "binomial");
+  }
+  // every rank's period 20x its time inside (balanced computation between
+  // calls): no skew, the exploration goes on
+  {
+    arcoll_explorer_t e;
+    ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, 64, 8, 1, 3, 2, 0), 2);
+    const double pred = e.cand[0].predicted_s;
+    arcoll_explorer_record(&e, pred, 0);
+    ASSERT_EQ(arcoll_explorer_record(&e, pred, 0), 2);
+    EXPECT_EQ(arcoll_explorer_check_times(&e, pred, 20 * pred, 19 * pred), 0);
+    EXPECT_FALSE(e.finished);
+  }
+  // a failed run (+inf) is no evidence of skew
+  arcoll_explorer_t e;
+  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, 64, 8, 1, 3, 2, 0), 2);
+  arcoll_explorer_record(&e, 0, 1);
+  ASSERT_EQ(arcoll_explorer_record(&e, 0, 1), 2);
+  EXPECT_EQ(arcoll_explorer_check_times(&e, INFINITY, INFINITY, INFINITY), 0);
+  EXPECT_FALSE(e.finished);
 }
 
 TEST(Online, EveryRunFailedKeepsTheModelsChoice) {
