@@ -83,7 +83,7 @@ struct Bytes {
     raw(c);
   }
   void clock(double t_init, double off_init, double t_fini, double off_fini) {
-    arcoll_rec_clock c{t_init, off_init, t_fini, off_fini, 1e-6, 2e-6};
+    arcoll_rec_clock c{t_init, off_init, t_fini, off_fini, 1e-6, 2e-6, 3e-6, 4e-6, t_init + 0.5, 0};
     rec(RT_CLOCK, sizeof c);
     raw(c);
   }
@@ -164,7 +164,7 @@ void expect_error(Bytes b, const std::string &name, const std::string &needle) {
 TEST(TraceReader, ReadsGoodTrace) {
   Trace t = Trace::read(write_file("good", good()));
   ASSERT_EQ(t.nranks, 2);
-  EXPECT_EQ(t.version, 2u);
+  EXPECT_EQ(t.version, 3u);
   EXPECT_TRUE(t.ranks[0].complete);
   EXPECT_TRUE(t.ranks[1].complete);
   EXPECT_EQ(t.ranks[1].host, "n1");
@@ -213,13 +213,13 @@ TEST(TraceReader, BadMagic) {
 }
 
 TEST(TraceReader, WrongVersion) {
-  for (uint32_t v : {1u, 3u}) {
+  for (uint32_t v : {1u, 2u, 4u}) {
     Bytes b;
     b.header(1, v);
     b.begin(0);
     b.end(0, 0);
     expect_error(b, "version" + std::to_string(v),
-                 "trace format version " + std::to_string(v) + ", this reader reads version 2");
+                 "trace format version " + std::to_string(v) + ", this reader reads version 3");
   }
 }
 

@@ -27,7 +27,7 @@ static int failures = 0;
 
 static void check_common(const Trace &t, int P, int ncounters) {
   EXPECT(t.nranks == P, "nranks " << t.nranks);
-  EXPECT(t.version == 2u, "version " << t.version);
+  EXPECT(t.version == 3u, "version " << t.version);
   for (int r = 0; r < t.nranks; r++) {
     const RankInfo &ri = t.ranks[r];
     EXPECT(ri.complete, "rank " << r << " incomplete");
