@@ -9,6 +9,9 @@ constexpr int kTagPing = 7301, kTagPong = 7302, kTagResult = 7303;
 }
 
 bool clock_sync(MPI_Comm comm, int rounds, ClockSample &out, double &cost) {
+  // Ranks arrive at different times (e.g. at MPI_Finalize): the barrier keeps
+  // that imbalance out of the measured cost.
+  if (PMPI_Barrier(comm) != MPI_SUCCESS) return false;
   const double t_start = PMPI_Wtime();
   int rank = 0, size = 1;
   if (PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS || PMPI_Comm_size(comm, &size) != MPI_SUCCESS) return false;

@@ -19,9 +19,10 @@ namespace arcoll::profiler {
  * binomial tree of clock_tree.hpp ping-pongs each child `rounds` times (the
  * fastest round trip gives the child's offset to the parent, Cristian's
  * method) and sends the child its offset composed with the parent's own
- * offset to rank 0. Rank 0 gets {now, 0, 0}. `cost` receives the seconds this
- * rank spent in the call (at most about ceil(log2 P) x (rounds + 1) round
- * trips plus the time until the rank's parent reached it). Returns false on
+ * offset to rank 0. Rank 0 gets {now, 0, 0}. The call starts with a
+ * PMPI_Barrier on `comm`; `cost` receives the seconds this rank spent after
+ * it (about ceil(log2 P) x (rounds + 1) round trips at most: the wait until
+ * its parent reaches it plus the ping-pongs with its children). Returns false on
  * an MPI error (out and cost are then unspecified).
  */
 bool clock_sync(MPI_Comm comm, int rounds, ClockSample &out, double &cost);
