@@ -3,6 +3,8 @@
 # SMPI-built fidelity_app (linked with the SMPI libarcoll_profiler.so) on NP
 # simulated hosts (cluster, 1 us links; simulated computation only), then
 # fidelity_check compares the trace's analysis with the injected delays.
+# MPICH's collective algorithms (smpi/coll-selector:mpich): SMPI's default
+# allgather sends P^2 messages and makes 1024 ranks impractically slow.
 # usage: run_fidelity.sh SMPIRUN NP PROFILER_SO APP CHECKER WORKDIR [SEED [ITERS]]
 set -u
 smpirun=$1 np=$2 lib=$3 app=$4 checker=$5 dir=$6 seed=${7:-17} iters=${8:-30}
@@ -15,7 +17,8 @@ while [ $i -lt "$np" ]; do echo "node-$i" >> hostfile; i=$((i + 1)); done
 export ARCOLL_TRACE="$dir/t.arctrace"
 start=$(date +%s)
 "$smpirun" -np "$np" -platform platform.xml -hostfile hostfile \
-  --cfg=smpi/privatize-libs:"$lib" --cfg=smpi/simulate-computation:no --log=root.thres:warning \
+  --cfg=smpi/privatize-libs:"$lib" --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:mpich \
+  --log=root.thres:warning \
   "$app" "$seed" "$iters" > out.txt 2> err.txt
 rc=$?
 cat out.txt err.txt
