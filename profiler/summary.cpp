@@ -70,6 +70,21 @@ void print_clock_and_causes(const Trace &t, std::ostream &os, int top_n) {
        << fmt_time(s.inherited_median) << "\n";
   }
   if (shown == 0) os << "  (no rank's own delay made others wait)\n";
+
+  // A late rank nobody waits for (a leaf of a broadcast tree) causes no
+  // waiting but is still late: list the largest own delays too.
+  std::vector<const SiteRankCause *> by_own;
+  for (const SiteRankCause &s : rep.ranking)
+    if (s.own_median > 0) by_own.push_back(&s);
+  std::stable_sort(by_own.begin(), by_own.end(),
+                   [](const SiteRankCause *a, const SiteRankCause *b) { return a->own_median > b->own_median; });
+  os << "largest own delays (median gap beyond the others', whether or not anyone waited):\n";
+  for (int i = 0; i < top_n && i < int(by_own.size()); i++) {
+    const SiteRankCause &s = *by_own[std::size_t(i)];
+    os << "  " << rank_name(t, s.rank) << " at " << op_name(s.op) << " " << s.callsite << ": own delay median "
+       << fmt_time(s.own_median) << " over " << s.calls << " calls, caused " << fmt_time(s.caused) << " of waiting\n";
+  }
+  if (by_own.empty()) os << "  (none)\n";
 }
 
 }  // namespace

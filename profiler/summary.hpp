@@ -27,7 +27,9 @@ namespace arcoll::trace {
  *    own delay, the share of calls where it was the cause and the median
  *    inherited lateness -- seed 001_6a837e3d9ad6c429.txt: a late rank
  *    delays every rank below it in the broadcast tree, which then arrives
- *    late at the next call without being the cause.
+ *    late at the next call without being the cause;
+ *  - the `top_n` (call site, rank) pairs by median own delay (a late rank
+ *    nobody waits for, e.g. a leaf of a broadcast tree, shows only here).
  * Every line ends with '\n'; no prefix is added (callers may add one).
  * top_n <= 0 prints only the totals.
  */

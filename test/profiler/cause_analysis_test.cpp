@@ -175,4 +175,8 @@ TEST(CauseAnalysis, TraceRankingAndFirstCall) {
   EXPECT_NE(s.find("(last: rank 1)"), std::string::npos) << s;
   EXPECT_NE(s.find("at MPI_Init max 3.000 ms (rank 1)"), std::string::npos) << s;
   EXPECT_EQ(s.find("2. rank"), std::string::npos) << s;
+  EXPECT_NE(s.find("largest own delays (median gap beyond the others', whether or not anyone waited):\n  rank 2 at "
+                   "bcast app+0x40: own delay median 1000.000 us over 4 calls"),
+            std::string::npos)
+      << s;
 }
