@@ -75,6 +75,8 @@ struct State {
   int ccs_used[kCcsSlots];
   int nccs_used = 0;
   ClockSample clock_init;
+  double clock_cost_init = 0;  // seconds in clock_sync at MPI_Init
+  double t_ready = 0;          // local time when arcoll_init_hook returned
   arcoll::profiler::PapiCounters papi;
   int ncounters = 0;
   long long last_ctr[ARCOLL_MAX_COUNTERS] = {0};
@@ -522,7 +524,7 @@ void arcoll_init_hook(void) {
       put(RT_COMM, &h, sizeof h, wr.data(), uint32_t(wr.size() * 4));
     }
   }
-  if (!arcoll::profiler::clock_sync(s.priv, kClockRounds, s.clock_init)) {
+  if (!arcoll::profiler::clock_sync(s.priv, kClockRounds, s.clock_init, s.clock_cost_init)) {
     if (r0) say("clock synchronisation failed; profiling disabled");
     disable_all(s);
     return;
@@ -534,6 +536,8 @@ void arcoll_init_hook(void) {
     c.t_init = c.t_fini = s.clock_init.t_local;
     c.off_init = c.off_fini = s.clock_init.offset;
     c.rtt_init = c.rtt_fini = s.clock_init.rtt;
+    c.cost_init = s.clock_cost_init;
+    c.t_ready = PMPI_Wtime();
     put(RT_CLOCK, &c, sizeof c);
   }
   s.last_flush = PMPI_Wtime();
@@ -541,6 +545,7 @@ void arcoll_init_hook(void) {
   if (sigaction(SIGTERM, nullptr, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
     signal(SIGTERM, on_sigterm);  // only where the program installed no handler of its own
   s.enabled = true;
+  s.t_ready = PMPI_Wtime();
 }
 
 void arcoll_abort_hook(void) { emergency_flush("MPI_Abort"); }
@@ -555,7 +560,8 @@ void arcoll_finalize_hook(void) {
       s.enabled = false;
     }
     ClockSample fini;
-    if (!arcoll::profiler::clock_sync(s.priv, kClockRounds, fini)) fini = s.clock_init;
+    double cost_fini = 0;
+    if (!arcoll::profiler::clock_sync(s.priv, kClockRounds, fini, cost_fini)) fini = s.clock_init;
     arcoll_rec_clock c{};
     c.t_init = s.clock_init.t_local;
     c.off_init = s.clock_init.offset;
@@ -563,6 +569,9 @@ void arcoll_finalize_hook(void) {
     c.t_fini = fini.t_local >= c.t_init ? fini.t_local : c.t_init;
     c.off_fini = fini.offset;
     c.rtt_fini = fini.rtt;
+    c.cost_init = s.clock_cost_init;
+    c.cost_fini = cost_fini;
+    c.t_ready = s.t_ready;
     put(RT_CLOCK, &c, sizeof c);
     uint64_t end[2] = {s.ncoll, s.nccs};
     put(RT_RANK_END, end, sizeof end);

@@ -1,5 +1,7 @@
 #include "summary.hpp"
 
+#include "cause_analysis.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -29,7 +31,75 @@ std::string fmt_bytes(uint64_t n) {
   return b;
 }
 
+std::string rank_name(const Trace &t, int r) {
+  std::string s = "rank " + std::to_string(r);
+  if (r >= 0 && r < int(t.ranks.size()) && !t.ranks[std::size_t(r)].host.empty())
+    s += " (" + t.ranks[std::size_t(r)].host + ")";
+  return s;
+}
+
+void print_clock_and_causes(const Trace &t, std::ostream &os, int top_n) {
+  ClockSyncStats cl = clock_sync_stats(t);
+  if (cl.cost_init_rank >= 0) {
+    os << "clock synchronisation (binomial tree, " << t.nranks << " ranks): at MPI_Init max " << fmt_time(cl.cost_init_max)
+       << " (rank " << cl.cost_init_rank << "), at MPI_Finalize max " << fmt_time(cl.cost_fini_max) << " (rank "
+       << cl.cost_fini_rank << "); offset error <= " << fmt_time(cl.error_max) << "\n";
+  }
+  CauseReport rep = analyse_causes(t);
+  for (std::size_t i = 0; i < rep.first_calls.size() && int(i) < top_n; i++) {
+    const FirstCall &f = rep.first_calls[i];
+    os << "first collective after MPI_Init (not counted below): " << op_name(f.op) << " at " << f.callsite
+       << " on " << f.members << " ranks: arrival spread " << fmt_time(f.spread) << " (last: rank " << f.latest_rank
+       << "), ranks left MPI_Init within " << fmt_time(f.ready_spread) << ", waiting " << fmt_time(f.total_wait)
+       << "\n";
+  }
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.0f%%", rep.total_wait > 0 ? 100.0 * rep.caused_wait / rep.total_wait : 0.0);
+  os << "ranks causing waiting (others' waiting attributed to the rank's own delay = its gap since its previous "
+        "call beyond the median gap; per call site): "
+     << fmt_time(rep.total_wait) << " waiting in " << rep.instances << " calls, " << pct
+     << " of it caused by own delays\n";
+  int shown = 0;
+  for (const SiteRankCause &s : rep.ranking) {
+    if (shown >= top_n || s.caused <= 0) break;
+    char share[32];
+    std::snprintf(share, sizeof share, "%.0f%%", 100.0 * double(s.cause_calls) / double(s.calls));
+    os << "  " << (++shown) << ". " << rank_name(t, s.rank) << " at " << op_name(s.op) << " " << s.callsite
+       << ": caused " << fmt_time(s.caused) << " of waiting in " << s.calls << " calls; own delay median "
+       << fmt_time(s.own_median) << ", the cause in " << share << " of calls, inherited lateness median "
+       << fmt_time(s.inherited_median) << "\n";
+  }
+  if (shown == 0) os << "  (no rank's own delay made others wait)\n";
+
+  // A late rank nobody waits for (a leaf of a broadcast tree) causes no
+  // waiting but is still late: list the largest own delays too.
+  std::vector<const SiteRankCause *> by_own;
+  for (const SiteRankCause &s : rep.ranking)
+    if (s.own_median > 0) by_own.push_back(&s);
+  std::stable_sort(by_own.begin(), by_own.end(),
+                   [](const SiteRankCause *a, const SiteRankCause *b) { return a->own_median > b->own_median; });
+  os << "largest own delays (median gap beyond the others', whether or not anyone waited):\n";
+  for (int i = 0; i < top_n && i < int(by_own.size()); i++) {
+    const SiteRankCause &s = *by_own[std::size_t(i)];
+    os << "  " << rank_name(t, s.rank) << " at " << op_name(s.op) << " " << s.callsite << ": own delay median "
+       << fmt_time(s.own_median) << " over " << s.calls << " calls, caused " << fmt_time(s.caused) << " of waiting\n";
+  }
+  if (by_own.empty()) os << "  (none)\n";
+}
+
 }  // namespace
+
+ClockSyncStats clock_sync_stats(const Trace &t) {
+  ClockSyncStats st;
+  for (const RankInfo &r : t.ranks) {
+    const ClockModel &c = r.clock;
+    if (r.rank < 0 || (c.t_ready == 0 && c.cost_init == 0)) continue;
+    if (st.cost_init_rank < 0 || c.cost_init > st.cost_init_max) st.cost_init_max = c.cost_init, st.cost_init_rank = r.rank;
+    if (st.cost_fini_rank < 0 || c.cost_fini > st.cost_fini_max) st.cost_fini_max = c.cost_fini, st.cost_fini_rank = r.rank;
+    st.error_max = std::max(st.error_max, 0.5 * std::max(c.rtt_init, c.rtt_fini));
+  }
+  return st;
+}
 
 void print_summary(const Trace &t, std::ostream &os, int top_n) {
   uint64_t coll_bytes = 0, p2p_bytes = 0, p2p_msgs = 0, max_step = 0;
@@ -71,35 +141,7 @@ void print_summary(const Trace &t, std::ostream &os, int top_n) {
        << fmt_time(s.second.total / double(s.second.calls)) << ", " << fmt_bytes(s.second.bytes) << ")\n";
   }
 
-  // Arrival skew per rank.
-  std::map<std::pair<uint64_t, uint64_t>, std::pair<double, int>> first;  // (comm, seq) -> (min entry, count)
-  for (auto &c : t.colls) {
-    auto it = first.find({c.comm_id, c.seq});
-    if (it == first.end()) first.emplace(std::make_pair(c.comm_id, c.seq), std::make_pair(c.t_entry, 1));
-    else {
-      it->second.first = std::min(it->second.first, c.t_entry);
-      it->second.second++;
-    }
-  }
-  std::vector<double> sum(t.nranks, 0.0);
-  std::vector<uint64_t> n(t.nranks, 0);
-  for (auto &c : t.colls) {
-    auto &f = first[{c.comm_id, c.seq}];
-    if (f.second < 2 || c.rank < 0 || c.rank >= t.nranks) continue;
-    sum[c.rank] += c.t_entry - f.first;
-    n[c.rank]++;
-  }
-  std::vector<int> order;
-  for (int r = 0; r < t.nranks; r++)
-    if (n[r]) order.push_back(r);
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return sum[a] / n[a] > sum[b] / n[b]; });
-  os << "latest-arriving ranks (mean arrival skew = entry - first entry of the same collective):\n";
-  for (int i = 0; i < top_n && i < int(order.size()); i++) {
-    int r = order[i];
-    os << "  rank " << r;
-    if (!t.ranks[r].host.empty()) os << " (" << t.ranks[r].host << ")";
-    os << ": mean skew " << fmt_time(sum[r] / double(n[r])) << " over " << n[r] << " calls\n";
-  }
+  print_clock_and_causes(t, os, top_n);
 }
 
 }  // namespace arcoll::trace

@@ -1,6 +1,6 @@
 /**
  * @file trace_format.h
- * @brief The arcoll trace format, version 2 (binary, little-endian, fixed width).
+ * @brief The arcoll trace format, version 3 (binary, little-endian, fixed width).
  *
  * One trace file per run. Layout:
  *
@@ -26,13 +26,15 @@
  * concatenates them and ends the file with RT_TRACE_END, whose body_bytes
  * (the offset of RT_TRACE_END) lets the reader detect a truncated file.
  *
- * Version 1 (no checksums, no blocks, no RT_TRACE_END, 32-byte header) is
+ * Version 1 (no checksums, no blocks, no RT_TRACE_END, 32-byte header) and
+ * version 2 (RT_CLOCK of 48 bytes: no synchronisation cost, no t_ready) are
  * not read: the reader names the version found and the one it reads.
  *
  * Times in records are the rank's *local* MPI_Wtime() in seconds. The
  * RT_CLOCK record carries the offsets to rank 0's clock measured by ping-pong
- * at MPI_Init and MPI_Finalize; the reader maps local to global time by linear
- * interpolation between the two (drift), so skews can be compared across ranks.
+ * along a binomial tree (profiler/clock_tree.hpp) at MPI_Init and
+ * MPI_Finalize; the reader maps local to global time by linear interpolation
+ * between the two (drift), so skews can be compared across ranks.
  *
  * Communication step (CCS, seed 001_6a837e3d9ad6c429.txt, "Concurrent
  * Communication Sets"): each rank keeps a step counter that starts at 0 and
@@ -53,7 +55,7 @@ extern "C" {
 #endif
 
 #define ARCOLL_TRACE_MAGIC "ARCTRACE"   /* 8 bytes, no terminator in the file */
-#define ARCOLL_TRACE_VERSION 2u
+#define ARCOLL_TRACE_VERSION 3u
 
 /** File header, 40 bytes. */
 typedef struct {
@@ -165,9 +167,13 @@ typedef struct {
   double off_init;    /**< rank-0 clock minus this rank's clock at t_init, seconds */
   double t_fini;      /**< local time of the MPI_Finalize measurement (== t_init if none) */
   double off_fini;    /**< offset at t_fini */
-  double rtt_init;    /**< best round-trip time of the ping-pong at init, seconds (error bound) */
-  double rtt_fini;
-} arcoll_rec_clock;
+  double rtt_init;    /**< sum of the best round-trip times along the tree path at init, seconds (error <= rtt/2) */
+  double rtt_fini;    /**< the same at finalize */
+  double cost_init;   /**< seconds this rank spent in the clock synchronisation at MPI_Init (version 3) */
+  double cost_fini;   /**< seconds spent in the one at MPI_Finalize (version 3) */
+  double t_ready;     /**< local time when the profiler's MPI_Init hook returned, seconds (version 3) */
+  double pad;
+} arcoll_rec_clock;  /* 80 bytes */
 
 #ifdef __cplusplus
 }

@@ -134,7 +134,10 @@ class Parser {
     if (version != ARCOLL_TRACE_VERSION)
       fail(8, "trace format version " + std::to_string(version) + ", this reader reads version " +
                   std::to_string(ARCOLL_TRACE_VERSION) +
-                  (version < ARCOLL_TRACE_VERSION ? " (older traces have no checksums and are not read)" : ""),
+                  (version < ARCOLL_TRACE_VERSION
+                       ? " (older traces are not read: version 1 has no checksums, version 2 no clock "
+                         "synchronisation cost)"
+                       : ""),
            "record the trace again with this arcoll, or read it with the arcoll release that wrote it");
     if (d_.size() < sizeof(arcoll_trace_file_header))
       fail(0, "file is " + std::to_string(d_.size()) + " bytes, shorter than the " +
@@ -184,6 +187,7 @@ class Parser {
     RankInfo &ri = t_.ranks[cur_];
     ri.complete = complete;
     ri.clock = clock_seen_ ? clock_ : ClockModel{};
+    ri.ready = clock_seen_ ? ri.clock.to_global(ri.clock.t_ready) : 0.0;
     for (std::size_t i = first_coll_; i < t_.colls.size(); i++) {
       t_.colls[i].t_entry = ri.clock.to_global(raw_entry_[i - first_coll_]);
       t_.colls[i].t_exit = ri.clock.to_global(raw_exit_[i - first_coll_]);
@@ -354,10 +358,12 @@ class Parser {
       case RT_CLOCK: {
         need(sizeof(arcoll_rec_clock), false);
         auto c = get<arcoll_rec_clock>(p);
-        for (double x : {c.t_init, c.off_init, c.t_fini, c.off_fini, c.rtt_init, c.rtt_fini})
+        for (double x : {c.t_init, c.off_init, c.t_fini, c.off_fini, c.rtt_init, c.rtt_fini, c.cost_init, c.cost_fini,
+                         c.t_ready})
           if (!std::isfinite(x)) fail(roff, "non-finite value in RT_CLOCK");
         if (c.t_fini < c.t_init) fail(roff, "RT_CLOCK: t_fini before t_init");
-        clock_ = ClockModel{c.t_init, c.off_init, c.t_fini, c.off_fini, c.rtt_init, c.rtt_fini};
+        clock_ = ClockModel{c.t_init,   c.off_init,  c.t_fini,   c.off_fini, c.rtt_init,
+                            c.rtt_fini, c.cost_init, c.cost_fini, c.t_ready};
         clock_seen_ = true;
         break;
       }

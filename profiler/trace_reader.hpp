@@ -30,6 +30,9 @@ const char *op_name(int op);
 
 struct ClockModel {
   double t_init = 0, off_init = 0, t_fini = 0, off_fini = 0, rtt_init = 0, rtt_fini = 0;
+  double cost_init = 0;  ///< seconds this rank spent synchronising clocks at MPI_Init
+  double cost_fini = 0;  ///< the same at MPI_Finalize
+  double t_ready = 0;    ///< local time at which the rank left MPI_Init's profiler hook
   /** Local time (seconds) -> global time (seconds). */
   double to_global(double local) const;
 };
@@ -40,6 +43,7 @@ struct RankInfo {
   std::string host;
   ClockModel clock;
   bool complete = false;      ///< the section ended with RT_RANK_END
+  double ready = 0;           ///< global time at which the rank left MPI_Init (0 without RT_CLOCK)
 };
 
 struct CollEvent {

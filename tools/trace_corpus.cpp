@@ -90,7 +90,7 @@ std::string valid_trace(const std::string &dir) {
         nccs++;
       }
     }
-    arcoll_rec_clock ck{1.0, 0.001 * r, 30.0, 0.002 * r, 1e-6, 1e-6};
+    arcoll_rec_clock ck{1.0, 0.001 * r, 30.0, 0.002 * r, 1e-6, 1e-6, 1e-4, 1e-4, 1.001, 0};
     w.record(RT_CLOCK, &ck, sizeof ck);
     uint64_t end[2] = {ncoll, nccs};
     w.record(RT_RANK_END, end, sizeof end);
@@ -194,7 +194,7 @@ int main(int argc, char **argv) {
 
     // Flipped bytes (no reseal): the checksums or the framing catch them.
     emit("flip_magic", flip(0, 0x01), "bad magic");
-    emit("flip_version", flip(8, 0x01), "trace format version 3");
+    emit("flip_version", flip(8, 0x01), "trace format version 2");
     emit("flip_nranks_low", flip(12, 0x01), "checksum mismatch in the file header");
     emit("flip_nranks_high", flip(15, 0x80), "checksum mismatch in the file header");
     emit("flip_created", flip(20, 0x10), "checksum mismatch in the file header");
@@ -255,9 +255,9 @@ int main(int argc, char **argv) {
     emit("bytes_after_end", good + std::string(16, '\0'), "16 bytes after the end-of-trace record");
 
     // Versions and magic.
-    for (uint32_t v : {0u, 1u, 3u, 0xFFFFFFFFu})
+    for (uint32_t v : {0u, 1u, 2u, 4u, 0xFFFFFFFFu})
       emit("version_" + std::to_string(v), patched([&](std::string &f) { poke(f, 8, v), reseal_header(f); }),
-           "trace format version " + std::to_string(v) + ", this reader reads version 2");
+           "trace format version " + std::to_string(v) + ", this reader reads version 3");
     emit("magic_wrong", patched([&](std::string &f) { f.replace(0, 8, "ARCTRACF"); }), "bad magic");
     emit("magic_zeros", std::string(4096, '\0'), "bad magic");
     emit("magic_text", "this is not a trace at all, just some text long enough for a header\n", "bad magic");

@@ -83,7 +83,7 @@ struct Bytes {
     raw(c);
   }
   void clock(double t_init, double off_init, double t_fini, double off_fini) {
-    arcoll_rec_clock c{t_init, off_init, t_fini, off_fini, 1e-6, 2e-6};
+    arcoll_rec_clock c{t_init, off_init, t_fini, off_fini, 1e-6, 2e-6, 3e-6, 4e-6, t_init + 0.5, 0};
     rec(RT_CLOCK, sizeof c);
     raw(c);
   }
@@ -164,7 +164,7 @@ void expect_error(Bytes b, const std::string &name, const std::string &needle) {
 TEST(TraceReader, ReadsGoodTrace) {
   Trace t = Trace::read(write_file("good", good()));
   ASSERT_EQ(t.nranks, 2);
-  EXPECT_EQ(t.version, 2u);
+  EXPECT_EQ(t.version, 3u);
   EXPECT_TRUE(t.ranks[0].complete);
   EXPECT_TRUE(t.ranks[1].complete);
   EXPECT_EQ(t.ranks[1].host, "n1");
@@ -199,11 +199,28 @@ TEST(TraceReader, Summary) {
   std::string s = os.str();
   EXPECT_NE(s.find("2 ranks"), std::string::npos) << s;
   EXPECT_NE(s.find("bcast at app+0x10"), std::string::npos) << s;
-  // rank 1 enters at ~10.5 global, rank 0 at 10.0: rank 1 is the latest.
-  auto p1 = s.find("rank 1 (n1): mean skew"), p0 = s.find("rank 0 (n0): mean skew");
-  ASSERT_NE(p1, std::string::npos) << s;
-  ASSERT_NE(p0, std::string::npos) << s;
-  EXPECT_LT(p1, p0) << s;
+  // The only bcast is each rank's first call: reported apart; rank 1 enters
+  // at ~10.5 global, rank 0 at 10.0: rank 1 arrives last, spread ~0.5 s.
+  EXPECT_NE(s.find("first collective after MPI_Init (not counted below): bcast at app+0x10 on 2 ranks: arrival "
+                   "spread 499"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("(last: rank 1)"), std::string::npos) << s;
+  EXPECT_NE(s.find("clock synchronisation (binomial tree, 2 ranks): at MPI_Init max 3.000 us"), std::string::npos) << s;
+  EXPECT_NE(s.find("ranks causing waiting"), std::string::npos) << s;
+  EXPECT_NE(s.find("in 0 calls"), std::string::npos) << s;
+}
+
+TEST(TraceReader, ClockSynchronisationFields) {
+  Trace t = Trace::read(write_file("clockfields", good()));
+  EXPECT_DOUBLE_EQ(t.ranks[0].clock.cost_init, 3e-6);
+  EXPECT_DOUBLE_EQ(t.ranks[0].clock.cost_fini, 4e-6);
+  EXPECT_DOUBLE_EQ(t.ranks[0].ready, 1.5);
+  // rank 1: local -98.5 -> global -98.5 + 100 + 0.1 * 0.5 / 19
+  EXPECT_NEAR(t.ranks[1].ready, 1.5 + 0.1 * 0.5 / 19, 1e-12);
+  ClockSyncStats st = clock_sync_stats(t);
+  EXPECT_DOUBLE_EQ(st.cost_init_max, 3e-6);
+  EXPECT_DOUBLE_EQ(st.error_max, 1e-6);
 }
 
 TEST(TraceReader, BadMagic) {
@@ -213,13 +230,13 @@ TEST(TraceReader, BadMagic) {
 }
 
 TEST(TraceReader, WrongVersion) {
-  for (uint32_t v : {1u, 3u}) {
+  for (uint32_t v : {1u, 2u, 4u}) {
     Bytes b;
     b.header(1, v);
     b.begin(0);
     b.end(0, 0);
     expect_error(b, "version" + std::to_string(v),
-                 "trace format version " + std::to_string(v) + ", this reader reads version 2");
+                 "trace format version " + std::to_string(v) + ", this reader reads version 3");
   }
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A profiled run that ends in MPI_Abort or SIGTERM (abort_run.c) leaves its
 # trace parts; `arcoll recover` assembles them; the trace reads back with the
-# 30 broadcasts of the last rank (flushed by the abort / signal handler) and,
+# 30 broadcasts and the barrier of the last rank (flushed by the abort / signal handler) and,
 # with ARCOLL_FLUSH_SECONDS=0, of every rank.  Then: a torn part file is cut
 # to its intact blocks, an existing output is never overwritten, a path
 # without parts is an error naming it.

@@ -50,7 +50,7 @@ case $mode in
       fail "no message naming ARCOLL_PROFILE_SUMMARY" ;;
 esac
 grep -q "^arcoll: trace $trace: $np ranks" err.txt || fail "no summary naming the trace path"
-grep -q "^arcoll: latest-arriving ranks" err.txt || fail "no latest-arriving ranks in the summary"
+grep -q "^arcoll: ranks causing waiting" err.txt || fail "no ranks causing waiting in the summary"
 ls "$dir" | grep -q part && fail "part files left behind: $(ls "$dir")"
 "$checker" "$kind" "$trace" "$np" $check_args || fail "trace_check"
 echo "run_case $mode: OK"

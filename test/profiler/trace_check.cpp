@@ -27,7 +27,7 @@ static int failures = 0;
 
 static void check_common(const Trace &t, int P, int ncounters, bool seq_gaps = false) {
   EXPECT(t.nranks == P, "nranks " << t.nranks);
-  EXPECT(t.version == 2u, "version " << t.version);
+  EXPECT(t.version == 3u, "version " << t.version);
   for (int r = 0; r < t.nranks; r++) {
     const RankInfo &ri = t.ranks[r];
     EXPECT(ri.complete, "rank " << r << " incomplete");
@@ -239,19 +239,23 @@ static void check_persist(const Trace &t, int P) {
 }
 
 // abort_run.c after `arcoll recover`: no rank complete; rank `last` (it
-// flushed at MPI_Abort / SIGTERM) has its 30 broadcasts, every rank too with
-// `all` (ARCOLL_FLUSH_SECONDS=0), and nobody more than 30.
+// flushed at MPI_Abort / SIGTERM) has its 30 broadcasts and barrier, every
+// rank too with `all` (ARCOLL_FLUSH_SECONDS=0), and nobody more.
 static void check_aborted(const Trace &t, int P, int last, bool all) {
   std::map<int, int> n;
   for (auto &e : t.colls) {
-    EXPECT(e.op == OP_BCAST && e.bytes == 16 && e.root == 0, "rank " << e.rank << " " << op_name(e.op));
+    if (e.seq < 30)
+      EXPECT(e.op == OP_BCAST && e.bytes == 16 && e.root == 0, "rank " << e.rank << " " << op_name(e.op));
+    else
+      EXPECT(e.op == OP_BARRIER, "rank " << e.rank << " call " << e.seq << " " << op_name(e.op));
     EXPECT(e.seq == uint64_t(n[e.rank]), "rank " << e.rank << " seq " << e.seq);
     n[e.rank]++;
   }
   for (int r = 0; r < P; r++) {
     EXPECT(!t.ranks[r].complete, "rank " << r << " complete after an abort");
-    EXPECT(n[r] <= 30, "rank " << r << " " << n[r] << " calls");
-    if (all || r == last) EXPECT(n[r] == 30, "rank " << r << " has " << n[r] << " of its 30 broadcasts");
+    EXPECT(n[r] <= 31, "rank " << r << " " << n[r] << " calls");
+    if (all || r == last)
+      EXPECT(n[r] == 31, "rank " << r << " has " << n[r] << " of its 30 broadcasts and 1 barrier");
   }
 }
 
