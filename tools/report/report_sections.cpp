@@ -50,7 +50,9 @@ std::string callsites(const json &d) {
   const json &cs = d["callsites"];
   if (cs.empty()) return h + "<p class=\"note\">The trace has no collective call.</p>\n";
   h += "<p class=\"note\">Time in call: sum over ranks and calls of exit - entry (as <code>arcoll summary</code>); "
-       "arrival wait: the part of it spent waiting for the last rank to enter (sum of last entry - own entry); "
+       "arrival wait: sum over ranks and calls of the last rank's entry - own entry (what a synchronising "
+       "collective makes the early ranks wait; it exceeds the time in call when ranks need not wait for the last "
+       "one, e.g. broadcast leaves it does not feed); "
        "max skew: largest last - first entry of one call.</p>\n<table id=\"callsites\">\n";
   h += row({"call site", "calls", "rank-calls", "bytes", "time in call (s)", "arrival wait (s)", "max skew (s)"}, "th");
   for (size_t i = 0; i < d["top"].get<size_t>(); ++i) {

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Checks an `arcoll report` page rendered by headless Chromium (report_render.sh).
+
+--dom: the DOM after the scripts ran (chromium --dump-dom); --log: Chromium's
+stderr (--enable-logging=stderr): any console message is a failure; --html /
+--json: the page and `arcoll report --json`; --summary: `arcoll summary`'s
+output; --expect: the plots that must have rendered (ids plot-<name>);
+--loaded-rank R: rank R must have caused the most waiting.
+"""
+import argparse
+import html
+import json
+import re
+import sys
+
+fails = []
+
+
+def check(ok, msg):
+    if not ok:
+        fails.append(msg)
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--html", "--json", "--dom", "--log", "--summary", "--expect"):
+        ap.add_argument(a, required=True)
+    ap.add_argument("--loaded-rank", type=int)
+    a = ap.parse_args()
+    dom = open(a.dom, encoding="utf-8").read()
+    page = open(a.html, encoding="utf-8").read()
+    data = json.load(open(a.json))
+    expect = sorted(a.expect.split(","))
+
+    m = re.search(r'<pre id="arcoll-report-status"([^>]*)>(.*?)</pre>', dom, re.S)
+    if not check(m is not None, "no #arcoll-report-status in the DOM: the page's script did not run"):
+        return
+    check('data-done="1"' in m.group(1), "the page did not finish rendering (data-done missing)")
+    st = json.loads(html.unescape(m.group(2)))
+    check(st["errors"] == [], f"JavaScript errors: {st['errors']}")
+    check(st["warnings"] == [], f"JavaScript warnings: {st['warnings']}")
+    check(sorted(st["expected"]) == expect, f"plots the page drew {sorted(st['expected'])}, expected {expect}")
+    check(sorted(st["rendered"]) == expect, f"plots rendered {sorted(st['rendered'])}, expected {expect}")
+    for name in expect:
+        # The plot's container up to the next container or section.
+        pm = re.search(r'<div class="plot" id="plot-%s"[^>]*>(.*?)(?=<div class="plot" id="plot-|<h2|<pre id=)' % name,
+                       dom, re.S)
+        if check(pm is not None, f"no container plot-{name} in the DOM"):
+            svg = pm.group(1)
+            check("<svg" in svg, f"plot-{name}: no svg")
+            check(svg.count("<path") >= 2, f"plot-{name}: {svg.count('<path')} marks")
+    console = [l for l in open(a.log, encoding="utf-8", errors="replace") if ":CONSOLE" in l]
+    check(console == [], "console messages in Chromium's log:\n" + "".join(console[:10]))
+
+    # The data embedded in the page is the --json data, and agrees with the trace's summary.
+    em = re.search(r'<script type="application/json" id="arcoll-report-data">(.*?)</script>', page, re.S)
+    check(em is not None and json.loads(em.group(1)) == data, "the page's embedded data differs from --json")
+    summ = open(a.summary).read()
+    sm = re.search(r"(\d+) collective calls .* (\d+) point-to-point messages .* in (\d+) communication steps", summ)
+    if check(sm is not None, f"cannot parse arcoll summary: {summ[:300]}"):
+        t = data["trace"]
+        check(t["collective_calls"] == int(sm.group(1)), f"collective calls {t['collective_calls']} vs summary {sm.group(1)}")
+        check(t["p2p_messages"] == int(sm.group(2)), f"p2p messages {t['p2p_messages']} vs summary {sm.group(2)}")
+        check(t["steps"] == int(sm.group(3)), f"steps {t['steps']} vs summary {sm.group(3)}")
+        check(sum(s["events"] for s in data["callsites"]) == t["collective_calls"], "call-site events != calls")
+        shown = data["skew"]["sites"]
+        if all(s["shown"] == s["instances"] for s in shown):
+            want = sum(data["callsites"][s["id"]]["events"] for s in shown)
+            check(len(data["skew"]["cells"]) == want, f"skew cells {len(data['skew']['cells'])} != events {want}")
+        check(len(data["wait_cause"]["ranks"]) == t["ranks"], "wait_cause ranks != trace ranks")
+        first = re.search(r"1\. (\w+) at (\S+): ", summ)
+        if first:
+            check(data["callsites"][0]["label"] == f"{first.group(1)} at {first.group(2)}",
+                  f"top call site {data['callsites'][0]['label']} vs summary {first.group(0)}")
+    if a.loaded_rank is not None:
+        ranks = data["wait_cause"]["ranks"]
+        top = max(ranks, key=lambda r: r["caused_s"])
+        check(top["rank"] == a.loaded_rank, f"rank {top['rank']} caused the most waiting, expected the loaded "
+                                            f"rank {a.loaded_rank}: {ranks}")
+    if data["placement"] is not None:
+        check(data["placement"]["links"] != [], "placement without loaded links")
+
+
+main()
+for f in fails:
+    print("report_check: FAIL:", f)
+if not fails:
+    print("report_check: OK")
+sys.exit(1 if fails else 0)
