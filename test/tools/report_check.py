@@ -64,15 +64,30 @@ def main():
         check(t["p2p_messages"] == int(sm.group(2)), f"p2p messages {t['p2p_messages']} vs summary {sm.group(2)}")
         check(t["steps"] == int(sm.group(3)), f"steps {t['steps']} vs summary {sm.group(3)}")
         check(sum(s["events"] for s in data["callsites"]) == t["collective_calls"], "call-site events != calls")
-        shown = data["skew"]["sites"]
-        if all(s["shown"] == s["instances"] for s in shown):
-            want = sum(data["callsites"][s["id"]]["events"] for s in shown)
-            check(len(data["skew"]["cells"]) == want, f"skew cells {len(data['skew']['cells'])} != events {want}")
+        # Heatmap: per shown site, `shown` calls, each with distinct ranks,
+        # and at least the site's own events.
+        calls, cells = {}, {}
+        for c in data["skew"]["cells"]:
+            calls.setdefault(c["s"], set()).add(c["c"])
+            cells.setdefault((c["s"], c["c"]), []).append(c["r"])
+        for s in data["skew"]["sites"]:
+            check(len(calls.get(s["id"], ())) == s["shown"], f"skew site {s['id']}: calls != shown {s['shown']}")
+            if s["shown"] == s["instances"]:
+                n = sum(len(v) for k, v in cells.items() if k[0] == s["id"])
+                ev = data["callsites"][s["id"]]["events"]
+                check(n >= ev, f"skew site {s['id']}: {n} cells < its {ev} events")
+        check(all(len(v) == len(set(v)) for v in cells.values()), "a rank twice in one heatmap column")
         check(len(data["wait_cause"]["ranks"]) == t["ranks"], "wait_cause ranks != trace ranks")
-        first = re.search(r"1\. (\w+) at (\S+): ", summ)
-        if first:
-            check(data["callsites"][0]["label"] == f"{first.group(1)} at {first.group(2)}",
-                  f"top call site {data['callsites'][0]['label']} vs summary {first.group(0)}")
+        # Every call site `arcoll summary` lists: same events and time in call.
+        unit = {"s": 1.0, "ms": 1e-3, "us": 1e-6}
+        listed = re.findall(r"^\s+(\d+)\. (\w+) at (\S+): ([\d.]+) (s|ms|us) in (\d+) calls", summ, re.M)
+        check(len(listed) > 0, "no call site in arcoll summary")
+        for i, op, site, val, u, n in listed:
+            c = data["callsites"][int(i) - 1]
+            check(c["label"] == f"{op} at {site}", f"call site {i}: {c['label']} vs summary {op} at {site}")
+            check(c["events"] == int(n), f"call site {i}: {c['events']} events vs summary {n}")
+            check(abs(c["time_in_call_s"] - float(val) * unit[u]) <= 6e-4 * unit[u] + 1e-9,
+                  f"call site {i}: time in call {c['time_in_call_s']} vs summary {val} {u}")
     if a.loaded_rank is not None:
         ranks = data["wait_cause"]["ranks"]
         top = max(ranks, key=lambda r: r["caused_s"])

@@ -59,14 +59,16 @@ class Report : public ::testing::Test {
     // 3 ranks. bcast at app+0x10, seq 0..3: rank 1 enters 0.1 s after rank 0,
     // rank 2 0.02 s after; all leave at +0.15. allreduce at app+0x20, seq
     // 4..5: ranks 1 and 2 enter 0.01 and 0.05 s late, leave at +0.06. A
-    // barrier at app+0x30 (seq 6) on rank 0 only.
+    // barrier at app+0x30 (seq 6) on rank 0 only. Rank 2 reaches the
+    // allreduces from another code path (app+0x28).
     testtrace::Writer w(3);
     const double bl[3] = {0, 0.1, 0.02}, al[3] = {0, 0.01, 0.05};
     for (uint32_t r = 0; r < 3; ++r) {
       for (uint64_t k = 0; k < 4; ++k)
         w.add_coll({r, OP_BCAST, 0, k, 1024, 0, 10.0 + k + bl[r], 10.0 + k + 0.15, 0, 0, 0x10});
       for (uint64_t k = 4; k < 6; ++k)
-        w.add_coll({r, OP_ALLREDUCE, 0, k, 64, 0, 20.0 + k + al[r], 20.0 + k + 0.06, ARCOLL_ROOT_NONE, 0, 0x20});
+        w.add_coll({r, OP_ALLREDUCE, 0, k, 64, 0, 20.0 + k + al[r], 20.0 + k + 0.06, ARCOLL_ROOT_NONE, 0,
+                    r == 2 ? 0x28u : 0x20u});
     }
     w.add_coll({0, OP_BARRIER, 0, 6, 0, 0, 30.0, 30.5, ARCOLL_ROOT_NONE, 0, 0x30});
     w.add({0, 0, 1, 100, 1});
@@ -108,9 +110,9 @@ TEST_F(Report, DataMatchesTheTrace) {
   EXPECT_EQ(t["steps"], 2);
   EXPECT_EQ(t["hosts"], json({"node1", "node2", "node3"}));
 
-  // Call sites, most time in call first.
+  // Call sites, most time in call first; each event counts for its own site.
   const json &cs = d["callsites"];
-  ASSERT_EQ(cs.size(), 3u);
+  ASSERT_EQ(cs.size(), 4u);
   EXPECT_EQ(cs[0]["label"], "bcast at app+0x10");
   EXPECT_EQ(cs[0]["instances"], 4);
   EXPECT_EQ(cs[0]["events"], 12);
@@ -119,10 +121,18 @@ TEST_F(Report, DataMatchesTheTrace) {
   EXPECT_NEAR(cs[0]["max_skew_s"].get<double>(), 0.1, 1e-9);
   EXPECT_EQ(cs[1]["label"], "barrier at app+0x30");  // 0.5 s on one rank
   EXPECT_NEAR(cs[1]["time_in_call_s"].get<double>(), 0.5, 1e-9);
-  EXPECT_EQ(cs[2]["label"], "allreduce at app+0x20");
-  EXPECT_NEAR(cs[2]["time_in_call_s"].get<double>(), 2 * (0.06 + 0.05 + 0.01), 1e-9);
+  EXPECT_EQ(cs[2]["label"], "allreduce at app+0x20");  // ranks 0 and 1
+  EXPECT_EQ(cs[2]["events"], 4);
+  EXPECT_EQ(cs[2]["instances"], 2);
+  EXPECT_NEAR(cs[2]["time_in_call_s"].get<double>(), 2 * (0.06 + 0.05), 1e-9);
   EXPECT_NEAR(cs[2]["arrival_wait_s"].get<double>(), 2 * (0.05 + 0.04), 1e-9);
-  EXPECT_EQ(d["top"], 3);
+  EXPECT_EQ(cs[3]["label"], "allreduce at app+0x28");  // rank 2, the last to enter
+  EXPECT_EQ(cs[3]["events"], 2);
+  EXPECT_EQ(cs[3]["instances"], 2);
+  EXPECT_NEAR(cs[3]["time_in_call_s"].get<double>(), 2 * 0.01, 1e-9);
+  EXPECT_NEAR(cs[3]["arrival_wait_s"].get<double>(), 0.0, 1e-12);
+  EXPECT_NEAR(cs[3]["max_skew_s"].get<double>(), 0.05, 1e-9);
+  EXPECT_EQ(d["top"], 4);
   EXPECT_NE(page.find("<td class=\"l\">bcast at app+0x10</td>"), std::string::npos);
 
   // Caused waits: rank 1 is last in the bcasts, rank 2 in the allreduces; the
@@ -136,20 +146,22 @@ TEST_F(Report, DataMatchesTheTrace) {
   EXPECT_EQ(w["ranks"][1]["times_last"], 4);
   EXPECT_EQ(w["ranks"][2]["times_last"], 2);
 
-  // Skew heatmap: one cell per rank and call; values relative to the first entry.
+  // Skew heatmap: per site its calls, every rank of each; values relative to the first entry.
   const json &sk = d["skew"];
-  ASSERT_EQ(sk["sites"].size(), 3u);
-  EXPECT_EQ(sk["cells"].size(), 12u + 1u + 6u);
+  ASSERT_EQ(sk["sites"].size(), 4u);
+  EXPECT_EQ(sk["cells"].size(), 12u + 1u + 6u + 6u);
   std::map<int, int> per_site;
   for (const json &c : sk["cells"]) {
     per_site[c["s"]]++;
     if (c["s"] == 0 && c["r"] == 1) EXPECT_NEAR(c["v"].get<double>(), 0.1, 1e-9);
-    if (c["s"] == 2 && c["r"] == 2) EXPECT_NEAR(c["v"].get<double>(), 0.05, 1e-9);
+    if (c["s"] >= 2 && c["r"] == 2) EXPECT_NEAR(c["v"].get<double>(), 0.05, 1e-9);
     if (c["r"] == 0) EXPECT_EQ(c["v"], 0.0);
   }
   EXPECT_EQ(per_site[0], 12);
   EXPECT_EQ(per_site[1], 1);
   EXPECT_EQ(per_site[2], 6);
+  EXPECT_EQ(per_site[3], 6);
+  EXPECT_EQ(sk["sites"][3]["shown"], 2);
 
   // Matrix over all steps and the CCS per step.
   std::map<std::pair<int, int>, std::pair<uint64_t, uint64_t>> m;

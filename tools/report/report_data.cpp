@@ -21,15 +21,18 @@ using nlohmann::json;
 struct Instance {
   std::vector<size_t> ev;   // indexes into Trace::colls
   double first = 0, last = 0;
-  int site = -1;            // call-site id (of the lowest rank's event)
 };
 
+/** One (call site, operation), as `arcoll summary` groups the events. A rank
+ *  may reach one collective instance from another site than the other ranks
+ *  (a different code path): each event counts for its own site, and a site's
+ *  instances are those with at least one of its events. */
 struct Site {
   std::string callsite;
   int op = 0;
-  uint64_t events = 0, instances = 0, bytes = 0;
+  uint64_t events = 0, bytes = 0;
   double in_call = 0, arrival_wait = 0, max_skew = 0;
-  std::vector<size_t> inst;  // indexes into the instance list
+  std::vector<size_t> inst;  // indexes into the instance list, time order
 };
 
 json trace_json(const Trace &t, size_t ninstances) {
@@ -65,44 +68,30 @@ void group(const Trace &t, std::vector<Instance> &insts, std::vector<Site> &site
     if (in.ev.empty() || c.t_entry > in.last) in.last = c.t_entry;
     in.ev.push_back(i);
   }
-  std::map<std::pair<std::string, int>, int> site_of;
+  std::map<std::pair<std::string, int>, size_t> site_of;
   for (size_t k = 0; k < insts.size(); ++k) {
-    Instance &in = insts[k];
-    size_t low = in.ev[0];  // the lowest rank's event names the site
-    for (size_t i : in.ev)
-      if (t.colls[i].rank < t.colls[low].rank) low = i;
-    const auto &c0 = t.colls[low];
-    auto [it, fresh] = site_of.emplace(std::make_pair(c0.callsite, c0.op), static_cast<int>(sites.size()));
-    if (fresh) {
-      sites.emplace_back();
-      sites.back().callsite = c0.callsite;
-      sites.back().op = c0.op;
-    }
-    in.site = it->second;
-    Site &s = sites[in.site];
-    s.instances++;
-    s.inst.push_back(k);
-    s.max_skew = std::max(s.max_skew, in.last - in.first);
+    const Instance &in = insts[k];
     for (size_t i : in.ev) {
       const auto &c = t.colls[i];
+      auto [it, fresh] = site_of.emplace(std::make_pair(c.callsite, c.op), sites.size());
+      if (fresh) {
+        sites.emplace_back();
+        sites.back().callsite = c.callsite;
+        sites.back().op = c.op;
+      }
+      Site &s = sites[it->second];
       s.events++;
       s.bytes += c.bytes;
       s.in_call += c.t_exit - c.t_entry;
       s.arrival_wait += in.last - c.t_entry;
+      if (s.inst.empty() || s.inst.back() != k) {
+        s.inst.push_back(k);
+        s.max_skew = std::max(s.max_skew, in.last - in.first);
+      }
     }
   }
-  // Largest time in call first (ties: the label), as `arcoll summary` ranks them.
-  std::vector<size_t> order(sites.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return sites[a].in_call > sites[b].in_call; });
-  std::vector<Site> sorted;
-  std::vector<int> new_id(sites.size());
-  for (size_t k = 0; k < order.size(); ++k) {
-    new_id[order[k]] = static_cast<int>(k);
-    sorted.push_back(std::move(sites[order[k]]));
-  }
-  sites = std::move(sorted);
-  for (auto &in : insts) in.site = new_id[in.site];
+  // Largest time in call first (ties: first seen), as `arcoll summary` ranks them.
+  std::stable_sort(sites.begin(), sites.end(), [](const Site &a, const Site &b) { return a.in_call > b.in_call; });
   // Instances of a site in time order (first entry).
   for (auto &s : sites)
     std::stable_sort(s.inst.begin(), s.inst.end(), [&](size_t a, size_t b) { return insts[a].first < insts[b].first; });
@@ -114,7 +103,7 @@ json callsites_json(const std::vector<Site> &sites) {
     const Site &s = sites[k];
     std::string op = arcoll::trace::op_name(s.op);
     a.push_back({{"id", k}, {"label", op + " at " + s.callsite}, {"callsite", s.callsite}, {"op", op},
-                 {"events", s.events}, {"instances", s.instances}, {"bytes", s.bytes},
+                 {"events", s.events}, {"instances", s.inst.size()}, {"bytes", s.bytes},
                  {"time_in_call_s", s.in_call}, {"arrival_wait_s", s.arrival_wait}, {"max_skew_s", s.max_skew}});
   }
   return a;

@@ -10,18 +10,22 @@
  *    collective_calls (events: one per rank and call), collective_instances,
  *    collective_bytes, p2p_messages, p2p_bytes, steps (communication steps
  *    with point-to-point traffic)};
- *  - "callsites": one entry per (call site, operation), largest time_in_call_s
- *    first: {id, label ("bcast at app+0x10"), callsite, op, events,
- *    instances, bytes, time_in_call_s (sum over ranks and calls of exit -
- *    entry, as `arcoll summary`), arrival_wait_s (sum over instances and ranks
- *    of last entry - own entry), max_skew_s}; "top": rows the table shows;
+ *  - "callsites": one entry per (call site, operation) of the events (as
+ *    `arcoll summary`: a rank that reaches a collective from another code
+ *    path than the others counts for that other site), largest
+ *    time_in_call_s first: {id, label ("bcast at app+0x10"), callsite, op,
+ *    events (rank-calls), instances (collective calls (comm_id, seq) with an
+ *    event of the site), bytes, time_in_call_s (sum over its events of exit -
+ *    entry), arrival_wait_s (sum over its events of the instance's last
+ *    entry - own entry), max_skew_s (of its instances)}; "top": rows the
+ *    table shows;
  *  - "wait_cause": {method, instances, ranks [{rank, host, caused_s,
  *    times_last}]} (wait_cause.hpp);
- *  - "skew": the arrival-skew heatmap, per call site the instances in time
- *    order (at most `max_calls`): {max_calls, sites [{id, label,
- *    instances, shown}], cells [{s: site id, c: call index, r: rank, v: skew
- *    = entry - first entry of the instance}]}; only the `max_sites` sites
- *    with the largest time_in_call_s;
+ *  - "skew": the arrival-skew heatmap, per call site its instances in time
+ *    order (at most `max_calls`), every rank of each: {max_calls, sites [{id,
+ *    label, instances, shown}], cells [{s: site id, c: call index, r: rank,
+ *    v: skew = entry - first entry of the instance}]}; only the `max_sites`
+ *    sites with the largest time_in_call_s;
  *  - "matrix": point-to-point bytes between ranks over all steps (CCS):
  *    cells [{src, dst, bytes, count}], non-zero only;
  *  - "ccs": per communication step: steps [{i (index), step (trace id),
