@@ -192,6 +192,33 @@ TEST_F(Report, DataMatchesTheTrace) {
     EXPECT_NE(page.find(std::string("id=\"") + id + "\""), std::string::npos) << id;
 }
 
+TEST_F(Report, BigTracesAreCutAndSaySo) {
+  // 200 ranks x 150 bcasts: the heatmap keeps 20000 cells per site (100
+  // calls); 1200 steps of 2 messages: the first 1000 are selectable.
+  testtrace::Writer w(200);
+  for (uint32_t r = 0; r < 200; ++r)
+    for (uint64_t k = 0; k < 150; ++k)
+      w.add_coll({r, OP_BCAST, 0, k, 8, 0, 10.0 + k + 1e-4 * r, 10.0 + k + 0.05, 0, 0, 0x10});
+  for (uint64_t st = 0; st < 1200; ++st) {
+    w.add({st, 0, 1, 10, 1});
+    w.add({st, 1, 0, 10, 1});
+  }
+  w.write(dir + "/big.arctrace");
+  Result r = run("report '" + dir + "/big.arctrace' -o '" + dir + "/r.html' --json '" + dir + "/r.json'");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  json d = json::parse(slurp(dir + "/r.json"));
+  EXPECT_EQ(d["trace"]["collective_calls"], 200 * 150);
+  EXPECT_EQ(d["skew"]["max_calls"], 100);
+  EXPECT_EQ(d["skew"]["sites"][0]["instances"], 150);
+  EXPECT_EQ(d["skew"]["sites"][0]["shown"], 100);
+  EXPECT_EQ(d["skew"]["cells"].size(), 100u * 200u);
+  EXPECT_EQ(d["ccs"]["steps_total"], 1200);
+  EXPECT_EQ(d["ccs"]["steps"].size(), 1000u);
+  EXPECT_EQ(d["ccs"]["cells"].size(), 2000u);
+  EXPECT_EQ(d["wait_cause"]["ranks"][199]["times_last"], 150);  // rank 199 always enters last
+  EXPECT_NE(slurp(dir + "/r.html").find("1000 of 1200 steps selectable"), std::string::npos);
+}
+
 TEST_F(Report, PlacementLinkLoadsAgreeWithPlace) {
   // rank 0 -> node04, 1 -> node02, 2 -> node01 (Hydra machinefile).
   spit(dir + "/map.txt", "node04:1\nnode02:1\nnode01:1\n");

@@ -153,6 +153,7 @@ json matrix_json(const Trace &t) {
 json ccs_json(const Trace &t, const DataLimits &lim) {
   json steps = json::array(), cells = json::array();
   size_t total = 0, i = 0;
+  bool taking = true;  // the selectable steps are the first ones, without gaps
   for (size_t a = 0; a < t.ccs.size();) {  // t.ccs is sorted by (step, src, dst)
     size_t b = a;
     uint64_t bytes = 0, msgs = 0;
@@ -162,7 +163,8 @@ json ccs_json(const Trace &t, const DataLimits &lim) {
       ++b;
     }
     ++total;
-    if (i < lim.max_steps) {
+    taking = taking && i < lim.max_steps && (i == 0 || cells.size() + (b - a) <= lim.max_ccs_cells);
+    if (taking) {
       steps.push_back({{"i", i}, {"step", t.ccs[a].step}, {"bytes", bytes}, {"messages", msgs}});
       for (size_t k = a; k < b; ++k)
         cells.push_back({{"i", i}, {"src", t.ccs[k].src}, {"dst", t.ccs[k].dst}, {"bytes", t.ccs[k].bytes}});

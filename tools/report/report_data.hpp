@@ -29,8 +29,9 @@
  *  - "matrix": point-to-point bytes between ranks over all steps (CCS):
  *    cells [{src, dst, bytes, count}], non-zero only;
  *  - "ccs": per communication step: steps [{i (index), step (trace id),
- *    bytes, messages}] for the first `max_steps` steps with traffic, cells
- *    [{i, src, dst, bytes}] of those steps; steps_total;
+ *    bytes, messages}] for the first `max_steps` steps with traffic (fewer
+ *    when their messages exceed `max_ccs_cells`), cells [{i, src, dst,
+ *    bytes}] of those steps; steps_total;
  *  - "algorithms": {source: "none"} and a note (the trace format records no
  *    algorithm choices: profiler/trace_format.h) unless report_tuning.hpp
  *    filled it from a tuning file;
@@ -49,8 +50,9 @@ namespace arcoll::report {
 struct DataLimits {
   int top = 15;               ///< rows of the call-site table
   int max_sites = 20;         ///< call sites selectable in the skew heatmap
-  size_t max_cells = 60000;   ///< heatmap cells per call site (calls shown = max_cells / ranks)
+  size_t max_cells = 20000;   ///< heatmap cells per call site (calls shown = max_cells / ranks)
   size_t max_steps = 1000;    ///< CCS steps selectable one by one
+  size_t max_ccs_cells = 200000;  ///< messages of the selectable CCS steps (whole steps; at least one step)
 };
 
 /** Extracts the keys above from `t` ("algorithms" says none, "placement" is null). */
