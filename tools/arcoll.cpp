@@ -12,6 +12,8 @@
  *                  [--linkspeed-gbps X] [--contention count|volume|fluid|blend] [--with-collectives]
  *     arcoll export TRACE --otf2 DIR [--name NAME]
  *     arcoll recover TRACE [-o OUT] [--nranks N]   (cli_recover.hpp)
+ *     arcoll report TRACE [-o report.html] [--json FILE] [--top N] [--tuning FILE]
+ *                  [--mapping FILE --topology topology.conf --hosts hosts.txt [--with-collectives]]
  *     arcoll list-algorithms [--sources]
  *     arcoll calibrate [-o model.json] [--np N] [--launcher CMD] [--dry-run] [-- ARGS...]
  *     arcoll --version
@@ -35,6 +37,12 @@
  * `export` writes the trace as the OTF2 archive DIR/NAME.otf2 (default NAME
  * traces; what is exported: export_otf2.hpp); exit 2 on any error (an
  * unreadable trace, DIR not writable, an OTF2 error), message on stderr.
+ *
+ * `report` writes one self-contained HTML page (Vega inlined from Debian
+ * libjs-vega, opens offline): top call sites by waiting time, who causes the
+ * waits, arrival-skew heatmap, communication matrix and CCS per step,
+ * algorithm choices (--tuning), placement link loads (--mapping ...);
+ * tools/report/. Exit 2 on any error, message naming the file.
  *
  * `list-algorithms` prints one `collective name` line per algorithm of the
  * collectives/ tables (the values of ARCOLL_<COLL>_ALGORITHM; --sources adds
@@ -67,6 +75,7 @@
 #include "launch_files.hpp"
 #include "mapping_io.hpp"
 #include "place.hpp"
+#include "report_cli.hpp"
 #include "summary.hpp"
 #include "topology.hpp"
 #include "trace_reader.hpp"
@@ -489,6 +498,7 @@ int main(int argc, char **argv) {
       {"place", add_place(app)},
       {"export", add_export(app)},
       {"recover", arcoll::tools::add_recover(app)},
+      {"report", arcoll::report::add_report(app)},
       {"list-algorithms", add_list_algorithms(app)},
       {"calibrate", add_calibrate(app)},
   };

@@ -9,6 +9,7 @@
 #   3. rerun     with the machinefile and libarcoll.so preloaded; the result
 #                must be the same as without it
 #   4. scale     256 ranks under SimGrid SMPI without and with libarcoll
+#   5. report    arcoll report: the HTML page of the trace and the placement
 # Env: ARCOLL_BUILD_DIR, ARCOLL_PREFIX (tools/setup.sh), ARCOLL_DEMO_RANKS (4).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -54,4 +55,8 @@ echo "same result as without arcoll: $(sum rerun.out)"
 
 say "4. scale: 256 ranks under SimGrid SMPI"
 bash "$here/tools/smpi-demo.sh" "$build"
+say "5. report: arcoll report demo.arctrace -o report.html --mapping launch.hydra (topology and hosts as in 2.)"
+"$prefix/bin/arcoll" report "$demo/demo.arctrace" -o "$demo/report.html" --mapping "$demo/launch.hydra" \
+  --topology "$here/tools/examples/topology.conf" --hosts "$here/tools/examples/hosts.txt"
 say "files: trace $demo/demo.arctrace, OTF2 archive $demo/otf2/traces.otf2, machinefile $demo/launch.hydra"
+echo "report: $demo/report.html"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the corpus of corrupted traces (written by arcoll-trace-corpus) through
-# `arcoll summary`, `arcoll place` (tools/examples topology and hosts) and
-# `arcoll export --otf2`. The valid trace must pass all three (exit 0); every
-# corrupted one must make each command exit with a code in 1..127 (no signal,
-# no crash) and print a message on stderr that names the file and contains
-# the problem listed in cases.tsv, with no sanitizer report.
+# `arcoll summary`, `arcoll place` (tools/examples topology and hosts),
+# `arcoll export --otf2` and `arcoll report`. The valid trace must pass all
+# four (exit 0); every corrupted one must make each command exit with a code
+# in 1..127 (no signal, no crash) and print a message on stderr that names
+# the file and contains the problem listed in cases.tsv, with no sanitizer
+# report (and `report` must not leave a page behind).
 #   usage: trace-corpus-check.sh ARCOLL CORPUS_GENERATOR WORKDIR
 #   ARCOLL_CORPUS_VMEM_KB: when set, `ulimit -v` for the commands (a huge
 #   allocation then fails and its message does not name the file; not usable
@@ -24,6 +25,7 @@ run() {  # run NAME KIND TRACE -> rc in $rc, stderr in $work/out/NAME.KIND.err
     place) args=(place "$trace" --topology "$examples/topology.conf" --hosts "$examples/hosts.txt"
                  -o "$work/out/$name.machinefile" --time-limit 5) ;;
     export) args=(export "$trace" --otf2 "$work/out/$name.otf2") ;;
+    report) args=(report "$trace" -o "$work/out/$name.html") ;;
   esac
   (
     [ -n "${ARCOLL_CORPUS_VMEM_KB:-}" ] && ulimit -v "$ARCOLL_CORPUS_VMEM_KB"
@@ -32,7 +34,7 @@ run() {  # run NAME KIND TRACE -> rc in $rc, stderr in $work/out/NAME.KIND.err
   rc=$?
 }
 
-kinds=(summary place export)
+kinds=(summary place export report)
 fails=0 n=0
 fail() { echo "trace-corpus-check: FAIL: $*"; fails=$((fails + 1)); }
 
@@ -56,6 +58,9 @@ while IFS=$'\t' read -r name expect; do
     awk -v t="$trace" '{ gsub(t, "") } 1' "$err" | grep -qF -- "$expect" || fail "$name: arcoll $k (exit $rc): expected '$expect' in: $msg"
     if [ "$k" = export ] && [ -e "$work/out/$name.otf2/traces.otf2" ]; then
       fail "$name: arcoll export left an archive behind"
+    fi
+    if [ "$k" = report ] && [ -e "$work/out/$name.html" ]; then
+      fail "$name: arcoll report wrote a page"
     fi
   done
 done <"$work/corpus/cases.tsv"
