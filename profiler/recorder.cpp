@@ -70,7 +70,7 @@ struct State {
   uint64_t ncoll = 0, nccs = 0;
   uint64_t comm_counter = 0;
   CommInfo world;
-  std::unordered_map<const void *, uint32_t> callsites;
+  arcoll::profiler::CallsiteTable callsites;
   CcsSlot ccs[kCcsSlots];
   int ccs_used[kCcsSlots];
   int nccs_used = 0;
@@ -272,12 +272,9 @@ void ensure_comm_id(CommInfo *ci, MPI_Comm comm) {
 
 uint32_t callsite_id_locked(const void *ra) {
   State &s = S();
-  auto it = s.callsites.find(ra);
-  if (it != s.callsites.end()) return it->second;
-  uint32_t id = uint32_t(s.callsites.size());
-  s.callsites.emplace(ra, id);
-  std::string name = arcoll::profiler::callsite_name(ra);
-  put(RT_CALLSITE, &id, sizeof id, name.data(), uint32_t(name.size()));
+  std::string name;  // set only for a new site (callsite.hpp)
+  uint32_t id = s.callsites.id(ra, name);
+  if (!name.empty()) put(RT_CALLSITE, &id, sizeof id, name.data(), uint32_t(name.size()));
   return id;
 }
 

@@ -54,7 +54,7 @@ struct CollEvent {
   uint64_t step;
   double t_entry;             ///< global seconds
   double t_exit;              ///< global seconds
-  std::string callsite;       ///< call-site name ("module+0xoffset" or "function+0xoffset")
+  std::string callsite;       ///< call-site name ("file:line (function) [module+0xoffset]" or "module+0xoffset ...")
   int op;                     ///< arcoll_coll_op
   unsigned flags;             ///< ARCOLL_COLL_*
   int root;                   ///< comm rank, -1 if none

@@ -329,7 +329,7 @@ Otf2ExportStats write_archive(const Trace &T, const std::string &dir, const std:
   std::sort(region_list.begin(), region_list.end(),  // OTF2 wants definitions in id order
             [](auto &x, auto &y) { return x.second.first < y.second.first; });
   for (auto &reg : region_list) s_region.push_back(W.str(reg.first));
-  const uint32_t s_attr[3][2] = {{W.str("arcoll callsite"), W.str("caller's return address (module+0xoffset)")},
+  const uint32_t s_attr[3][2] = {{W.str("arcoll callsite"), W.str("call site: file:line (function) [module+0xoffset], or module+0xoffset")},
                                  {W.str("arcoll step"), W.str("communication step of the sender (CCS)")},
                                  {W.str("arcoll messages"), W.str("messages aggregated in this send/receive")}};
   std::vector<std::pair<uint32_t, const std::string *>> by_id;

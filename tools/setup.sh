@@ -13,7 +13,7 @@ packages=(build-essential cmake pkg-config python3 gfortran
   mpich libmpich-dev libmetis-dev libscotch-dev libpapi-dev papi-tools
   libsimgrid-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
-  libopen-trace-format2-dev otf2-tools libxxhash-dev
+  libopen-trace-format2-dev otf2-tools libxxhash-dev libdw-dev
   libjs-vega chromium)
 missing=()
 for p in "${packages[@]}"; do

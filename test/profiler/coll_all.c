@@ -4,7 +4,8 @@
  * communicator and an intercommunicator bcast (>= 2 ranks). Every result is
  * checked element by element; exits 1 on a wrong result.
  * Counts are chosen so that the profiler's `bytes` are known (see
- * profiler/README.md): N = 4 ints = 16 bytes per block. */
+ * profiler/README.md): N = 4 ints = 16 bytes per block. The "site:" marker
+ * comments give run_case.sh the lines the call-site names must show. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,12 +142,12 @@ int main(int argc, char **argv) {
   double d[8];
   for (int i = 0; i < 8; i++) d[i] = rank == 0 ? 0.5 * i : -1;
   MPI_Request req;
-  MPI_Ibcast(d, 8, MPI_DOUBLE, 0, MPI_COMM_WORLD, &req);
+  MPI_Ibcast(d, 8, MPI_DOUBLE, 0, MPI_COMM_WORLD, &req); /* site: ibcast */
   MPI_Wait(&req, MPI_STATUS_IGNORE);
   for (int i = 0; i < 8; i++) CHECK(d[i] == 0.5 * i, "ibcast[%d]=%g", i, d[i]);
   /* MPI_IN_PLACE allreduce: 2 ints = 8 bytes */
   int ip[2] = {rank, 1};
-  MPI_Allreduce(MPI_IN_PLACE, ip, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, ip, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* site: inplace */
   CHECK(ip[0] == size * (size - 1) / 2 && ip[1] == size, "inplace allreduce");
   /* split communicator: even/odd, allreduce of 1 int, twice (same comm id) */
   MPI_Comm half;

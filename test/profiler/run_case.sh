@@ -1,11 +1,25 @@
 #!/bin/sh
 # Runs one profiler MPI test case: launches APP under the profiler, checks the
 # exit status and the profiler's messages, then the trace with trace_check.
-# usage: run_case.sh MODE NP MPIEXEC PRELOAD APP CHECKER WORKDIR
-# MODE: coll | p2p | persist | papi | nopapi | unwritable | badenv
+# usage: run_case.sh MODE NP MPIEXEC PRELOAD APP CHECKER WORKDIR [SOURCE]
+# MODE: coll | p2p | persist | papi | nopapi | unwritable | badenv | stripped | fortran
+# SOURCE (coll, fortran): APP's source, built with -g; call-site names must
+# give its lines, those of the "site: TAG" marker comments for TAG's calls.
+# stripped: runs a stripped copy of APP; names must be module+0xOFFSET.
 set -u
-mode=$1 np=$2 mpiexec=$3 preload=$4 app=$5 checker=$6 dir=$7
+mode=$1 np=$2 mpiexec=$3 preload=$4 app=$5 checker=$6 dir=$7 src=${8:-}
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
+# site_args TAG...: "--source BASE --line TAG=N ..." with N the line of the
+# TAG marker comment in $src (C "/* site: TAG */" or Fortran "! site: TAG").
+site_args() {
+  [ -n "$src" ] || return 0
+  printf -- "--source %s" "$(basename "$src")"
+  for tag in "$@"; do
+    n=$(grep -n -e "/\* site: $tag \*/" -e "! site: $tag\$" "$src" | cut -d: -f1)
+    [ "$(echo "$n" | wc -w)" = 1 ] || { echo "run_case: no single marker 'site: $tag' in $src" >&2; exit 2; }
+    printf -- " --line %s=%s" "$tag" "$n"
+  done
+}
 trace=$dir/t.arctrace
 export ARCOLL_TRACE="$trace"
 export ARCOLL_PAPI=0
@@ -13,7 +27,11 @@ unset ARCOLL_PAPI_EVENTS ARCOLL_PROFILE_SUMMARY
 check_args=""
 kind=coll
 case $mode in
-  coll) ;;
+  coll) check_args=$(site_args ibcast inplace) || exit 2 ;;
+  stripped)
+    cp "$app" "$dir/coll_stripped" && strip --strip-all "$dir/coll_stripped" || exit 1
+    app=$dir/coll_stripped; check_args="--stripped" ;;
+  fortran) check_args=$(site_args bcast allreduce sub) || exit 2; kind=fortran ;;
   p2p) kind=p2p ;;
   persist) kind=persist ;;
   papi)

@@ -80,7 +80,8 @@ def main():
         check(len(data["wait_cause"]["ranks"]) == t["ranks"], "wait_cause ranks != trace ranks")
         # Every call site `arcoll summary` lists: same events and time in call.
         unit = {"s": 1.0, "ms": 1e-3, "us": 1e-6}
-        listed = re.findall(r"^\s+(\d+)\. (\w+) at (\S+): ([\d.]+) (s|ms|us) in (\d+) calls", summ, re.M)
+        # names may hold spaces: "file.c:12 (main) [app+0x1560]" (profiler/callsite.hpp)
+        listed = re.findall(r"^\s+(\d+)\. (\w+) at (.+?): ([\d.]+) (s|ms|us) in (\d+) calls", summ, re.M)
         check(len(listed) > 0, "no call site in arcoll summary")
         for i, op, site, val, u, n in listed:
             c = data["callsites"][int(i) - 1]
