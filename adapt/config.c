@@ -187,8 +187,8 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
               "at half / double its segment size)", "0 = none; ", &cfg->online_refine, err,
               errlen) ||
       env_int("ARCOLL_ONLINE_SKEW", 0, 1000,
-              "the factor over binomial's model time beyond which arrival skew ends a bcast / "
-              "reduce exploration with binomial (collectives/online.h)", "0 = never; ",
+              "the factor over binomial's model time beyond which arrival skew ends a reduce "
+              "exploration below 8 KiB with binomial (collectives/online.h)", "0 = never; ",
               &cfg->online_skew, err, errlen))
     return -1;
   if (parse_tuning(cfg, err, errlen)) return -1;

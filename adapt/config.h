@@ -21,8 +21,8 @@
  * | ARCOLL_ONLINE_REFINE              | 0..8 segment-refinement rounds after the | 3       |
  * |                                   | candidates (collectives/online.h)        |         |
  * | ARCOLL_ONLINE_SKEW                | 0..1000: arrival skew above this x       | 8       |
- * |                                   | binomial's model time ends a bcast /     |         |
- * |                                   | reduce exploration with binomial (0: off)|         |
+ * |                                   | binomial's model time ends a reduce      |         |
+ * |                                   | exploration (< 8 KiB) with binomial      |         |
  * | ARCOLL_TUNING                     | tuning file read at MPI_Init (tuning.h): | none    |
  * |                                   | its choices replace the online selection |         |
  * | ARCOLL_TUNING_OUT                 | tuning file written at MPI_Finalize      | none    |

@@ -49,8 +49,9 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
         break;
       }
   }
-  /* binomial first, then the imbalance check after its runs (online.h) */
-  if ((c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE) && e->n > 1) {
+  /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: binomial first, then the
+   * imbalance check after its runs (online.h) */
+  if (c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES && e->n > 1) {
     for (int i = 1; i < e->n; ++i)
       if (!strcmp(e->cand[i].algo->name, "binomial")) {
         const arcoll_choice_t b = e->cand[i];

@@ -66,8 +66,8 @@
  * one segment: the round-0 candidate "unsegmented" covers it).
  * arcoll_explorer_next() returns NULL once the exploration ended; `best`
  * is then the choice.
- * Imbalance check (bcast, reduce): binomial, when a candidate, is measured
- * first; after its `trials` runs one MPI_Allreduce(MAX) of each rank's
+ * Imbalance check (reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES): binomial,
+ * when a candidate, is measured first; after its `trials` runs one MPI_Allreduce(MAX) of each rank's
  * fastest time inside and shortest period (arcoll_explorer_check): when
  * either shows arrival skew (arcoll_explorer_check_times), the skew, not the
  * algorithm, sets the time, and the exploration ends with binomial - the tree
@@ -116,6 +116,13 @@ extern "C" {
 /** Imbalance check: binomial's measured max over ranks above this many
  *  times its predicted time ends the exploration with binomial. */
 #define ARCOLL_ONLINE_IMBALANCE 8.0
+/** The check runs for reduce below this many bytes only (measured, SMPI flat
+ *  P = 64, 200 calls, vs the better SMPI selector, summed inside / loop: 8 B
+ *  one late 1.86 -> 1.27, late root 12.2 -> 4.5, seed 001 2.77 -> 1.58; at
+ *  32 KiB it kept binomial under 0-200 us noise, loop 0.995 -> 1.177, and
+ *  for bcast it kept binomial where linear trees had 0.59x its sum with one
+ *  8 B late rank). */
+#define ARCOLL_ONLINE_SKEW_MAX_BYTES 8192
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
 
 typedef struct arcoll_explorer {
