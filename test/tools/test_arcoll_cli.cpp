@@ -14,23 +14,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_test_util.hpp"
 #include "synth_trace.hpp"
 
 namespace {
 
-std::string slurp(const std::string &p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-void spit(const std::string &p, const std::string &text) { std::ofstream(p, std::ios::trunc) << text; }
-
-struct Result {
-  int rc;
-  std::string out, err;
-};
+using clitest::Result;
+using clitest::sh;
+using clitest::slurp;
+using clitest::spit;
 
 class Cli : public ::testing::Test {
  protected:
@@ -50,9 +42,7 @@ class Cli : public ::testing::Test {
   void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
 
   Result run(const std::string &args) {
-    std::string cmd = std::string("'") + ARCOLL_CLI + "' " + args + " >'" + dir + "/stdout' 2>'" + dir + "/stderr'";
-    int st = std::system(cmd.c_str());
-    return Result{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(dir + "/stdout"), slurp(dir + "/stderr")};
+    return sh(std::string("'") + ARCOLL_CLI + "' " + args, dir);
   }
   std::string place_args(const std::string &trace, const std::string &out, const std::string &fmt,
                          const std::string &seed = "3") {

@@ -18,27 +18,15 @@
 #include <string>
 #include <vector>
 
+#include "cli_test_util.hpp"
 #include "synth_trace.hpp"
 #include "trace_reader.hpp"
 
 namespace {
 
-std::string slurp(const std::string &p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-struct Result {
-  int rc;
-  std::string out, err;
-};
-
-Result sh(const std::string &cmd, const std::string &dir) {
-  int st = std::system((cmd + " >'" + dir + "/stdout' 2>'" + dir + "/stderr'").c_str());
-  return Result{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(dir + "/stdout"), slurp(dir + "/stderr")};
-}
+using clitest::Result;
+using clitest::sh;
+using clitest::slurp;
 
 struct Event {
   std::string name;  // ENTER, LEAVE, MPI_COLLECTIVE_BEGIN, ..., MPI_SEND, MPI_RECV

@@ -18,25 +18,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_test_util.hpp"
 #include "synth_trace.hpp"
 
 namespace {
 
+using clitest::Result;
+using clitest::sh;
+using clitest::slurp;
+using clitest::spit;
+
 using nlohmann::json;
-
-std::string slurp(const std::string &p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-void spit(const std::string &p, const std::string &text) { std::ofstream(p, std::ios::trunc) << text; }
-
-struct Result {
-  int rc;
-  std::string out, err;
-};
 
 /** The JSON of <script type="application/json" id="arcoll-report-data"> in `page`. */
 json embedded_data(const std::string &page) {
@@ -81,10 +73,7 @@ class Report : public ::testing::Test {
   void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
 
   Result run(const std::string &args, const std::string &env = "") {
-    std::string cmd = env + " '" + std::string(ARCOLL_CLI) + "' " + args + " >'" + dir + "/stdout' 2>'" + dir +
-                      "/stderr'";
-    int st = std::system(cmd.c_str());
-    return Result{WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurp(dir + "/stdout"), slurp(dir + "/stderr")};
+    return sh(env + " '" + std::string(ARCOLL_CLI) + "' " + args, dir);
   }
   std::string place_files() {
     return " --topology '" + examples + "/topology.conf' --hosts '" + examples + "/hosts.txt'";
