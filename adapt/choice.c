@@ -156,6 +156,19 @@ const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, M
   return e;
 }
 
+/* The entry runs the explorer's best from now on; the explorer goes once it
+ * has finished. */
+static void keep_best(arcoll_cached_t *e, arcoll_explorer_t *ex) {
+  e->algo = ex->best.algo;
+  e->segment_bytes = ex->best.segment_bytes;
+  e->k = ex->best.k;
+  e->predicted_s = ex->best.predicted_s;
+  if (ex->finished) {
+    free(ex);
+    e->ex = NULL;
+  }
+}
+
 int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, double t0, int rc) {
   arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache, being measured */
   arcoll_explorer_t *ex = e->ex;
@@ -164,44 +177,32 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   ex->last_exit = now;
   const int due = arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS);
   if (!due) return rc;
+  const int debug = arcoll_g_cfg.debug && st->me == 0;
   if (due == 2) { /* imbalance check (online.h) */
     const int crc = arcoll_explorer_check(ex, st->priv);
     if (!ex->finished) return rc == MPI_SUCCESS ? crc : rc;
-    e->algo = ex->best.algo;
-    e->segment_bytes = ex->best.segment_bytes;
-    e->k = ex->best.k;
-    e->predicted_s = ex->best.predicted_s;
-    if (arcoll_g_cfg.debug && st->me == 0)
+    if (debug)
       fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: arrival skew dominates binomial's time "
-              "(ARCOLL_ONLINE_SKEW %g): kept, nothing else measured\n", e->algo->collective, st->P,
-              (long long)ex->bytes, ex->imbalance);
-    free(ex);
-    e->ex = NULL;
+              "(ARCOLL_ONLINE_SKEW %g): kept, nothing else measured\n", ex->best.algo->collective,
+              st->P, (long long)ex->bytes, ex->imbalance);
+    keep_best(e, ex);
     return rc == MPI_SUCCESS ? crc : rc;
   }
-  const int round = ex->round, n = ex->n, debug = arcoll_g_cfg.debug && st->me == 0;
+  const int round = ex->round, n = ex->n;
   arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
   if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
   const int drc = arcoll_explorer_decide(ex, st->priv);
-  const arcoll_choice_t *w = &ex->best;
-  e->algo = w->algo;
-  e->segment_bytes = w->segment_bytes;
-  e->k = w->k;
-  e->predicted_s = w->predicted_s;
   if (debug) {
-    fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld round %d measured", e->algo->collective, st->P, (long long)ex->bytes,
-            round);
+    fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld round %d measured", ex->best.algo->collective,
+            st->P, (long long)ex->bytes, round);
     for (int i = 0; i < n; ++i)
       fprintf(stderr, " %s/%lld=%.3gs,period %.3gs(model %.3gs)", cand[i].algo->name,
               (long long)cand[i].segment_bytes, ex->measured_s[i], ex->measured_max_s[i],
               cand[i].predicted_s);
-    fprintf(stderr, " -> %s/%lld%s\n", e->algo->name, (long long)e->segment_bytes,
+    fprintf(stderr, " -> %s/%lld%s\n", ex->best.algo->name, (long long)ex->best.segment_bytes,
             ex->finished ? "" : ", refining its segment size");
   }
-  if (ex->finished) {
-    free(ex);
-    e->ex = NULL;
-  }
+  keep_best(e, ex);
   return rc == MPI_SUCCESS ? drc : rc;
 }
 
