@@ -24,8 +24,13 @@ extern "C" {
  * MPI_WTIME_IS_GLOBAL is true.  Otherwise over a binomial tree in
  * ceil(log2 P) rounds: in round k every rank r < 2^k that knows its offset
  * ping-pongs 3 times with rank r + 2^k (tag `tag`, empty ping, one double
- * back), keeps the estimate of the fastest round trip (Cristian's algorithm:
- * offset = t_remote - (t_send + t_recv) / 2, error <= RTT / 2) and sends
+ * back); each round trip bounds the child's offset to [t_remote - t_recv,
+ * t_remote - t_send] (Cristian); the estimate is the point of the
+ * intersection of the 3 intervals nearest 0 (exactly 0 for ranks sharing a
+ * clock, e.g. on one host, however slow the round trips: measured, 4 MPICH
+ * ranks on 2 loaded cores, the fastest round trip's midpoint was off by up
+ * to 15 ms and hid a rank late by 20 ms), or, if they do not intersect, the
+ * fastest round trip's midpoint (error <= RTT / 2); rank r then sends
  * r + 2^k its offset (its own + the measured one).  Cost: 3 ceil(log2 P)
  * round trips on the longest path (was 3 (P - 1) at rank 0 with a star);
  * error <= the sum of RTT / 2 along the path.  Returns MPI_SUCCESS or the

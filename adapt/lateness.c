@@ -90,6 +90,17 @@ int arcoll_late_caused(int P, int root, const arcoll_late_record_t *rec, double 
   return 0;
 }
 
+/* Did rank x (data from the root, parent q) wait for its data?  It stayed
+ * inside longer than 1.5 levels' time and its parent was not done before x
+ * entered: a parent that left before x arrived had sent everything (eager
+ * or buffered), so x's time inside was its own (descheduled, copying; seen
+ * on real ranks sharing cores: 4 MPICH ranks on 2 loaded cores, a rank late
+ * by 20 ms spent > 17 us inside and was taken for a waiting one). */
+static int waited(const arcoll_late_record_t *x, const arcoll_late_record_t *q, double t_level) {
+  if (!(x->exit - x->entry > 1.5 * t_level)) return 0;
+  return !((q->flags & ARCOLL_LATE_VALID) && q->exit + t_level < x->entry);
+}
+
 static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double missing_s,
                       int *scratch, double *a, double *caused) {
   int *rank_at = scratch;       /* position -> rank, -1 unknown */
@@ -140,7 +151,6 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
     return 0;
   }
   if (up) return caused_up(P, rec, rank_at, chain, t_level, missing_s, a, caused);
-  const double gate = 1.5 * t_level;
   /* minw[q]: the earliest exit among q's children that waited for their
    * data (when the data reached that family) */
   double *minw = a;
@@ -148,7 +158,7 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
   for (int p = 1; p < P; ++p) {
     const arcoll_late_record_t *x = &rec[rank_at[p]];
     const int q = parent_pos(p, chain);
-    if ((x->flags & ARCOLL_LATE_VALID) && x->exit - x->entry > gate && x->exit < minw[q])
+    if ((x->flags & ARCOLL_LATE_VALID) && waited(x, &rec[rank_at[q]], t_level) && x->exit < minw[q])
       minw[q] = x->exit;
   }
   for (int p = 1; p < P; ++p) {
@@ -157,9 +167,9 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
       caused[r] = missing_s;
       continue;
     }
-    if (rec[r].exit - rec[r].entry > gate) continue; /* it waited for its data */
     const int qp = parent_pos(p, chain);
     const arcoll_late_record_t *q = &rec[rank_at[qp]];
+    if (waited(&rec[r], q, t_level)) continue; /* it waited for its data */
     if (!(q->flags & ARCOLL_LATE_VALID)) continue; /* the parent was the late one */
     double ref = q->exit < rec[r].entry ? q->exit : q->entry;
     if (isfinite(minw[qp]) && minw[qp] - t_level > ref) ref = minw[qp] - t_level;
