@@ -124,16 +124,23 @@ TEST_F(Report, DataMatchesTheTrace) {
   EXPECT_EQ(d["top"], 4);
   EXPECT_NE(page.find("<td class=\"l\">bcast at app+0x10</td>"), std::string::npos);
 
-  // Caused waits: rank 1 is last in the bcasts, rank 2 in the allreduces; the
-  // one-rank barrier counts for nobody.
+  // Caused waits (profiler/cause_analysis.hpp), the first bcast (everybody's
+  // first collective) left out. Bcasts 1..3: gaps 0.85 + (0, 0.1, 0.02),
+  // median 0.87, rank 1's own delay 0.08 = [0.02, 0.1) after rank 0's entry,
+  // while ranks 0 and 2 wait: 2 x 0.08 per call. Allreduces: gaps (10.85 or
+  // 0.94) + (0, 0.01, 0.05), rank 2's own delay 0.04 = [0.01, 0.05) while
+  // ranks 0 and 1 wait: 2 x 0.04 per call. The one-rank barrier counts for nobody.
   const json &w = d["wait_cause"];
-  EXPECT_EQ(w["instances"], 6);
+  EXPECT_EQ(w["instances"], 5);
+  EXPECT_EQ(w["first_calls"], 1);
   ASSERT_EQ(w["ranks"].size(), 3u);
   EXPECT_NEAR(w["ranks"][0]["caused_s"].get<double>(), 0.0, 1e-12);
-  EXPECT_NEAR(w["ranks"][1]["caused_s"].get<double>(), 4 * (0.1 + 0.08), 1e-9);
-  EXPECT_NEAR(w["ranks"][2]["caused_s"].get<double>(), 2 * (0.05 + 0.04), 1e-9);
-  EXPECT_EQ(w["ranks"][1]["times_last"], 4);
-  EXPECT_EQ(w["ranks"][2]["times_last"], 2);
+  EXPECT_NEAR(w["ranks"][1]["caused_s"].get<double>(), 3 * 2 * 0.08, 1e-9);
+  EXPECT_NEAR(w["ranks"][2]["caused_s"].get<double>(), 2 * 2 * 0.04, 1e-9);
+  EXPECT_EQ(w["ranks"][1]["cause_calls"], 3);
+  EXPECT_EQ(w["ranks"][2]["cause_calls"], 2);
+  // every bcast waits 0.1 (rank 0) + 0.08 (rank 2); every allreduce 0.05 + 0.04
+  EXPECT_NEAR(w["total_wait_s"].get<double>(), 3 * 0.18 + 2 * 0.09, 1e-9);
 
   // Skew heatmap: per site its calls, every rank of each; values relative to the first entry.
   const json &sk = d["skew"];
@@ -204,7 +211,8 @@ TEST_F(Report, BigTracesAreCutAndSaySo) {
   EXPECT_EQ(d["ccs"]["steps_total"], 1200);
   EXPECT_EQ(d["ccs"]["steps"].size(), 1000u);
   EXPECT_EQ(d["ccs"]["cells"].size(), 2000u);
-  EXPECT_EQ(d["wait_cause"]["ranks"][199]["times_last"], 150);  // rank 199 always enters last
+  // rank 199 computes longest: it causes the most waiting in every call but the first
+  EXPECT_EQ(d["wait_cause"]["ranks"][199]["cause_calls"], 149);
   EXPECT_NE(slurp(dir + "/r.html").find("1000 of 1200 steps selectable"), std::string::npos);
 }
 

@@ -20,7 +20,7 @@
  *    entry - own entry), max_skew_s (of its instances)}; "top": rows the
  *    table shows;
  *  - "wait_cause": {method, instances, ranks [{rank, host, caused_s,
- *    times_last}]} (wait_cause.hpp);
+ *    cause_calls}], first_calls, total_wait_s, caused_wait_s} (wait_cause.hpp);
  *  - "skew": the arrival-skew heatmap, per call site its instances in time
  *    order (at most `max_calls`), every rank of each: {max_calls, sites [{id,
  *    label, instances, shown}], cells [{s: site id, c: call index, r: rank,

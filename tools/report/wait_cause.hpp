@@ -1,24 +1,16 @@
 /**
  * @file wait_cause.hpp
- * @brief Who makes the others wait: per rank, the waiting time the other
- *        ranks spent in collectives because this rank arrived last.
+ * @brief Who makes the others wait, per rank, for `arcoll report`'s bar
+ *        chart: the profiler's caused-lateness analysis
+ *        (profiler/cause_analysis.hpp) summed over call sites.
  *
- * A deliberately simple stand-in (`arcoll report`, issue 17 item 5) for the
- * caused-lateness analysis that is being added to profiler/; report_data.cpp
- * calls only caused_waits(), so swapping in the profiler's API later touches
- * this file alone.
- *
- * Definition. A collective instance is the set of calls with the same
- * (comm_id, seq) on different ranks. For every instance seen on at least two
- * ranks, let L be the rank that entered last (largest t_entry on the global
- * clock; ties: the lowest rank). Then
- *
- *     caused_s[L]   += sum over the other ranks r of the instance (t_entry[L] - t_entry[r])
- *     times_last[L] += 1
- *
- * i.e. the arrival wait the instance imposed on the early ranks is charged
- * entirely to the last one (a rank that is late only relative to some
- * earlier ranks but not last gets nothing: a first-order attribution).
+ * Per collective instance, a rank's own delay is how much longer than the
+ * lower median member it computed since its previous MPI call; the waiting
+ * of the other members while it was inside its own delay is attributed to
+ * it (shared equally among the ranks inside their own delay at that moment).
+ * Lateness a rank inherited (it left the previous collective late) is
+ * charged to nobody; instances holding some rank's first collective after
+ * MPI_Init are left out (counted in first_calls). Units: seconds.
  */
 #ifndef ARCOLL_TOOLS_REPORT_WAIT_CAUSE_HPP
 #define ARCOLL_TOOLS_REPORT_WAIT_CAUSE_HPP
@@ -32,12 +24,15 @@ namespace arcoll::report {
 
 /** Result of caused_waits(); every vector has one entry per world rank. */
 struct WaitCause {
-  std::vector<double> caused_s;       ///< seconds the other ranks waited for this rank
-  std::vector<uint64_t> times_last;   ///< instances this rank entered last
-  uint64_t instances = 0;             ///< instances with at least two ranks (those counted)
+  std::vector<double> caused_s;        ///< waiting of the other ranks attributed to this rank, seconds
+  std::vector<uint64_t> cause_calls;   ///< instances in which this rank caused the most waiting (> 0)
+  uint64_t instances = 0;              ///< blocking instances with >= 2 ranks analysed (first calls excluded)
+  uint64_t first_calls = 0;            ///< instances left out: some member's first collective
+  double total_wait_s = 0;             ///< waiting of all members in the analysed instances, seconds
+  double caused_wait_s = 0;            ///< of it, attributed to some rank's own delay, seconds
 };
 
-/** Computes the attribution above over all collectives of `t`. */
+/** Runs arcoll::trace::analyse_causes on `t` and sums its ranking per rank. */
 WaitCause caused_waits(const arcoll::trace::Trace &t);
 
 }  // namespace arcoll::report
