@@ -55,14 +55,20 @@ class CallsiteTable {
    * The id of the call site of return address `ra`. When the site is new,
    * sets `new_name` to its name (callsite_name) so that the caller writes its
    * definition; leaves `new_name` untouched otherwise. Cost per call: one
-   * hash lookup for C/C++ call sites; for Fortran call sites also one stack
+   * compare in a 64-entry direct-mapped cache of recent C/C++ sites, else
+   * one hash lookup; for Fortran call sites also one stack
    * walk of a few frames (microseconds, see README) and a second lookup.
    * Must be called from inside the MPI function's wrapper (it walks the
    * current stack to find `ra`).
    */
   uint32_t id(const void *ra, std::string &new_name) {
+    const std::size_t h = (reinterpret_cast<std::uintptr_t>(ra) >> 2) & (kCache - 1);
+    if (ra && cache_ra_[h] == ra) return cache_id_[h];
     auto it = ids_.find(ra);
-    if (it != ids_.end() && it->second != kBinding) return it->second;
+    if (it != ids_.end() && it->second != kBinding) {
+      cache_ra_[h] = ra, cache_id_[h] = it->second;
+      return it->second;
+    }
     return slow(ra, it != ids_.end(), new_name);
   }
 
@@ -72,6 +78,7 @@ class CallsiteTable {
  private:
   static constexpr uint32_t kBinding = 0xFFFFFFFFu;  // value: address in a binding library
   static constexpr int kMaxFrames = 64;
+  static constexpr std::size_t kCache = 64;  // power of two
 
   uint32_t slow(const void *ra, bool known_binding, std::string &new_name);
   uint32_t walk(const void *ra, int max_frames, bool &found, std::string &new_name);
@@ -81,6 +88,8 @@ class CallsiteTable {
   std::unordered_map<const void *, uint32_t> unwalked_;  // binding addresses whose walk failed
   uint32_t next_ = 0;
   int depth_ = 0;  // frames the Fortran walks needed so far (0: none yet)
+  const void *cache_ra_[kCache] = {};  // direct-mapped: C/C++ return address -> id
+  uint32_t cache_id_[kCache] = {};
 };
 
 }  // namespace arcoll::profiler

@@ -111,6 +111,10 @@ void arcoll_init_hook(void) {
   struct sigaction old {};
   if (sigaction(SIGTERM, nullptr, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
     signal(SIGTERM, on_sigterm);  // only where the program installed no handler of its own
+  int provided = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&provided);
+  s.comm_cache_ok = provided < MPI_THREAD_MULTIPLE;  // comm_info's cache is not locked
+  s.threaded = provided == MPI_THREAD_MULTIPLE;      // RecLock: the mutex only then
   s.enabled = true;
   s.t_ready = PMPI_Wtime();
 }
@@ -122,7 +126,7 @@ void arcoll_finalize_hook(void) {
   if (!s.initialized) return;
   if (s.enabled) {
     {
-      std::lock_guard<std::mutex> lk(s.mu);
+      RecLock lk(s);
       flush_ccs_locked();
       s.enabled = false;
     }
@@ -180,20 +184,20 @@ void arcoll_coll_end(arcoll_coll_ctx *ctx, int rc, int op, unsigned flags, int r
   const bool blocking = (flags & ARCOLL_COLL_NONBLOCKING) == 0;
   if (rc != MPI_SUCCESS || !s.enabled) {
     if (blocking && s.enabled) {
-      std::lock_guard<std::mutex> lk(s.mu);
-      sync_point_locked();
+      RecLock lk(s);
+      sync_point_locked(t_exit);
     }
     return;
   }
   CommInfo *ci = comm_info(comm);
   ensure_comm_id(ci, comm);
-  std::lock_guard<std::mutex> lk(s.mu);
+  RecLock lk(s);
   arcoll_rec_coll r{};
   r.comm_id = ci->id;
   r.seq = ci->seq++;
   if (s.paused) {  // numbered (calls stay matched across ranks), not written
     s.paused_colls++;
-    if (blocking) sync_point_locked();
+    if (blocking) sync_point_locked(t_exit);
     return;
   }
   r.bytes = bytes < 0 ? 0 : uint64_t(bytes);
@@ -215,13 +219,13 @@ void arcoll_coll_end(arcoll_coll_ctx *ctx, int rc, int op, unsigned flags, int r
     put(RT_COUNTERS, &idx, sizeof idx, v, uint32_t(8 * s.ncounters));
   }
   s.ncoll++;
-  if (blocking) sync_point_locked();
+  if (blocking) sync_point_locked(t_exit);
 }
 
 void arcoll_pcontrol(int level) {
   State &s = S();
   if (!s.enabled) return;
-  std::lock_guard<std::mutex> lk(s.mu);
+  RecLock lk(s);
   if (level == 0 && !s.paused) flush_ccs_locked();  // what was sent before the pause is kept
   s.paused = level == 0;
 }
@@ -236,7 +240,7 @@ void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes) {
     w = ci->peer_world[dest];
   }
   if (w < 0) return;  // not in MPI_COMM_WORLD (dynamic processes)
-  std::lock_guard<std::mutex> lk(s.mu);
+  RecLock lk(s);
   unsigned h = unsigned(w) * 2654435761u % kCcsSlots;
   for (int probe = 0; probe < kCcsSlots; probe++, h = (h + 1) % kCcsSlots) {
     CcsSlot &c = s.ccs[h];
@@ -265,8 +269,9 @@ void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes) {
 void arcoll_sync_point(void) {
   State &s = S();
   if (!s.enabled) return;
-  std::lock_guard<std::mutex> lk(s.mu);
-  sync_point_locked();
+  const double now = PMPI_Wtime();
+  RecLock lk(s);
+  sync_point_locked(now);
 }
 
 int64_t arcoll_type_size(MPI_Datatype dt) {

@@ -5,6 +5,8 @@
 namespace arcoll::profiler::rec {
 
 int comm_delete_fn(MPI_Comm, int, void *attr, void *) {
+  State &s = S();
+  ++s.comm_gen;  // the handle may be reused for another communicator
   delete static_cast<CommInfo *>(attr);
   return MPI_SUCCESS;
 }
@@ -28,9 +30,13 @@ std::vector<int> world_ranks_of(MPI_Group g) {
 CommInfo *comm_info(MPI_Comm comm) {
   State &s = S();
   if (comm == MPI_COMM_WORLD) return &s.world;
+  if (s.comm_cache_ok && comm == s.cached_comm && s.cached_gen == s.comm_gen) return s.cached_ci;
   void *v = nullptr;
   int flag = 0;
-  if (PMPI_Comm_get_attr(comm, s.keyval, &v, &flag) == MPI_SUCCESS && flag) return static_cast<CommInfo *>(v);
+  if (PMPI_Comm_get_attr(comm, s.keyval, &v, &flag) == MPI_SUCCESS && flag) {
+    s.cached_comm = comm, s.cached_ci = static_cast<CommInfo *>(v), s.cached_gen = s.comm_gen;
+    return s.cached_ci;
+  }
   auto *ci = new CommInfo;
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
@@ -65,7 +71,7 @@ void ensure_comm_id(CommInfo *ci, MPI_Comm comm) {
   PMPI_Comm_rank(c, &r);
   uint64_t id = 0;
   if (r == 0) {
-    std::lock_guard<std::mutex> lk(s.mu);
+    RecLock lk(s);
     id = (uint64_t(uint32_t(s.world_rank)) << 32) | ++s.comm_counter;
   }
   PMPI_Bcast(&id, 1, MPI_UINT64_T, 0, c);
@@ -80,7 +86,7 @@ void ensure_comm_id(CommInfo *ci, MPI_Comm comm) {
     uint64_t id;
     uint32_t size, pad;
   } h{id, uint32_t(wr.size()), 0};
-  std::lock_guard<std::mutex> lk(s.mu);
+  RecLock lk(s);
   put(RT_COMM, &h, sizeof h, wr.data(), uint32_t(wr.size() * sizeof(int32_t)));
 }
 

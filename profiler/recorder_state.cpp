@@ -62,13 +62,12 @@ void flush_ccs_locked() {
   s.nccs_used = 0;
 }
 
-void sync_point_locked() {
+void sync_point_locked(double now) {
   State &s = S();
   flush_ccs_locked();
   s.step++;
   // bound what a crash, MPI_Abort or SIGKILL loses (profiler/README.md "Aborted runs")
   if (s.flush_every >= 0) {
-    const double now = PMPI_Wtime();
     if (now - s.last_flush >= s.flush_every) {
       s.writer.flush();
       s.last_flush = now;
@@ -81,10 +80,10 @@ void sync_point_locked() {
 bool emergency_flush(const char *why) {
   State &s = S();
   if (!s.enabled) return false;
-  if (!s.mu.try_lock()) return false;
+  if (s.threaded ? !s.mu.try_lock() : s.busy != 0) return false;  // inside the recorder
   flush_ccs_locked();
   const bool ok = s.writer.flush();
-  s.mu.unlock();
+  if (s.threaded) s.mu.unlock();
   if (ok) {
     char line[512];
     std::snprintf(line, sizeof line,

@@ -12,6 +12,8 @@
 
 #include <mpi.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -66,7 +68,9 @@ struct State {
   std::FILE *final_file = nullptr;  // rank 0
   bool summary = true;
   arcoll::trace::RecordWriter writer{kChunk};
-  std::mutex mu;
+  std::mutex mu;             // taken by RecLock only under MPI_THREAD_MULTIPLE
+  bool threaded = true;      // MPI_THREAD_MULTIPLE (until MPI_Init says otherwise)
+  volatile sig_atomic_t busy = 0;  // single-threaded: inside the recorder (for signal handlers)
   uint64_t step = 0;
   uint64_t ncoll = 0, nccs = 0;
   uint64_t comm_counter = 0;
@@ -82,10 +86,41 @@ struct State {
   int ncounters = 0;
   long long last_ctr[ARCOLL_MAX_COUNTERS] = {0};
   bool write_error_reported = false;
+  // One-entry cache of comm_info() (MPI_Comm_get_attr costs tens of ns per
+  // call): the last communicator looked up, valid while comm_gen is
+  // unchanged (comm_delete_fn bumps it); off under MPI_THREAD_MULTIPLE.
+  bool comm_cache_ok = false;
+  MPI_Comm cached_comm = MPI_COMM_NULL;
+  CommInfo *cached_ci = nullptr;
+  uint64_t comm_gen = 0, cached_gen = 0;
 };
 
 /** The process's recorder state (one per rank; privatized under SMPI). */
 State &S();
+
+/** Exclusive access to the recorder's buffers: the mutex under
+ *  MPI_THREAD_MULTIPLE; otherwise only the `busy` flag that emergency_flush
+ *  (signal handlers, MPI_Abort) checks, so a single-threaded program pays no
+ *  atomic operation per call. */
+class RecLock {
+ public:
+  explicit RecLock(State &s) : s_(s), mt_(s.threaded) {
+    if (mt_) s_.mu.lock();
+    else s_.busy = 1;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~RecLock() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (mt_) s_.mu.unlock();
+    else s_.busy = 0;
+  }
+  RecLock(const RecLock &) = delete;
+  RecLock &operator=(const RecLock &) = delete;
+
+ private:
+  State &s_;
+  const bool mt_;
+};
 /** Prints "arcoll: msg" on stderr. */
 void say(const std::string &msg);
 /** Parses a 0/1 environment variable; bad values produce a message when `verbose`. */
@@ -95,8 +130,9 @@ void put(uint32_t type, const void *p, uint32_t len, const void *tail = nullptr,
 /** Writes the current step's CCS records (caller holds S().mu). */
 void flush_ccs_locked();
 /** Ends a communication step: CCS written, step numbered, buffer written every
- *  ARCOLL_FLUSH_SECONDS (caller holds S().mu). */
-void sync_point_locked();
+ *  ARCOLL_FLUSH_SECONDS; `now` = PMPI_Wtime() of the caller, seconds (caller
+ *  holds S().mu). */
+void sync_point_locked(double now);
 /** Writes the buffered records of this rank to its part file now, if no other
  *  thread is inside the recorder (MPI_Abort, SIGTERM); true when written. */
 bool emergency_flush(const char *why);
