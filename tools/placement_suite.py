@@ -44,12 +44,6 @@ WITHIN = 0.05       # the pick within 5 % of the best strategy's SMPI time
 NOT_WORSE = 0.01    # and at most 1 % worse than identity
 
 
-def stage_row(stage_name):
-    """Row of a stage name printed by `arcoll place` ("scotch (tleaf)" -> scotch, "initial (...)" -> identity)."""
-    n = stage_name.split(" ")[0]
-    return "identity" if n in ("in-order", "initial") else n
-
-
 def run_workload(r, setting, w, args):
     machine, initial = SETTINGS[setting]
     m = r.machine_files(machine)
@@ -65,7 +59,7 @@ def run_workload(r, setting, w, args):
         st, _, _ = r.place(m, trace, mp, row, initial, r.a.seed, mp + ".place.log")
         sim, _ = r.smpi(m, mp, w, args, mp + ".smpi.log")
         sims[row] = sim
-        by_text[open(mp).read()] = sim
+        by_text.setdefault(open(mp).read(), (row, sim))
         res["rows"][row] = {"sim_s": sim, "model_s": st["time_s"], "hop_bytes": st["hop_bytes"],
                             "max_congestion": st["max_congestion"]}
         log(f"[{setting}] {w} {row}: model {st['time_s']:.4e} s, maxlink {st['max_congestion']}, SMPI {sim:.4e} s")
@@ -73,9 +67,10 @@ def run_workload(r, setting, w, args):
         mp = os.path.join(wd, f"best-{model}.hosts")
         st, j, _ = r.place(m, trace, mp, "best", initial, r.a.seed, mp + ".place.log", model)
         text = open(mp).read()
-        sim = by_text[text] if text in by_text else r.smpi(m, mp, w, args, mp + ".smpi.log")[0]
-        res[f"best_{model}"] = {"stage": st["name"], "row": stage_row(st["name"]), "sim_s": sim,
-                                "stages": j["stages"]}
+        same, sim = by_text[text] if text in by_text else (None, r.smpi(m, mp, w, args, mp + ".smpi.log")[0])
+        # "row": the strategy row whose mapping is the same file (None: a mapping of its own, e.g. the blend
+        # model's refinement)
+        res[f"best_{model}"] = {"stage": st["name"], "row": same, "sim_s": sim, "stages": j["stages"]}
         log(f"[{setting}] {w} best ({model}): stage {st['name']}, SMPI {sim:.4e} s")
     best = min(sims.values())
     for model in ("count", "blend"):
@@ -88,9 +83,10 @@ def run_workload(r, setting, w, args):
 
 def print_table(setting, results):
     print(f"\n== suite, setting {setting}: SMPI communication time / identity "
-          f"(* = `arcoll place` default pick, b = pick with --contention blend) ==")
-    print("| workload | " + " | ".join(ROWS) + " | pick vs best | within 5 % | blend pick vs best | within 5 % |")
-    print("|---|" + "---:|" * (len(ROWS) + 4))
+          f"(* = `arcoll place` default pick, b = pick with --contention blend: same mapping as that row) ==")
+    print("| workload | " + " | ".join(ROWS) + " | pick vs best | within 5 % | blend pick | blend pick vs best "
+          "| within 5 % |")
+    print("|---|" + "---:|" * (len(ROWS) + 5))
     for w, res in results.items():
         base = res["rows"]["identity"]["sim_s"]
         cells = []
@@ -99,7 +95,8 @@ def print_table(setting, results):
             cells.append(f"{res['rows'][row]['sim_s'] / base:.3f}{mark}" if base > 0 else "-")
         c, b = res["best_count"], res["best_blend"]
         yes = lambda x: "yes" if x["ok"] else f"**NO** ({100 * x['vs_identity']:+.1f} % vs identity)"
-        print(f"| {w} | " + " | ".join(cells) + f" | {100 * c['vs_best']:+.1f} % | {yes(c)} | "
+        own = "" if b["row"] else f" (own mapping, {b['sim_s'] / base:.3f})" if base > 0 else " (own mapping)"
+        print(f"| {w} | " + " | ".join(cells) + f" | {100 * c['vs_best']:+.1f} % | {yes(c)} | {b['stage']}{own} | "
               f"{100 * b['vs_best']:+.1f} % | {yes(b)} |")
     print("\nmodel: est. time (count model, ms) / max link load per strategy")
     for w, res in results.items():
@@ -117,6 +114,7 @@ def main(argv):
     ap.add_argument("--out", default="placement-suite")
     ap.add_argument("--settings", default="seed001", help="comma-separated settings of placement_experiments.py")
     ap.add_argument("--workloads", default=",".join(SUITE), help="comma-separated, from " + ",".join(SUITE))
+    ap.add_argument("--reprint", action="store_true", help="print the tables of <out>/suite.json again, no runs")
     ap.add_argument("--time-limit", type=float, default=5.0)
     ap.add_argument("--max-evals", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
@@ -127,6 +125,15 @@ def main(argv):
     if bad:
         print(f"placement-suite: unknown workload or setting: {', '.join(bad)}", file=sys.stderr)
         return 2
+    if a.reprint:
+        allres = json.load(open(os.path.join(a.out, "suite.json")))
+        for s, results in allres.items():
+            for w, res in results.items():   # which row's mapping file each pick is (older suite.json: by name)
+                rows = {open(os.path.join(a.out, s, w, row + ".hosts")).read(): row for row in reversed(ROWS)}
+                for model in ("count", "blend"):
+                    res[f"best_{model}"]["row"] = rows.get(open(os.path.join(a.out, s, w, f"best-{model}.hosts")).read())
+            print_table(s, results)
+        return 0
     try:
         r = Runner(a)
         missing = [w for w in ws if not os.access(os.path.join(r.wl_dir, w + "_prof"), os.X_OK)]
