@@ -2,7 +2,9 @@
 #include "place.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 #include "hopbytes.hpp"
 #include "map_scotch.hpp"
@@ -21,6 +23,26 @@ Strategy parse_strategy(const std::string &name) {
                               "\"; use identity, hopbytes, metis, scotch, refined or best");
 }
 
+size_t choose_stage(const std::vector<Stage> &stages, double rel_tol) {
+  if (stages.empty()) throw std::invalid_argument("choose_stage: no stages");
+  double tmin = stages[0].cost.time_s;
+  for (const Stage &s : stages) tmin = std::min(tmin, s.cost.time_s);
+  const double limit = tmin * (1.0 + std::max(0.0, rel_tol));
+  size_t pick = stages.size();
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const CostReport &c = stages[i].cost;
+    if (c.time_s > limit) continue;
+    if (pick == stages.size()) {
+      pick = i;
+      continue;
+    }
+    const CostReport &p = stages[pick].cost;
+    if (std::tie(c.max_congestion, c.hop_bytes, c.time_s) < std::tie(p.max_congestion, p.hop_bytes, p.time_s))
+      pick = i;
+  }
+  return pick;
+}
+
 PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -29,8 +51,7 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
   auto add = [&](std::string name, Mapping m, clock::time_point started) {
     CostReport c = evaluate(g, topo, m);
     r.stages.push_back(Stage{std::move(name), std::move(m), std::move(c), since(started)});
-    const Stage &s = r.stages.back();
-    if (s.cost.time_s < r.stages[r.best].cost.time_s) r.best = r.stages.size() - 1;
+    r.best = choose_stage(r.stages, opt.tie_tolerance);
     return r.stages.size() - 1;
   };
   const Strategy st = opt.strategy;

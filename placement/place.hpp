@@ -11,8 +11,9 @@
  *    (hopbytes.hpp; seed 001's "distance-based mapping");
  *  - "metis": METIS k-way partition into hosts (partition_metis.hpp);
  *  - "scotch (tleaf|deco)": the METIS parts mapped onto the switch tree;
- *  - "refined": swap/move search on the seed-001 cost, started from the best
- *    earlier stage (refine.hpp), never worse than its start.
+ *  - "refined": swap/move search on the seed-001 cost, started from the
+ *    earlier stage choose_stage() picks (refine.hpp), never worse than its
+ *    start in T(pi).
  */
 #ifndef ARCOLL_PLACEMENT_PLACE_HPP
 #define ARCOLL_PLACEMENT_PLACE_HPP
@@ -41,9 +42,35 @@ struct Stage {
   double seconds = 0;         ///< wall-clock time the stage took to compute (not its cost)
 };
 
+/**
+ * Relative tolerance on T(pi) within which two stages count as tied
+ * (dimensionless; 0.01 = 1 %). Why 1 %: T(pi) leaves out what SMPI and a
+ * real network add (per-size bandwidth factors, the rendezvous protocol,
+ * overlap of consecutive steps), so a difference of a few tenths of a percent
+ * in T(pi) is below the model's resolution, while a whole mapping that is
+ * better on the link loads is a structural difference (issue 18's scrambled
+ * ring: four stages at exactly the same T(pi), SMPI 0.221 - 0.543 of
+ * in-order, ordered by max link load). 1 % is also the margin by which the
+ * written mapping may be worse than in-order. Measured on the placement
+ * suite (placement/README.md "How the mapping is chosen").
+ */
+inline constexpr double kTieTolerance = 0.01;
+
+/**
+ * Index of the stage to write among `stages` (non-empty): among the stages
+ * whose estimated time is within `rel_tol` (dimensionless) of the lowest one,
+ * T <= T_min * (1 + rel_tol), the one with the lowest max link load
+ * (CostReport::max_congestion, messages of one step on one network link),
+ * then the lowest hop-bytes (bytes x links), then the lowest T(pi) (seconds),
+ * then the earliest. rel_tol = 0 breaks exact ties only. Source: issue 18
+ * (ties broken by max link load, then hop-bytes); cost.hpp for the metrics.
+ */
+size_t choose_stage(const std::vector<Stage> &stages, double rel_tol = kTieTolerance);
+
 struct PlaceResult {
   std::vector<Stage> stages;  ///< in the order above, only the stages that ran
-  size_t best = 0;            ///< index of the stage with the lowest T(pi) (earliest on ties)
+  size_t best = 0;            ///< index choose_stage() picks among the stages (lowest T(pi) up to the tolerance,
+                              ///< then max link load, then hop-bytes)
   size_t chosen_index = 0;    ///< the stage the strategy selects (== best for Strategy::Best)
   RefineResult refine;        ///< details of the refinement (when it ran)
   const Stage &chosen() const { return stages[chosen_index]; }
@@ -54,13 +81,16 @@ struct PlaceOptions {
   Strategy strategy = Strategy::Best;
   Mapping initial;            ///< current mapping; empty = in-order
   std::string initial_name = "in-order";
+  double tie_tolerance = kTieTolerance;  ///< choose_stage()'s rel_tol; also picks the refinement's start
 };
 
 /**
  * Runs the stages `opt.strategy` needs (Identity: none; HopBytes: hop-bytes;
  * Metis: METIS; Scotch: METIS + Scotch; Refined/Best: all). Every mapping
  * respects the slots. The time limit covers the hop-bytes search and the
- * refinement together (METIS and Scotch are not interruptible).
+ * refinement together (METIS and Scotch are not interruptible). The
+ * refinement starts from choose_stage() of the earlier stages; Best writes
+ * choose_stage() of all of them.
  */
 PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt);
 

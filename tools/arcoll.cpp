@@ -6,7 +6,7 @@
  *     arcoll place TRACE --topology topology.conf --hosts hosts.txt -o OUT
  *                  [--format hydra|rankfile|slurm|cray] [--seed N] [--time-limit SEC]
  *                  [--strategy identity|hopbytes|metis|scotch|refined|best] [--max-evals N]
- *                  [--initial in-order|random|MAPPING_FILE] [--json] [--advice]
+ *                  [--initial in-order|random|MAPPING_FILE] [--tie-tolerance R] [--json] [--advice]
  *     arcoll place TRACE --topology ... --hosts ... --evaluate MAPPING_FILE [--json]
  *                  [--latency-us LEVEL=US]... [--bandwidth-gbps LEVEL=GBIT/S]...
  *                  [--linkspeed-gbps X] [--contention count|volume|fluid|blend] [--with-collectives]
@@ -22,12 +22,14 @@
  * cost, placement/cost.hpp; seconds) of the in-order mapping (ranks fill the
  * hosts in hostfile order, as mpiexec does) and of each stage (METIS, Scotch,
  * refined), then writes the launch file of the stage chosen by --strategy
- * (default best: the lowest estimated time), and a one-line barrier advice
+ * (default best: among the stages within --tie-tolerance of the lowest
+ * estimated time, the lowest max link load, then hop-bytes; place.hpp
+ * choose_stage), and a one-line barrier advice
  * (placement/advice.hpp; --advice for every step pair). --evaluate scores a
  * given mapping file (any format `place` writes) without searching.
  * --json prints one JSON object instead of text: keys trace, machine,
- * stages [{name, time_s, hop_bytes, max_congestion, seconds}], chosen,
- * strategy, advice {pairs, colliding_pairs, barrier_advised[, steps]},
+ * stages [{name, time_s, hop_bytes, max_congestion, seconds, tied}], chosen,
+ * strategy, tie_tolerance, advice {pairs, colliding_pairs, barrier_advised[, steps]},
  * output {path, format}; with --evaluate: evaluate {mapping, time_s,
  * hop_bytes, max_congestion} instead of stages. LEVEL is `intra`
  * (node-internal, shared memory), `node` (host <-> leaf switch) or `switch`
@@ -125,7 +127,7 @@ struct PlaceArgs {
   std::string trace_path, topo_path, hosts_path, out_path, format = "hydra", strategy = "best";
   std::string evaluate_path, initial, contention = "count";
   uint64_t seed = 1;
-  double time_limit = 10, linkspeed = 1.0;
+  double time_limit = 10, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance;
   long max_evals = 0;
   std::vector<std::string> lat, bw;
   bool with_colls = false, json = false, advice = false;
@@ -190,6 +192,7 @@ int run_place(const PlaceArgs &A) {
   if (!(A.time_limit >= 0)) throw UsageError("--time-limit must be >= 0 seconds");
   if (!(A.linkspeed > 0)) throw UsageError("--linkspeed-gbps must be > 0");
   if (A.max_evals < 0) throw UsageError("--max-evals must be >= 0 (0 = no bound)");
+  if (!(A.tie_tolerance >= 0)) throw UsageError("--tie-tolerance must be >= 0 (0 = exact ties only)");
   ap::TopologyParams params;
   apply_level(A.lat, "--latency-us", 1e-6, true, params);
   apply_level(A.bw, "--bandwidth-gbps", 1e9 / 8, false, params);
@@ -251,6 +254,7 @@ int run_place(const PlaceArgs &A) {
   popt.refine.time_limit_s = A.time_limit;
   popt.refine.max_evals = A.max_evals;
   popt.strategy = strategy;
+  popt.tie_tolerance = A.tie_tolerance;
   if (A.initial == "random") {
     popt.initial = ap::random_mapping(g.nranks, topo, A.seed);
     popt.initial_name = fmt::format("initial (random, seed {})", A.seed);
@@ -278,15 +282,22 @@ int run_place(const PlaceArgs &A) {
 
   ap::PlaceResult pr = ap::place(g, topo, popt);
   const double base = pr.stages[0].cost.time_s;
+  double tmin = base;
+  for (auto &s : pr.stages) tmin = std::min(tmin, s.cost.time_s);
+  auto tied = [&](const ap::Stage &s) { return s.cost.time_s <= tmin * (1 + A.tie_tolerance); };
   J["stages"] = nlohmann::json::array();
+  int ntied = 0;
   for (auto &s : pr.stages) {
     auto js = cost_json(s.cost);
     js["name"] = s.name;
     js["seconds"] = s.seconds;
+    js["tied"] = tied(s);
+    ntied += tied(s);
     J["stages"].push_back(js);
   }
   J["chosen"] = pr.chosen().name;
   J["strategy"] = A.strategy;
+  J["tie_tolerance"] = A.tie_tolerance;
   if (text) {
     std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}\n", "stage", "est. time (s)",
                              "vs " + pr.stages[0].name.substr(0, 7), "hop-bytes", "max link load", "took (s)");
@@ -297,6 +308,9 @@ int run_place(const PlaceArgs &A) {
                                s.cost.hop_bytes, s.cost.max_congestion, s.seconds,
                                i == pr.chosen_index ? "  <- chosen" : "");
     }
+    if (strategy == ap::Strategy::Best && ntied > 1)
+      std::cout << fmt::format("{} stages within {:g} % of the lowest est. time: chosen by max link load, then "
+                               "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance);
   }
   auto adv = ap::barrier_advice(g, topo, pr.chosen().map);
   J["advice"] = advice_json(adv, A.advice);
@@ -343,7 +357,7 @@ std::function<int()> add_place(CLI::App &app) {
                                         "(MPICH_RANK_ORDER)")->capture_default_str();
   pl->add_option("--strategy", A->strategy,
                  "stage whose mapping is written: identity (keep the current mapping), hopbytes (distance only), "
-                 "metis, scotch, refined, best (lowest estimated time)")->capture_default_str();
+                 "metis, scotch, refined, best (lowest estimated time; ties: --tie-tolerance)")->capture_default_str();
   pl->add_option("--evaluate", A->evaluate_path,
                  "score this mapping (any format written by -o; e.g. one host per rank) and exit, no search");
   pl->add_option("--initial", A->initial,
@@ -355,6 +369,9 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_option("--max-evals", A->max_evals,
                  "bound of the refinement in candidate evaluations (0 = none); makes the result independent of "
                  "the machine's speed")->capture_default_str();
+  pl->add_option("--tie-tolerance", A->tie_tolerance,
+                 "relative difference of estimated time below which stages count as tied; ties go to the lowest "
+                 "max link load, then hop-bytes (0 = exact ties only)")->capture_default_str();
   pl->add_option("--latency-us", A->lat, "LEVEL=MICROSECONDS, LEVEL in intra,node,switch (defaults 0.3,1,1)");
   pl->add_option("--bandwidth-gbps,--bandwidth", A->bw,
                  "LEVEL=GBIT_PER_S, LEVEL in intra,node,switch (defaults 160,100,100)");

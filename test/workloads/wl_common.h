@@ -40,6 +40,24 @@ static inline int32_t wl_value(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
   return (int32_t)(wl_mix64(wl_mix64(wl_mix64(a) ^ b) ^ (c << 20) ^ d) & 0x7fffffff);
 }
 
+/**
+ * Scrambled rank numbering: perm[k] = the MPI rank that plays logical
+ * position k (a Fisher-Yates shuffle driven by wl_mix64(seed); the same on
+ * every rank), as a batch scheduler or a library's internal numbering may
+ * leave ranks. inv[perm[k]] = k when inv is not NULL.
+ */
+static inline void wl_scramble(int P, uint64_t seed, int *perm, int *inv) {
+  for (int k = 0; k < P; ++k) perm[k] = k;
+  for (int k = P - 1; k > 0; --k) {
+    int j = (int)(wl_mix64(seed * 0x100000001ull + (uint64_t)k) % (uint64_t)(k + 1));
+    int t = perm[k];
+    perm[k] = perm[j];
+    perm[j] = t;
+  }
+  if (inv)
+    for (int k = 0; k < P; ++k) inv[perm[k]] = k;
+}
+
 /** True if x is a positive power of two. */
 static inline int wl_is_pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
 
