@@ -1,0 +1,330 @@
+// `arcoll place`: see cli_place.hpp.
+#include "cli_place.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <climits>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <iostream>
+#include <string>
+#include <cstring>
+#include <cerrno>
+#include <vector>
+
+#include "comm_graph.hpp"
+#include "advice.hpp"
+#include "launch_files.hpp"
+#include "mapping_io.hpp"
+#include "place.hpp"
+#include "summary.hpp"
+#include "topology.hpp"
+#include "trace_reader.hpp"
+#include "cli_usage.hpp"
+
+namespace arcoll::tools {
+
+namespace ap = arcoll::placement;
+
+namespace {
+
+// "node=1.5" -> params.node_leaf.* = 1.5 * scale
+void apply_level(const std::vector<std::string> &items, const char *option, double scale, bool latency,
+                 ap::TopologyParams &p) {
+  for (const std::string &it : items) {
+    size_t eq = it.find('=');
+    std::string level = eq == std::string::npos ? "" : it.substr(0, eq);
+    std::string value = eq == std::string::npos ? "" : it.substr(eq + 1);
+    char *end = nullptr;
+    double v = std::strtod(value.c_str(), &end);
+    if (level.empty() || value.empty() || *end != '\0' || !(latency ? v >= 0 : v > 0))
+      throw UsageError(fmt::format("{} {}: expected LEVEL=VALUE with LEVEL intra, node or switch and a {} number, "
+                                   "e.g. {} switch={}", option, it, latency ? "non-negative" : "positive", option,
+                                   latency ? "2.5" : "100"));
+    ap::LinkParams *lp = level == "intra" ? &p.intra : level == "node" ? &p.node_leaf
+                                                     : level == "switch" ? &p.switch_switch : nullptr;
+    if (!lp) throw UsageError(fmt::format("{} {}: unknown level \"{}\"; use intra, node or switch", option, it, level));
+    (latency ? lp->latency_s : lp->bandwidth_Bps) = v * scale;
+  }
+}
+
+std::string human_bytes(double b) {
+  const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int i = 0;
+  while (b >= 1024 && i < 4) { b /= 1024; ++i; }
+  return i == 0 ? fmt::format("{:.0f} {}", b, u[i]) : fmt::format("{:.1f} {}", b, u[i]);
+}
+
+struct PlaceArgs {
+  std::string trace_path, topo_path, hosts_path, out_path, format = "hydra", strategy = "best";
+  std::string evaluate_path, initial, contention = "count";
+  uint64_t seed = 1;
+  double time_limit = 10, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance;
+  long max_evals = 0;
+  std::vector<std::string> lat, bw;
+  bool with_colls = false, json = false, advice = false;
+};
+
+nlohmann::json cost_json(const ap::CostReport &c) {
+  return {{"time_s", c.time_s}, {"hop_bytes", c.hop_bytes}, {"max_congestion", c.max_congestion}};
+}
+
+nlohmann::json advice_json(const std::vector<ap::StepAdvice> &adv, bool per_step) {
+  int colliding = 0, advised = 0;
+  for (auto &a : adv) {
+    colliding += a.shared_links > 0;
+    advised += a.barrier_advised;
+  }
+  nlohmann::json j{{"pairs", adv.size()}, {"colliding_pairs", colliding}, {"barrier_advised", advised}};
+  if (per_step) {
+    j["steps"] = nlohmann::json::array();
+    for (auto &a : adv)
+      j["steps"].push_back({{"step", a.id}, {"next_step", a.next_id}, {"shared_links", a.shared_links},
+                            {"time_s", a.time_s}, {"next_time_s", a.next_time_s}, {"overlap_s", a.overlap_s},
+                            {"penalty_s", a.penalty_s}, {"barrier_s", a.barrier_s},
+                            {"barrier_advised", a.barrier_advised}});
+  }
+  return j;
+}
+
+void print_advice(const std::vector<ap::StepAdvice> &adv, bool per_step) {
+  int colliding = 0, advised = 0;
+  for (auto &a : adv) {
+    colliding += a.shared_links > 0;
+    advised += a.barrier_advised;
+  }
+  std::cout << fmt::format("barrier advice (seed 001; advice only, nothing is inserted): {} of {} consecutive step "
+                           "pairs would collide if overlapped; a barrier between them pays off for {}{}\n",
+                           colliding, adv.size(), advised, per_step ? "" : " (details: --advice)");
+  if (!per_step || adv.empty()) return;
+  std::cout << fmt::format("{:>10} {:>10} {:>7} {:>12} {:>12} {:>12} {:>12} {:>12}  {}\n", "step", "next", "shared",
+                           "T_t (s)", "T_t+1 (s)", "overlap (s)", "penalty (s)", "barrier (s)", "advice");
+  for (auto &a : adv)
+    std::cout << fmt::format("{:>10} {:>10} {:>7} {:>12.4e} {:>12.4e} {:>12.4e} {:>12.4e} {:>12.4e}  {}\n", a.id,
+                             a.next_id, a.shared_links, a.time_s, a.next_time_s, a.overlap_s, a.penalty_s,
+                             a.barrier_s,
+                             a.barrier_advised ? "barrier" : a.shared_links ? "collide (barrier costs more)" : "-");
+}
+
+int run_place(const PlaceArgs &A) {
+  ap::LaunchFormat fmt_kind;
+  ap::Strategy strategy;
+  try {
+    fmt_kind = ap::parse_launch_format(A.format);
+  } catch (const std::invalid_argument &e) {
+    throw UsageError(fmt::format("--format: {}", e.what()));
+  }
+  try {
+    strategy = ap::parse_strategy(A.strategy);
+  } catch (const std::invalid_argument &e) {
+    throw UsageError(fmt::format("--strategy: {}", e.what()));
+  }
+  if (A.out_path.empty() && A.evaluate_path.empty())
+    throw UsageError("-o OUT is required (the launch file to write), unless --evaluate MAPPING is given");
+  if (!(A.time_limit >= 0)) throw UsageError("--time-limit must be >= 0 seconds");
+  if (!(A.linkspeed > 0)) throw UsageError("--linkspeed-gbps must be > 0");
+  if (A.max_evals < 0) throw UsageError("--max-evals must be >= 0 (0 = no bound)");
+  if (!(A.tie_tolerance >= 0)) throw UsageError("--tie-tolerance must be >= 0 (0 = exact ties only)");
+  ap::TopologyParams params;
+  apply_level(A.lat, "--latency-us", 1e-6, true, params);
+  apply_level(A.bw, "--bandwidth-gbps", 1e9 / 8, false, params);
+  params.linkspeed_gbps = A.linkspeed;
+  if (A.contention == "count") params.contention = ap::Contention::Count;
+  else if (A.contention == "volume") params.contention = ap::Contention::Volume;
+  else if (A.contention == "fluid") params.contention = ap::Contention::Fluid;
+  else if (A.contention == "blend") params.contention = ap::Contention::Blend;
+  else throw UsageError(fmt::format("--contention {}: use count (seed 001), volume, fluid or blend", A.contention));
+
+  arcoll::trace::Trace trace = arcoll::trace::Trace::read(A.trace_path);
+  ap::CommGraphOptions gopt;
+  gopt.with_collectives = A.with_colls;
+  ap::CommGraph g;
+  try {
+    g = ap::build_comm_graph(trace, gopt);
+  } catch (const std::invalid_argument &e) {
+    throw arcoll::trace::TraceError(e.what());
+  }
+  std::vector<int> incomplete;
+  for (size_t r = 0; r < trace.ranks.size(); ++r)
+    if (!trace.ranks[r].complete) incomplete.push_back(static_cast<int>(r));
+  ap::Topology topo = ap::read_topology_conf(A.topo_path);
+  ap::attach_hosts(topo, ap::read_hostfile(A.hosts_path), params, A.hosts_path, g.nranks);
+
+  size_t nmsg = 0;
+  for (auto &s : g.steps) nmsg += s.msgs.size();
+  std::vector<char> seen(g.nranks, 0);
+  for (auto &s : g.steps)
+    for (auto &m : s.msgs) seen[m.src] = seen[m.dst] = 1;
+  int silent = 0;
+  for (char c : seen) silent += !c;
+  nlohmann::json J;
+  J["trace"] = {{"path", A.trace_path}, {"ranks", g.nranks}, {"steps", g.steps.size()}, {"messages", nmsg},
+                {"bytes", g.total_bytes}, {"ranks_without_messages", silent},
+                {"incomplete_rank_sections", incomplete}};
+  J["machine"] = {{"hosts", topo.hosts.size()}, {"slots", topo.total_slots()}, {"contention", A.contention}};
+  const bool text = !A.json;
+  if (text) {
+    std::cout << fmt::format("trace {}: {} ranks, {} communication steps, {} messages, {}\n", A.trace_path, g.nranks,
+                             g.steps.size(), nmsg, human_bytes(static_cast<double>(g.total_bytes)));
+    std::cout << fmt::format("machine: {} hosts, {} slots ({}), {} topology vertices\n", topo.hosts.size(),
+                             topo.total_slots(), A.hosts_path, topo.vertices.size());
+    if (nmsg == 0)
+      std::cout << "note: the trace has no point-to-point traffic between different ranks (CCS empty"
+                << (A.with_colls ? "" : "; try --with-collectives") << "): every mapping costs 0\n";
+    else if (silent > 0)
+      std::cout << fmt::format("note: {} of {} ranks never appear in the CCS; they are placed on the remaining "
+                               "slots and cost nothing\n", silent, g.nranks);
+    if (!incomplete.empty())
+      std::cout << fmt::format("warning: {} rank section(s) of the trace are incomplete or missing (first: rank {}; "
+                               "the run ended early?); the CCS entries that were written are used\n",
+                               incomplete.size(), incomplete[0]);
+  }
+
+  // Current mapping: in-order, random or from a file.
+  ap::PlaceOptions popt;
+  popt.refine.seed = A.seed;
+  popt.refine.time_limit_s = A.time_limit;
+  popt.refine.max_evals = A.max_evals;
+  popt.strategy = strategy;
+  popt.tie_tolerance = A.tie_tolerance;
+  if (A.initial == "random") {
+    popt.initial = ap::random_mapping(g.nranks, topo, A.seed);
+    popt.initial_name = fmt::format("initial (random, seed {})", A.seed);
+  } else if (!A.initial.empty() && A.initial != "in-order") {
+    popt.initial = ap::read_mapping(A.initial, topo, g.nranks);
+    popt.initial_name = "initial (" + A.initial + ")";
+  }
+
+  if (!A.evaluate_path.empty()) {
+    ap::Mapping m = ap::read_mapping(A.evaluate_path, topo, g.nranks);
+    ap::CostReport c = ap::evaluate(g, topo, m);
+    auto adv = ap::barrier_advice(g, topo, m);
+    if (A.json) {
+      J["evaluate"] = cost_json(c);
+      J["evaluate"]["mapping"] = A.evaluate_path;
+      J["advice"] = advice_json(adv, A.advice);
+      std::cout << J.dump(2) << "\n";
+    } else {
+      std::cout << fmt::format("mapping {}: est. time {:.6e} s, hop-bytes {:.0f}, max link load {}\n",
+                               A.evaluate_path, c.time_s, c.hop_bytes, c.max_congestion);
+      print_advice(adv, A.advice);
+    }
+    return 0;
+  }
+
+  ap::PlaceResult pr = ap::place(g, topo, popt);
+  const double base = pr.stages[0].cost.time_s;
+  double tmin = base;
+  for (auto &s : pr.stages) tmin = std::min(tmin, s.cost.time_s);
+  auto tied = [&](const ap::Stage &s) { return s.cost.time_s <= tmin * (1 + A.tie_tolerance); };
+  J["stages"] = nlohmann::json::array();
+  int ntied = 0;
+  for (auto &s : pr.stages) {
+    auto js = cost_json(s.cost);
+    js["name"] = s.name;
+    js["seconds"] = s.seconds;
+    js["tied"] = tied(s);
+    ntied += tied(s);
+    J["stages"].push_back(js);
+  }
+  J["chosen"] = pr.chosen().name;
+  J["strategy"] = A.strategy;
+  J["tie_tolerance"] = A.tie_tolerance;
+  if (text) {
+    std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}\n", "stage", "est. time (s)",
+                             "vs " + pr.stages[0].name.substr(0, 7), "hop-bytes", "max link load", "took (s)");
+    for (size_t i = 0; i < pr.stages.size(); ++i) {
+      const auto &s = pr.stages[i];
+      std::string rel = base > 0 ? fmt::format("{:+.1f}%", 100.0 * (s.cost.time_s - base) / base) : "-";
+      std::cout << fmt::format("{:<28} {:>16.6e} {:>10} {:>14.0f} {:>14} {:>9.3f}{}\n", s.name, s.cost.time_s, rel,
+                               s.cost.hop_bytes, s.cost.max_congestion, s.seconds,
+                               i == pr.chosen_index ? "  <- chosen" : "");
+    }
+    if (strategy == ap::Strategy::Best && ntied > 1)
+      std::cout << fmt::format("{} stages within {:g} % of the lowest est. time: chosen by max link load, then "
+                               "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance);
+  }
+  auto adv = ap::barrier_advice(g, topo, pr.chosen().map);
+  J["advice"] = advice_json(adv, A.advice);
+  if (text) print_advice(adv, A.advice);
+  if (!A.out_path.empty()) {
+    std::ofstream out(A.out_path, std::ios::trunc);
+    if (!out)
+      throw std::runtime_error(fmt::format("{}: cannot open the output file for writing; check the directory",
+                                           A.out_path));
+    ap::write_launch_file(out, fmt_kind, pr.chosen().map, topo.hosts);
+    out.close();
+    if (!out) throw std::runtime_error(fmt::format("{}: write failed", A.out_path));
+    J["output"] = {{"path", A.out_path}, {"format", A.format}};
+  }
+  if (A.json) {
+    std::cout << J.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("wrote {} ({}, mapping of stage \"{}\")\n", A.out_path, A.format, pr.chosen().name);
+  switch (fmt_kind) {
+    case ap::LaunchFormat::Hydra:
+      std::cout << fmt::format("run: mpiexec.hydra -f {} -n {} ./app\n", A.out_path, g.nranks); break;
+    case ap::LaunchFormat::Rankfile:
+      std::cout << fmt::format("run: mpirun --rankfile {} -n {} ./app (Open MPI)\n", A.out_path, g.nranks); break;
+    case ap::LaunchFormat::Slurm:
+      std::cout << fmt::format("run: SLURM_HOSTFILE={} srun --distribution=arbitrary -n {} ./app\n", A.out_path,
+                               g.nranks); break;
+    case ap::LaunchFormat::Cray:
+      std::cout << fmt::format("run: copy {} to ./MPICH_RANK_ORDER, export MPICH_RANK_REORDER_METHOD=3, launch "
+                               "with the per-node counts in its header\n", A.out_path); break;
+  }
+  return 0;
+}
+
+/** Declares `arcoll place` on `app`; the returned function runs it after parsing. */
+}  // namespace
+
+std::function<int()> add_place(CLI::App &app) {
+  auto *pl = app.add_subcommand("place", "map ranks to hosts minimising the contention-aware cost of seed 001");
+  auto A = std::make_shared<PlaceArgs>();
+  pl->add_option("TRACE", A->trace_path, "trace file (.arctrace)")->required();
+  pl->add_option("--topology", A->topo_path, "Slurm topology.conf (tree)")->required();
+  pl->add_option("--hosts", A->hosts_path, "hostfile: host:slots or host slots=N per line")->required();
+  pl->add_option("-o,--output", A->out_path, "launch file to write (required unless --evaluate)");
+  pl->add_option("--format", A->format, "hydra (machinefile), rankfile (Open MPI), slurm (arbitrary), cray "
+                                        "(MPICH_RANK_ORDER)")->capture_default_str();
+  pl->add_option("--strategy", A->strategy,
+                 "stage whose mapping is written: identity (keep the current mapping), hopbytes (distance only), "
+                 "metis, scotch, refined, best (lowest estimated time; ties: --tie-tolerance)")->capture_default_str();
+  pl->add_option("--evaluate", A->evaluate_path,
+                 "score this mapping (any format written by -o; e.g. one host per rank) and exit, no search");
+  pl->add_option("--initial", A->initial,
+                 "current mapping: in-order (default), random (seeded by --seed, as a batch scheduler may give) or "
+                 "a mapping file");
+  pl->add_option("--seed", A->seed, "seed of METIS, Scotch, the searches and --initial random")->capture_default_str();
+  pl->add_option("--time-limit", A->time_limit, "bound of the hop-bytes search + refinement, seconds")
+      ->capture_default_str();
+  pl->add_option("--max-evals", A->max_evals,
+                 "bound of the refinement in candidate evaluations (0 = none); makes the result independent of "
+                 "the machine's speed")->capture_default_str();
+  pl->add_option("--tie-tolerance", A->tie_tolerance,
+                 "relative difference of estimated time below which stages count as tied; ties go to the lowest "
+                 "max link load, then hop-bytes (0 = exact ties only)")->capture_default_str();
+  pl->add_option("--latency-us", A->lat, "LEVEL=MICROSECONDS, LEVEL in intra,node,switch (defaults 0.3,1,1)");
+  pl->add_option("--bandwidth-gbps,--bandwidth", A->bw,
+                 "LEVEL=GBIT_PER_S, LEVEL in intra,node,switch (defaults 160,100,100)");
+  pl->add_option("--linkspeed-gbps", A->linkspeed, "Gbit/s per unit of LinkSpeed in topology.conf")
+      ->capture_default_str();
+  pl->add_option("--contention", A->contention,
+                 "collision model of the cost: count (seed 001: L + S x coll / B), volume (L + the step's bytes "
+                 "on the route's busiest link / its bandwidth), fluid (max-min fair sharing; slow, for "
+                 "--evaluate and small runs) or blend (volume averaged with the busy-time-weighted mean link "
+                 "busy time: steps that overlap, no barrier between them)")->capture_default_str();
+  pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
+  pl->add_flag("--json", A->json, "print one JSON object (stages, costs, advice) instead of text");
+  pl->add_flag("--advice", A->advice, "print the barrier advice of every consecutive step pair");
+  return [pl, A]() { return *pl ? run_place(*A) : -1; };
+}
+
+}  // namespace arcoll::tools
