@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "allgather.h"
 #include "allreduce.h"
 #include "alltoall.h"
 #include "bcast.h"
@@ -14,7 +15,8 @@
 #include "select.h"
 
 static const char *const coll_names[ARCOLL_COLL_COUNT] = {
-    "bcast", "reduce", "allreduce", "scan", "exscan", "gather", "scatter", "alltoall", "barrier"};
+    "bcast",   "reduce",  "allreduce", "scan",   "exscan",
+    "gather",  "scatter", "alltoall",  "barrier", "allgather"};
 
 const char *arcoll_coll_name(arcoll_coll_t c) {
   return (int)c >= 0 && c < ARCOLL_COLL_COUNT ? coll_names[c] : NULL;
@@ -35,6 +37,8 @@ const arcoll_algo_desc_t *arcoll_algorithm_table(arcoll_coll_t c, int *n) {
     case ARCOLL_COLL_ALLTOALL:
       t = arcoll_alltoall_algorithms; len = arcoll_alltoall_nalgorithms; break;
     case ARCOLL_COLL_BARRIER: t = arcoll_barrier_algorithms; len = arcoll_barrier_nalgorithms; break;
+    case ARCOLL_COLL_ALLGATHER:
+      t = arcoll_allgather_algorithms; len = arcoll_allgather_nalgorithms; break;
     default: break;
   }
   if (n) *n = len;
