@@ -44,7 +44,7 @@ extern "C" {
 #define ARCOLL_EXPORT __attribute__((visibility("default")))
 #define ARCOLL_HIDDEN __attribute__((visibility("hidden")))
 
-/** Point-to-point tag of collective c on the private communicator (7001..7010). */
+/** Point-to-point tag of collective c on the private communicator (7001..7011). */
 #define ARCOLL_TAG(c) (7001 + (int)(c))
 
 /** Tags of collective c's lateness exchange (late_tracker.h: records, summaries, clock
@@ -109,7 +109,7 @@ ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm);
 /**
  * The algorithm for collective c on st's communicator for `bytes` bytes
  * (per rank for bcast/reduce/allreduce/scan/exscan, per block for
- * gather/scatter/alltoall/allgather, 0 for barrier) and an op that is commutative or
+ * gather/scatter/alltoall/allgather/reduce_scatter_block, 0 for barrier) and an op that is commutative or
  * not.  Cached per (c, commutative, size class); the choice depends only on
  * the class (its representative size), so every rank gets the same one.
  * Returns NULL when the call must go to PMPI (no eligible algorithm).
@@ -231,7 +231,7 @@ ARCOLL_HIDDEN int arcoll_buf_ok(const void *buf, MPI_Aint count, int type_size, 
 
 /**
  * Dispatch of one call of the unrooted reductions (c = ARCOLL_COLL_ALLREDUCE,
- * _SCAN or _EXSCAN; reduction.c): checks, choice, run on the private
+ * _SCAN, _EXSCAN or _REDUCE_SCATTER_BLOCK, count = one block's; reduction.c): checks, choice, run on the private
  * communicator.  Returns the algorithm's result (errors already passed to
  * the communicator's error handler) or ARCOLL_USE_PMPI.
  */
@@ -264,7 +264,8 @@ ARCOLL_HIDDEN int arcoll_unrooted_blocks(arcoll_coll_t c, const void *sendbuf, M
 /**
  * The MPI_<Name> / MPI_<Name>_c (MPI >= 4) wrappers of a collective whose
  * dispatch is arcoll_rooted_blocks() (Gather, Scatter) or
- * arcoll_unrooted_reduction() (Scan, Exscan) or arcoll_unrooted_blocks()
+ * arcoll_unrooted_reduction() (Scan, Exscan, Reduce_scatter_block) or
+ * arcoll_unrooted_blocks()
  * (Alltoall, Allgather): the dispatcher's result, or the
  * PMPI call (noted as "pmpi" for arcoll_last_algorithm()) when it returns
  * ARCOLL_USE_PMPI.  One definition for the int and the large-count forms.

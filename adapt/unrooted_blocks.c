@@ -30,8 +30,19 @@ int arcoll_unrooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount
       return ARCOLL_USE_PMPI;
   } else {
     if (scount < 0 || !arcoll_type_ok(stype, &ssize)) return ARCOLL_USE_PMPI;
+    /* the buffer MPICH's alias check compares sendbuf with: recvbuf
+     * (alltoall), this rank's block of it (allgather) */
+    const char *alias = (const char *)recvbuf;
+    if (C == ARCOLL_COLL_ALLGATHER) {
+      MPI_Aint lb, extent;
+      int me;
+      if (PMPI_Type_get_extent(rtype, &lb, &extent) != MPI_SUCCESS ||
+          PMPI_Comm_rank(comm, &me) != MPI_SUCCESS)
+        return ARCOLL_USE_PMPI;
+      alias += (MPI_Aint)me * rcount * extent;
+    }
     if (scount * (MPI_Aint)ssize != bytes || !arcoll_buf_ok(sendbuf, scount, ssize, stype) ||
-        (bytes > 0 && sendbuf == recvbuf))
+        (bytes > 0 && (const char *)sendbuf == alias))
       return ARCOLL_USE_PMPI; /* truncation / buffer / alias errors: MPICH reports them */
   }
   if (bytes > INT_MAX) return ARCOLL_USE_PMPI; /* algorithms use int counts per block */

@@ -19,4 +19,12 @@
 double arcoll_model_allgather(const arcoll_model_t *md, const char *name, int P, double m,
                               MPI_Aint seg);
 
+/**
+ * Predicted time of reduce_scatter_block algorithm `name`
+ * (reduce_scatter_block.h) for P ranks and blocks of m bytes; < 0 when there
+ * is no formula for `name`.  Defined in model_reduce_scatter_block.c.
+ */
+double arcoll_model_reduce_scatter_block(const arcoll_model_t *md, const char *name, int P,
+                                         double m);
+
 #endif
