@@ -109,8 +109,8 @@ ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm);
 /**
  * The algorithm for collective c on st's communicator for `bytes` bytes
  * (per rank for bcast/reduce/allreduce/scan/exscan, per block for
- * gather/scatter/alltoall/allgather/reduce_scatter_block, 0 for barrier) and an op that is commutative or
- * not.  Cached per (c, commutative, size class); the choice depends only on
+ * gather/scatter/alltoall/allgather/reduce_scatter_block, 0 for barrier)
+ * and an op that is commutative or not.  Cached per (c, commutative, size class); the choice depends only on
  * the class (its representative size), so every rank gets the same one.
  * Returns NULL when the call must go to PMPI (no eligible algorithm).
  */
@@ -231,8 +231,8 @@ ARCOLL_HIDDEN int arcoll_buf_ok(const void *buf, MPI_Aint count, int type_size, 
 
 /**
  * Dispatch of one call of the unrooted reductions (c = ARCOLL_COLL_ALLREDUCE,
- * _SCAN, _EXSCAN or _REDUCE_SCATTER_BLOCK, count = one block's; reduction.c): checks, choice, run on the private
- * communicator.  Returns the algorithm's result (errors already passed to
+ * _SCAN, _EXSCAN or _REDUCE_SCATTER_BLOCK, count = one block's; reduction.c):
+ * checks, choice, run on the private communicator.  Returns the algorithm's result (errors already passed to
  * the communicator's error handler) or ARCOLL_USE_PMPI.
  */
 ARCOLL_HIDDEN int arcoll_unrooted_reduction(arcoll_coll_t c, const void *sendbuf, void *recvbuf,

@@ -4,7 +4,8 @@
  * exscan.c, reduce_scatter_block.c): same arguments (for
  * reduce_scatter_block the count is one block's, the buffers hold P blocks),
  * same checks, same algorithm signature (arcoll_allreduce_fn ==
- * arcoll_scan_fn == arcoll_reduce_scatter_block_fn).  Dispatch and PMPI cases: dispatch.h, adapt/README.md.
+ * arcoll_scan_fn == arcoll_reduce_scatter_block_fn).  Dispatch and PMPI
+ * cases: dispatch.h, adapt/README.md.
  */
 #include <limits.h>
 #include <mpi.h>

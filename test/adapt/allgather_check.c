@@ -38,7 +38,8 @@ static void check_algo(int cp, long bytes, const char *what) {
   const char *got = last ? last("allgather") : NULL;
   int n = 0;
   const arcoll_algo_desc_t *t = arcoll_algorithm_table(ARCOLL_COLL_ALLGATHER, &n);
-  const char *want = cp == 1 ? "pmpi" : bytes == 0 ? "none" : forced_k >= 0 ? t[forced_k].name : NULL;
+  const char *want =
+      cp == 1 ? "pmpi" : bytes == 0 ? "none" : forced_k >= 0 ? t[forced_k].name : NULL;
   if (!got) {
     CHECK(0, "%s: arcoll_last_algorithm(\"allgather\") is NULL (libarcoll not active?)", what);
   } else if (want) {
@@ -159,7 +160,9 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   if (!valid) {
-    if (me == 0) fprintf(stderr, "allgather_check: unknown mode '%s' (auto, forced0..%d, errors)\n", mode, n - 1);
+    if (me == 0)
+      fprintf(stderr, "allgather_check: unknown mode '%s' (auto, forced0..%d, errors)\n", mode,
+              n - 1);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   last = get_last();

@@ -100,8 +100,8 @@ int main(int argc, char **argv) {
   long mine[2] = {failures, checks}, tot[2];
   MPI_Reduce(mine, tot, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD); /* the verdict only */
   if (me == 0)
-    printf("allgather_algorithms_check P=%d: %s (%ld failures, %ld checks)\n", P, tot[0] ? "FAIL" : "OK",
-           tot[0], tot[1]);
+    printf("allgather_algorithms_check P=%d: %s (%ld failures, %ld checks)\n", P,
+           tot[0] ? "FAIL" : "OK", tot[0], tot[1]);
   ag_types_free();
   MPI_Finalize();
   return tot[0] && me == 0 ? 1 : 0;

@@ -42,7 +42,10 @@ static void rsb_vsum_fn(void *in, void *inout, int *len, MPI_Datatype *dt) {
 }
 static void rsb_mat_fn(void *in, void *inout, int *len, MPI_Datatype *dt) {
   (void)dt;
-  for (int i = 0; i < *len; ++i) rsb_mat_mul((int *)in + 4 * i, (int *)inout + 4 * i, (int *)inout + 4 * i);
+  for (int i = 0; i < *len; ++i) {
+    int *io = (int *)inout + 4 * i;
+    rsb_mat_mul((int *)in + 4 * i, io, io);
+  }
 }
 
 static void rsb_init(void) {
