@@ -1,67 +1,11 @@
 /*
  * libarcoll: MPI_Alltoall and MPI_Alltoall_c (MPI >= 4) dispatched to the
  * alltoall algorithms of collectives/ (alltoall.h): linear, pairwise, bruck.
- * The size used for the choice is one block's bytes.  MPI_IN_PLACE with a
- * receive type of negative extent goes to PMPI (the algorithms copy the
- * buffer's span first and need extent >= 0).  Dispatch and PMPI cases:
- * dispatch.h, adapt/README.md.
+ * The size used for the choice is one block's bytes.  Dispatch
+ * (unrooted_blocks.c) and PMPI cases: dispatch.h, adapt/README.md.
  */
-#include <limits.h>
 #include <mpi.h>
 
-#include "alltoall.h"
 #include "dispatch.h"
 
-#define C ARCOLL_COLL_ALLTOALL
-
-static int alltoall_impl(const void *sendbuf, MPI_Aint scount, MPI_Datatype stype, void *recvbuf,
-                         MPI_Aint rcount, MPI_Datatype rtype, MPI_Comm comm) {
-  int P, ssize = 0, rsize = 0, rc;
-  if (!arcoll_intra(C, comm, &P)) return ARCOLL_USE_PMPI;
-  if (rcount < 0 || !arcoll_type_ok(rtype, &rsize)) return ARCOLL_USE_PMPI;
-  const MPI_Aint bytes = rcount * (MPI_Aint)rsize;
-  if (!arcoll_buf_ok(recvbuf, rcount, rsize, rtype)) return ARCOLL_USE_PMPI;
-  if (sendbuf == MPI_IN_PLACE) {
-    MPI_Aint lb, extent;
-    if (PMPI_Type_get_extent(rtype, &lb, &extent) != MPI_SUCCESS || extent < 0)
-      return ARCOLL_USE_PMPI;
-  } else {
-    if (scount < 0 || !arcoll_type_ok(stype, &ssize)) return ARCOLL_USE_PMPI;
-    if (scount * (MPI_Aint)ssize != bytes || !arcoll_buf_ok(sendbuf, scount, ssize, stype) ||
-        (bytes > 0 && sendbuf == recvbuf))
-      return ARCOLL_USE_PMPI; /* truncation / buffer / alias errors: MPICH reports them */
-  }
-  if (bytes > INT_MAX) return ARCOLL_USE_PMPI; /* algorithms use int counts per block */
-  if (bytes == 0) {
-    arcoll_note(C, &arcoll_none_desc);
-    return MPI_SUCCESS;
-  }
-  arcoll_comm_state_t *st = arcoll_state(comm, &rc);
-  if (!st) return arcoll_finish(comm, rc);
-  const arcoll_cached_t *ch = arcoll_choose(st, C, bytes, 1);
-  if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
-  arcoll_note(C, ch->algo);
-  const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
-  const double t0 = arcoll_online_t0(ch);
-  rc = ((arcoll_alltoall_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, rcount, rtype, st->priv, &s);
-  return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
-}
-
-ARCOLL_EXPORT int MPI_Alltoall(const void *sendbuf, int scount, MPI_Datatype stype,
-                               void *recvbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm) {
-  int rc = alltoall_impl(sendbuf, scount, stype, recvbuf, rcount, rtype, comm);
-  if (rc != ARCOLL_USE_PMPI) return rc;
-  arcoll_note(C, NULL);
-  return PMPI_Alltoall(sendbuf, scount, stype, recvbuf, rcount, rtype, comm);
-}
-
-#if MPI_VERSION >= 4
-ARCOLL_EXPORT int MPI_Alltoall_c(const void *sendbuf, MPI_Count scount, MPI_Datatype stype,
-                                 void *recvbuf, MPI_Count rcount, MPI_Datatype rtype,
-                                 MPI_Comm comm) {
-  int rc = alltoall_impl(sendbuf, (MPI_Aint)scount, stype, recvbuf, (MPI_Aint)rcount, rtype, comm);
-  if (rc != ARCOLL_USE_PMPI) return rc;
-  arcoll_note(C, NULL);
-  return PMPI_Alltoall_c(sendbuf, scount, stype, recvbuf, rcount, rtype, comm);
-}
-#endif
+ARCOLL_WITH_LARGE_COUNT(ARCOLL_UNROOTED_BLOCKS_WRAPPER, Alltoall, ARCOLL_COLL_ALLTOALL)

@@ -44,7 +44,7 @@ extern "C" {
 #define ARCOLL_EXPORT __attribute__((visibility("default")))
 #define ARCOLL_HIDDEN __attribute__((visibility("hidden")))
 
-/** Point-to-point tag of collective c on the private communicator (7001..7009). */
+/** Point-to-point tag of collective c on the private communicator (7001..7011). */
 #define ARCOLL_TAG(c) (7001 + (int)(c))
 
 /** Tags of collective c's lateness exchange (late_tracker.h: records, summaries, clock
@@ -109,8 +109,8 @@ ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm);
 /**
  * The algorithm for collective c on st's communicator for `bytes` bytes
  * (per rank for bcast/reduce/allreduce/scan/exscan, per block for
- * gather/scatter/alltoall, 0 for barrier) and an op that is commutative or
- * not.  Cached per (c, commutative, size class); the choice depends only on
+ * gather/scatter/alltoall/allgather/reduce_scatter_block, 0 for barrier)
+ * and an op that is commutative or not.  Cached per (c, commutative, size class); the choice depends only on
  * the class (its representative size), so every rank gets the same one.
  * Returns NULL when the call must go to PMPI (no eligible algorithm).
  */
@@ -231,8 +231,8 @@ ARCOLL_HIDDEN int arcoll_buf_ok(const void *buf, MPI_Aint count, int type_size, 
 
 /**
  * Dispatch of one call of the unrooted reductions (c = ARCOLL_COLL_ALLREDUCE,
- * _SCAN or _EXSCAN; reduction.c): checks, choice, run on the private
- * communicator.  Returns the algorithm's result (errors already passed to
+ * _SCAN, _EXSCAN or _REDUCE_SCATTER_BLOCK, count = one block's; reduction.c):
+ * checks, choice, run on the private communicator.  Returns the algorithm's result (errors already passed to
  * the communicator's error handler) or ARCOLL_USE_PMPI.
  */
 ARCOLL_HIDDEN int arcoll_unrooted_reduction(arcoll_coll_t c, const void *sendbuf, void *recvbuf,
@@ -252,9 +252,21 @@ ARCOLL_HIDDEN int arcoll_rooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI
                                        const void *ret_addr);
 
 /**
+ * Dispatch of one MPI_Alltoall (c = ARCOLL_COLL_ALLTOALL) or MPI_Allgather
+ * (c = ARCOLL_COLL_ALLGATHER) call (unrooted_blocks.c), with the call's own
+ * arguments.  Returns the algorithm's result (errors already passed to the
+ * communicator's error handler) or ARCOLL_USE_PMPI.
+ */
+ARCOLL_HIDDEN int arcoll_unrooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI_Aint scount,
+                                         MPI_Datatype stype, void *recvbuf, MPI_Aint rcount,
+                                         MPI_Datatype rtype, MPI_Comm comm);
+
+/**
  * The MPI_<Name> / MPI_<Name>_c (MPI >= 4) wrappers of a collective whose
  * dispatch is arcoll_rooted_blocks() (Gather, Scatter) or
- * arcoll_unrooted_reduction() (Scan, Exscan): the dispatcher's result, or the
+ * arcoll_unrooted_reduction() (Scan, Exscan, Reduce_scatter_block) or
+ * arcoll_unrooted_blocks()
+ * (Alltoall, Allgather): the dispatcher's result, or the
  * PMPI call (noted as "pmpi" for arcoll_last_algorithm()) when it returns
  * ARCOLL_USE_PMPI.  One definition for the int and the large-count forms.
  */
@@ -276,6 +288,15 @@ ARCOLL_HIDDEN int arcoll_rooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI
     if (rc != ARCOLL_USE_PMPI) return rc;                                                          \
     arcoll_note(COLL, NULL);                                                                       \
     return PMPI_##Name(sendbuf, recvbuf, count, dt, op, comm);                                     \
+  }
+#define ARCOLL_UNROOTED_BLOCKS_WRAPPER(Name, COUNT_T, COLL)                                        \
+  ARCOLL_EXPORT int MPI_##Name(const void *sendbuf, COUNT_T scount, MPI_Datatype stype,           \
+                               void *recvbuf, COUNT_T rcount, MPI_Datatype rtype, MPI_Comm comm) { \
+    int rc = arcoll_unrooted_blocks(COLL, sendbuf, (MPI_Aint)scount, stype, recvbuf,              \
+                                    (MPI_Aint)rcount, rtype, comm);                                \
+    if (rc != ARCOLL_USE_PMPI) return rc;                                                          \
+    arcoll_note(COLL, NULL);                                                                       \
+    return PMPI_##Name(sendbuf, scount, stype, recvbuf, rcount, rtype, comm);                      \
   }
 #if MPI_VERSION >= 4
 #define ARCOLL_WITH_LARGE_COUNT(WRAPPER, Name, COLL) \

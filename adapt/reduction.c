@@ -1,8 +1,11 @@
 /*
  * libarcoll: the dispatch shared by the unrooted reductions MPI_Allreduce,
- * MPI_Scan and MPI_Exscan (allreduce.c, scan.c, exscan.c): same arguments,
+ * MPI_Scan, MPI_Exscan and MPI_Reduce_scatter_block (allreduce.c, scan.c,
+ * exscan.c, reduce_scatter_block.c): same arguments (for
+ * reduce_scatter_block the count is one block's, the buffers hold P blocks),
  * same checks, same algorithm signature (arcoll_allreduce_fn ==
- * arcoll_scan_fn).  Dispatch and PMPI cases: dispatch.h, adapt/README.md.
+ * arcoll_scan_fn == arcoll_reduce_scatter_block_fn).  Dispatch and PMPI
+ * cases: dispatch.h, adapt/README.md.
  */
 #include <limits.h>
 #include <mpi.h>

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model_ext.h"
 #include "scan.h" /* ARCOLL_SCAN_TREE_WINDOW */
 #include "select.h"
 #include "tree_inorder.h"
@@ -473,6 +474,16 @@ double arcoll_model_predict(const arcoll_model_t *m, arcoll_coll_t coll,
       break;
     case ARCOLL_COLL_ALLTOALL:
       t = alltoall(&c, n, 2, 1) < 0 ? -1 : (none ? 0 : alltoall(&c, n, P, M));
+      break;
+    case ARCOLL_COLL_ALLGATHER:
+      t = arcoll_model_allgather(m, n, 2, 1, 0) < 0
+              ? -1
+              : (none ? 0 : arcoll_model_allgather(m, n, P, M, segment_bytes));
+      break;
+    case ARCOLL_COLL_REDUCE_SCATTER_BLOCK:
+      t = arcoll_model_reduce_scatter_block(m, n, 2, 1) < 0
+              ? -1
+              : (none ? 0 : arcoll_model_reduce_scatter_block(m, n, P, M));
       break;
     case ARCOLL_COLL_BARRIER:
       /* dissemination: ceil(log2 P) rounds of a 0-byte send-receive

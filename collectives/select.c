@@ -5,16 +5,19 @@
 #include <math.h>
 #include <string.h>
 
+#include "allgather.h"
 #include "allreduce.h"
 #include "alltoall.h"
 #include "bcast.h"
 #include "gather.h"
 #include "reduce.h"
+#include "reduce_scatter_block.h"
 #include "scan.h"
 #include "select.h"
 
 static const char *const coll_names[ARCOLL_COLL_COUNT] = {
-    "bcast", "reduce", "allreduce", "scan", "exscan", "gather", "scatter", "alltoall", "barrier"};
+    "bcast",   "reduce",  "allreduce", "scan",   "exscan",
+    "gather",  "scatter", "alltoall",  "barrier", "allgather", "reduce_scatter_block"};
 
 const char *arcoll_coll_name(arcoll_coll_t c) {
   return (int)c >= 0 && c < ARCOLL_COLL_COUNT ? coll_names[c] : NULL;
@@ -35,6 +38,12 @@ const arcoll_algo_desc_t *arcoll_algorithm_table(arcoll_coll_t c, int *n) {
     case ARCOLL_COLL_ALLTOALL:
       t = arcoll_alltoall_algorithms; len = arcoll_alltoall_nalgorithms; break;
     case ARCOLL_COLL_BARRIER: t = arcoll_barrier_algorithms; len = arcoll_barrier_nalgorithms; break;
+    case ARCOLL_COLL_ALLGATHER:
+      t = arcoll_allgather_algorithms; len = arcoll_allgather_nalgorithms; break;
+    case ARCOLL_COLL_REDUCE_SCATTER_BLOCK:
+      t = arcoll_reduce_scatter_block_algorithms;
+      len = arcoll_reduce_scatter_block_nalgorithms;
+      break;
     default: break;
   }
   if (n) *n = len;

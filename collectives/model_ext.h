@@ -1,0 +1,30 @@
+/**
+ * @file model_ext.h
+ * @brief Cost formulas kept outside model.c (internal to collectives/):
+ *        one function per collective, called by arcoll_model_predict()
+ *        (select.h) for P > 1 and bytes > 0.  Units: seconds, bytes.
+ */
+#ifndef ARCOLL_COLLECTIVES_MODEL_EXT_H
+#define ARCOLL_COLLECTIVES_MODEL_EXT_H
+
+#include "select.h"
+
+/**
+ * Predicted time of allgather algorithm `name` (allgather.h) for P ranks,
+ * blocks of m bytes, broadcast segment `seg` (gather_bcast only); < 0 when
+ * there is no formula for `name`.  Message times from the model's inter-node
+ * parameters and curve (arcoll_model_p2p), as model.c.  Defined in
+ * model_allgather.c.
+ */
+double arcoll_model_allgather(const arcoll_model_t *md, const char *name, int P, double m,
+                              MPI_Aint seg);
+
+/**
+ * Predicted time of reduce_scatter_block algorithm `name`
+ * (reduce_scatter_block.h) for P ranks and blocks of m bytes; < 0 when there
+ * is no formula for `name`.  Defined in model_reduce_scatter_block.c.
+ */
+double arcoll_model_reduce_scatter_block(const arcoll_model_t *md, const char *name, int P,
+                                         double m);
+
+#endif
