@@ -37,8 +37,13 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
    * (SMPI flat P = 64, 32 KiB, 200 calls, sum over ranks of the time inside:
    * binomial 1.89 s vs the model's best, twotree, 2.16 s; with 0-200 us
    * noise per rank and call 0.98 vs 2.51 s; the model predicted binomial
-   * over 2x slower) */
-  if ((c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE) && e->n > 0 && e->n < ncand) {
+   * over 2x slower); the same for scatter and gather, where the model
+   * also misjudges binomial against linear on a platform it was not
+   * calibrated on (SMPI flat P = 64, 8 B scatter, cluster256 model: binomial
+   * predicted 2.5x slower than linear, measured 0.82x) */
+  if ((c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_SCATTER ||
+       c == ARCOLL_COLL_GATHER) &&
+      e->n > 0 && e->n < ncand) {
     int has = 0;
     for (int i = 0; i < e->n; ++i) has |= !strcmp(e->cand[i].algo->name, "binomial");
     arcoll_choice_t all[32];
