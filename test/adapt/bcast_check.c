@@ -281,12 +281,6 @@ static void mode_inter(void) {
   MPI_Comm_free(&local);
 }
 
-static int err_class(int rc) {
-  int cls = rc;
-  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-  return cls;
-}
-
 static void mode_errors(void) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);

@@ -45,4 +45,21 @@ static inline last_order_fn get_last_order(void) {
     }                                                         \
   } while (0)
 
+/* MPI error class of rc (MPI_SUCCESS stays 0). */
+static inline int err_class(int rc) {
+  int cls = rc;
+  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+  return cls;
+}
+
+/* SAME_ERROR(what, MPI_x(...), PMPI_x(...)): the intercepted call fails with
+ * the error class of MPICH's own (under MPI_ERRORS_RETURN). */
+#define SAME_ERROR(what, call_mpi, call_pmpi)                                              \
+  do {                                                                                     \
+    int a_ = (call_mpi), b_ = (call_pmpi);                                                 \
+    CHECK(a_ != MPI_SUCCESS, "%s: succeeded", what);                                       \
+    CHECK(err_class(a_) == err_class(b_), "%s: error class %d, PMPI gives %d", what,       \
+          err_class(a_), err_class(b_));                                                   \
+  } while (0)
+
 #endif

@@ -418,20 +418,6 @@ static void run_all(MPI_Comm comm) {
 
 /* ---- errors and pass-through ---------------------------------------------- */
 
-static int err_class(int rc) {
-  int cls = rc;
-  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-  return cls;
-}
-
-#define SAME_ERROR(what, call_mpi, call_pmpi)                                              \
-  do {                                                                                     \
-    int a_ = (call_mpi), b_ = (call_pmpi);                                                 \
-    CHECK(a_ != MPI_SUCCESS, "%s: succeeded", what);                                       \
-    CHECK(err_class(a_) == err_class(b_), "%s: error class %d, PMPI gives %d", what,       \
-          err_class(a_), err_class(b_));                                                   \
-  } while (0)
-
 typedef struct { int a; double b; } pair_t;
 
 static void mode_errors(void) {

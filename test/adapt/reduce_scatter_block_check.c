@@ -87,20 +87,6 @@ static void run_all(MPI_Comm comm) {
       for (int ip = 0; ip < 2; ++ip) run_one(comm, c, sizes[z], ip, (c + z + ip) % 2);
 }
 
-static int err_class(int rc) {
-  int cls = rc;
-  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-  return cls;
-}
-
-#define SAME_ERROR(what, call_mpi, call_pmpi)                                              \
-  do {                                                                                     \
-    int a_ = (call_mpi), b_ = (call_pmpi);                                                 \
-    CHECK(a_ != MPI_SUCCESS, "%s: succeeded", what);                                       \
-    CHECK(err_class(a_) == err_class(b_), "%s: error class %d, PMPI gives %d", what,       \
-          err_class(a_), err_class(b_));                                                   \
-  } while (0)
-
 static void mode_errors(void) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int s[64] = {0}, r[64] = {0};
