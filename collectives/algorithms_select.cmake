@@ -8,6 +8,7 @@
 find_package(nlohmann_json REQUIRED)
 target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/model.c
+  ${CMAKE_CURRENT_LIST_DIR}/model_bcast.c
   ${CMAKE_CURRENT_LIST_DIR}/model_allgather.c
   ${CMAKE_CURRENT_LIST_DIR}/model_reduce_scatter_block.c
   ${CMAKE_CURRENT_LIST_DIR}/select.c
