@@ -33,8 +33,8 @@ int arcoll_bcast_last_order(MPI_Comm comm, int *order, int len, long long *ncall
  * was passed to the MPI library (mode pmpi, intercommunicator, one rank,
  * invalid arguments, no eligible algorithm).
  * @param collective "bcast", "reduce", "allreduce", "scan", "exscan",
- *                   "gather", "scatter", "alltoall", "barrier", "allgather"
- *                   or "reduce_scatter_block".
+ *                   "gather", "scatter", "alltoall", "barrier", "allgather",
+ *                   "reduce_scatter_block" or "allgatherv".
  * @return a static string, or NULL for an unknown collective or one that
  *         has not been called yet on this thread.
  */

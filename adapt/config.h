@@ -29,8 +29,8 @@
  * | ARCOLL_DEBUG                      | 0 or 1 (print orders / choices to stderr)| 0       |
  *
  * <COLL> is BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER,
- * ALLTOALL, BARRIER, ALLGATHER or REDUCE_SCATTER_BLOCK (arcoll_coll_name()
- * upper-cased).
+ * ALLTOALL, BARRIER, ALLGATHER, REDUCE_SCATTER_BLOCK or ALLGATHERV
+ * (arcoll_coll_name() upper-cased).
  */
 #ifndef ARCOLL_ADAPT_CONFIG_H
 #define ARCOLL_ADAPT_CONFIG_H

@@ -20,6 +20,16 @@ double arcoll_model_allgather(const arcoll_model_t *md, const char *name, int P,
                               MPI_Aint seg);
 
 /**
+ * Predicted time of allgatherv algorithm `name` (allgatherv.h) for P ranks,
+ * largest block b bytes and all blocks together M bytes (b <= M <= P b);
+ * < 0 when there is no formula for `name`.  arcoll_model_predict() calls it
+ * with b = its `bytes` (the dispatcher's size: the largest block) and
+ * M = P b (balanced blocks, the bound).  Defined in model_allgatherv.c.
+ */
+double arcoll_model_allgatherv(const arcoll_model_t *md, const char *name, int P, double b,
+                               double M);
+
+/**
  * Predicted time of reduce_scatter_block algorithm `name`
  * (reduce_scatter_block.h) for P ranks and blocks of m bytes; < 0 when there
  * is no formula for `name`.  Defined in model_reduce_scatter_block.c.

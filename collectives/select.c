@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "allgather.h"
+#include "allgatherv.h"
 #include "allreduce.h"
 #include "alltoall.h"
 #include "bcast.h"
@@ -17,7 +18,8 @@
 
 static const char *const coll_names[ARCOLL_COLL_COUNT] = {
     "bcast",   "reduce",  "allreduce", "scan",   "exscan",
-    "gather",  "scatter", "alltoall",  "barrier", "allgather", "reduce_scatter_block"};
+    "gather",  "scatter", "alltoall",  "barrier", "allgather", "reduce_scatter_block",
+    "allgatherv"};
 
 const char *arcoll_coll_name(arcoll_coll_t c) {
   return (int)c >= 0 && c < ARCOLL_COLL_COUNT ? coll_names[c] : NULL;
@@ -40,6 +42,8 @@ const arcoll_algo_desc_t *arcoll_algorithm_table(arcoll_coll_t c, int *n) {
     case ARCOLL_COLL_BARRIER: t = arcoll_barrier_algorithms; len = arcoll_barrier_nalgorithms; break;
     case ARCOLL_COLL_ALLGATHER:
       t = arcoll_allgather_algorithms; len = arcoll_allgather_nalgorithms; break;
+    case ARCOLL_COLL_ALLGATHERV:
+      t = arcoll_allgatherv_algorithms; len = arcoll_allgatherv_nalgorithms; break;
     case ARCOLL_COLL_REDUCE_SCATTER_BLOCK:
       t = arcoll_reduce_scatter_block_algorithms;
       len = arcoll_reduce_scatter_block_nalgorithms;

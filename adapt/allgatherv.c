@@ -1,0 +1,109 @@
+/*
+ * libarcoll: MPI_Allgatherv and MPI_Allgatherv_c (MPI >= 4) dispatched to the
+ * allgatherv algorithms of collectives/ (allgatherv.h): ring,
+ * recursive_doubling, bruck, gather_bcast.  The size used for the choice is
+ * the largest block's bytes (the imbalance term of the model; the same on
+ * every rank since recvcounts are).  recvcounts / displs (int, or MPI_Count
+ * / MPI_Aint for _c) are widened to MPI_Aint arrays for the algorithms.
+ * Passed to PMPI (which reports MPICH's own errors): intercommunicators, one
+ * rank, mode pmpi, NULL recvcounts / displs, negative counts, invalid types
+ * or buffers, a send size that is not this rank's block size, sendbuf equal
+ * to this rank's block (MPICH's alias check), more than INT_MAX bytes in all.
+ * Dispatch: dispatch.h, adapt/README.md.
+ */
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+
+#include "allgatherv.h"
+#include "dispatch.h"
+
+#define C ARCOLL_COLL_ALLGATHERV
+
+/* counts and displs widened into v[0..P) and v[P..2P); wide: MPI_Count /
+ * MPI_Aint arrays (the _c form), else int arrays */
+static void widen(const void *counts, const void *displs, int wide, int P, MPI_Aint *v) {
+  for (int r = 0; r < P; ++r) {
+#if MPI_VERSION >= 4
+    if (wide) {
+      v[r] = (MPI_Aint)((const MPI_Count *)counts)[r];
+      v[P + r] = ((const MPI_Aint *)displs)[r];
+      continue;
+    }
+#endif
+    v[r] = ((const int *)counts)[r];
+    v[P + r] = ((const int *)displs)[r];
+  }
+}
+
+static int allgatherv_impl(const void *sendbuf, MPI_Aint scount, MPI_Datatype stype,
+                           void *recvbuf, const void *rcounts, const void *rdispls, int wide,
+                           MPI_Datatype rtype, MPI_Comm comm) {
+  int P, me, ssize = 0, rsize = 0, rc;
+  MPI_Aint lb, extent, total = 0, maxb = 0;
+  if (!arcoll_intra(C, comm, &P)) return ARCOLL_USE_PMPI;
+  if (!rcounts || !rdispls || !arcoll_type_ok(rtype, &rsize)) return ARCOLL_USE_PMPI;
+  if (PMPI_Comm_rank(comm, &me) != MPI_SUCCESS ||
+      PMPI_Type_get_extent(rtype, &lb, &extent) != MPI_SUCCESS)
+    return ARCOLL_USE_PMPI;
+  MPI_Aint *v = malloc(sizeof(MPI_Aint) * 2 * (size_t)P);
+  if (!v) return ARCOLL_USE_PMPI;
+  widen(rcounts, rdispls, wide, P, v);
+  for (int r = 0; r < P; ++r) {
+    if (v[r] < 0 || v[r] > INT_MAX) goto pmpi;
+    total += v[r];
+    if (v[r] * (MPI_Aint)rsize > maxb) maxb = v[r] * (MPI_Aint)rsize;
+  }
+  const MPI_Aint bytes = total * (MPI_Aint)rsize, mine = v[me] * (MPI_Aint)rsize;
+  if (bytes > INT_MAX || !arcoll_buf_ok(recvbuf, total, rsize, rtype)) goto pmpi;
+  if (sendbuf != MPI_IN_PLACE) {
+    if (scount < 0 || !arcoll_type_ok(stype, &ssize)) goto pmpi;
+    /* truncation / buffer / alias errors: MPICH reports them */
+    if (scount * (MPI_Aint)ssize != mine || !arcoll_buf_ok(sendbuf, scount, ssize, stype) ||
+        (mine > 0 && (const char *)sendbuf == (const char *)recvbuf + v[P + me] * extent))
+      goto pmpi;
+  }
+  if (bytes == 0) {
+    free(v);
+    arcoll_note(C, &arcoll_none_desc);
+    return MPI_SUCCESS;
+  }
+  arcoll_comm_state_t *st = arcoll_state(comm, &rc);
+  if (!st) {
+    free(v);
+    return arcoll_finish(comm, rc);
+  }
+  const arcoll_cached_t *ch = arcoll_choose(st, C, maxb, 1);
+  if (!ch || !ch->algo) goto pmpi;
+  arcoll_note(C, ch->algo);
+  const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
+  const double t0 = arcoll_online_t0(ch);
+  rc = ((arcoll_allgatherv_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, v, v + P, rtype,
+                                            st->priv, &s);
+  free(v);
+  return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));
+pmpi:
+  free(v);
+  return ARCOLL_USE_PMPI;
+}
+
+ARCOLL_EXPORT int MPI_Allgatherv(const void *sendbuf, int scount, MPI_Datatype stype,
+                                 void *recvbuf, const int rcounts[], const int displs[],
+                                 MPI_Datatype rtype, MPI_Comm comm) {
+  int rc = allgatherv_impl(sendbuf, scount, stype, recvbuf, rcounts, displs, 0, rtype, comm);
+  if (rc != ARCOLL_USE_PMPI) return rc;
+  arcoll_note(C, NULL);
+  return PMPI_Allgatherv(sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, comm);
+}
+
+#if MPI_VERSION >= 4
+ARCOLL_EXPORT int MPI_Allgatherv_c(const void *sendbuf, MPI_Count scount, MPI_Datatype stype,
+                                   void *recvbuf, const MPI_Count rcounts[],
+                                   const MPI_Aint displs[], MPI_Datatype rtype, MPI_Comm comm) {
+  int rc = allgatherv_impl(sendbuf, (MPI_Aint)scount, stype, recvbuf, rcounts, displs, 1, rtype,
+                           comm);
+  if (rc != ARCOLL_USE_PMPI) return rc;
+  arcoll_note(C, NULL);
+  return PMPI_Allgatherv_c(sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, comm);
+}
+#endif

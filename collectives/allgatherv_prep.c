@@ -1,0 +1,97 @@
+/* Argument preparation and block-set datatypes of the allgatherv algorithms;
+ * see allgatherv_prep.h. */
+#include "allgatherv_prep.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bcast_etc_util.h"
+
+int arcoll_agv_prepare(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, const MPI_Aint *recvcounts, const MPI_Aint *displs,
+                       MPI_Datatype recvtype, MPI_Comm comm, const arcoll_sched_t *s,
+                       arcoll_agv_t *a) {
+  int rc, size, rank, P;
+  MPI_Aint lb, total = 0;
+  memset(a, 0, sizeof(*a));
+  if ((rc = MPI_Type_size(recvtype, &size)) != MPI_SUCCESS) return rc;
+  if ((rc = MPI_Comm_size(comm, &P)) != MPI_SUCCESS) return rc;
+  if ((rc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS) return rc;
+  for (int r = 0; r < P; ++r) {
+    if (recvcounts[r] < 0 || recvcounts[r] > INT_MAX) return MPI_ERR_COUNT;
+    total += recvcounts[r];
+  }
+  if (total == 0 || size == 0) return ARCOLL_AGV_NOTHING;
+  if (sendbuf != MPI_IN_PLACE && sendcount > INT_MAX) return MPI_ERR_COUNT;
+  if ((rc = MPI_Type_get_extent(recvtype, &lb, &a->rext)) != MPI_SUCCESS) return rc;
+  a->rbuf = recvbuf;
+  a->counts = recvcounts;
+  a->displs = displs;
+  a->rtype = recvtype;
+  if (sendbuf != MPI_IN_PLACE) { /* my contribution into my block */
+    rc = arcoll_local_copy(sendbuf, sendcount, sendtype, a->rbuf + displs[rank] * a->rext,
+                           recvcounts[rank], recvtype, comm);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  rc = arcoll_order_resolve(s, (s && s->order) ? s->order[0] : 0, comm, &a->order, &a->pos,
+                            &a->P);
+  if (rc != MPI_SUCCESS) return rc;
+  a->tdispls = malloc(sizeof(MPI_Aint) * (size_t)a->P);
+  a->tlens = malloc(sizeof(int) * (size_t)a->P);
+  if (!a->tdispls || !a->tlens) {
+    arcoll_agv_done(a);
+    return MPI_ERR_NO_MEM;
+  }
+  return MPI_SUCCESS;
+}
+
+void arcoll_agv_done(arcoll_agv_t *a) {
+  free(a->order);
+  free(a->tdispls);
+  free(a->tlens);
+  a->order = NULL;
+  a->tdispls = NULL;
+  a->tlens = NULL;
+}
+
+/* the type of the blocks a->tlens / a->tdispls [0..n) */
+static int block_set_type(arcoll_agv_t *a, int n, MPI_Datatype *t) {
+  int rc = MPI_Type_create_hindexed(n, a->tlens, a->tdispls, a->rtype, t);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = MPI_Type_commit(t);
+  if (rc != MPI_SUCCESS) MPI_Type_free(t);
+  return rc;
+}
+
+int arcoll_agv_range_type(arcoll_agv_t *a, int first, int n, MPI_Datatype *t) {
+  for (int j = 0; j < n; ++j) {
+    a->tdispls[j] = arcoll_agv_block(a, first + j) - a->rbuf;
+    a->tlens[j] = arcoll_agv_count(a, first + j);
+  }
+  return block_set_type(a, n, t);
+}
+
+int arcoll_agv_list_type(arcoll_agv_t *a, const int *pos, int n, MPI_Datatype *t) {
+  for (int j = 0; j < n; ++j) {
+    a->tdispls[j] = arcoll_agv_block(a, pos[j]) - a->rbuf;
+    a->tlens[j] = arcoll_agv_count(a, pos[j]);
+  }
+  return block_set_type(a, n, t);
+}
+
+int arcoll_agv_exchange(arcoll_agv_t *a, MPI_Datatype st, int to, MPI_Datatype rt, int from,
+                        int tag, MPI_Comm comm) {
+  /* Irecv + Isend, not MPI_Sendrecv: both buffers are recvbuf (disjoint
+   * blocks), which an implementation's alias check could reject */
+  MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  int rc = MPI_SUCCESS;
+  if (rt != MPI_DATATYPE_NULL)
+    rc = MPI_Irecv(a->rbuf, 1, rt, arcoll_agv_rank(a, from), tag, comm, &req[0]);
+  if (rc == MPI_SUCCESS && st != MPI_DATATYPE_NULL)
+    rc = MPI_Isend(a->rbuf, 1, st, arcoll_agv_rank(a, to), tag, comm, &req[1]);
+  rc = arcoll_wait_all(2, req, rc);
+  if (st != MPI_DATATYPE_NULL) MPI_Type_free(&st);
+  if (rt != MPI_DATATYPE_NULL) MPI_Type_free(&rt);
+  return rc;
+}
