@@ -59,7 +59,7 @@ int arcoll_allgatherv_ring(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype
  *  unfold of the positions beyond the largest power of two P2, as
  *  allgather.h): step k swaps the blocks of a group of k positions (and their
  *  folded partners) with position v ^ k.
- *  T = sum_{k<P2} T(min(2k (P/P2) b_max, M)) + [P != P2] (T(b_max) + T(M)).
+ *  T = sum_{k<P2} T(min(k (P/P2) b_max, M)) + [P != P2] (T(b_max) + T(M)).
  *  Honours: order, tag. */
 int arcoll_allgatherv_recursive_doubling(const void *sendbuf, MPI_Aint sendcount,
                                          MPI_Datatype sendtype, void *recvbuf,
