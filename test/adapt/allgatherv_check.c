@@ -163,43 +163,10 @@ static void mode_errors(void) {
             all[P - 1] == P - 1, "allgatherv after errors");
 }
 
+#include "check_driver.h"
+
 int main(int argc, char **argv) {
-  const char *mode = argc > 1 ? argv[1] : "auto";
-  if (argc > 2) big = atol(argv[2]);
-  int n = 0;
-  const arcoll_algo_desc_t *t = arcoll_algorithm_table(ARCOLL_COLL_ALLGATHERV, &n);
-  if (!strncmp(mode, "forced", 6)) forced_k = atoi(mode + 6);
-  const int valid = !strcmp(mode, "auto") || !strcmp(mode, "errors") ||
-                    (!strncmp(mode, "forced", 6) && forced_k >= 0 && forced_k < n);
-  if (valid && forced_k >= 0) setenv("ARCOLL_ALLGATHERV_ALGORITHM", t[forced_k].name, 1);
-  if (!strcmp(mode, "auto")) unsetenv("ARCOLL_ALLGATHERV_ALGORITHM");
-  MPI_Init(&argc, &argv);
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  if (!valid) {
-    if (me == 0)
-      fprintf(stderr, "allgatherv_check: unknown mode '%s' (auto, forced0..%d, errors)\n", mode,
-              n - 1);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  last = get_last();
-  CHECK(last != NULL, "libarcoll is not active (arcoll_last_algorithm missing)");
-  ag_types_init();
-  if (!strcmp(mode, "errors")) {
-    mode_errors();
-  } else {
-    run_all(MPI_COMM_WORLD);
-    MPI_Comm rev;
-    MPI_Comm_split(MPI_COMM_WORLD, me % 2, P - me, &rev);
-    run_all(rev);
-    MPI_Comm_free(&rev);
-  }
-  long tot[2] = {0, 0}, mine[2] = {failures, checked};
-  PMPI_Allreduce(mine, tot, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD); /* the verdict: not interposed */
-  if (me == 0)
-    printf("allgatherv_check %s P=%d: %s (%ld failures, %ld checks)\n", mode, P,
-           tot[0] ? "FAIL" : "OK", tot[0], tot[1]);
-  ag_types_free();
-  MPI_Finalize();
-  return tot[0] ? 1 : 0;
+  const check_driver_t d = {ARCOLL_COLL_ALLGATHERV, "ARCOLL_ALLGATHERV_ALGORITHM", ag_types_init,
+                            ag_types_free, run_all, mode_errors};
+  return check_driver_main(argc, argv, &d);
 }
