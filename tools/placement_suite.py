@@ -161,8 +161,12 @@ def print_table(setting, results):
         cown = "" if c["row"] else f" (own mapping {c['sim_s'] / base:.3f})" if base > 0 else " (own mapping)"
         f = res.get("fidelity", {})
         rho = f"{fmt_rho(f.get('count', float('nan')))} / {fmt_rho(f.get('blend', float('nan')))} ({f.get('n', 0)})"
+        if len({p["sim_s"] for p in f.get("points", [])}) == 1:
+            rho = f"SMPI time equal on all ({f['n']})"
         print(f"| {w} | " + " | ".join(cells) + f" | {100 * c['vs_best']:+.1f} %{cown} | {yes(c)} | {b['stage']}{own} | "
               f"{100 * b['vs_best']:+.1f} % | {yes(b)} | {rho} |")
+    print("\n(Spearman: model cost vs SMPI time over the n distinct mappings: the strategies', the picks' and random "
+          "ones; - = undefined)")
     print("\nmodel: est. time (count model, ms) / max link load per strategy")
     for w, res in results.items():
         print(f"  {w}: " + ", ".join(f"{row} {1e3 * res['rows'][row]['model_s']:.3f}/{res['rows'][row]['max_congestion']}"
