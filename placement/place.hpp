@@ -86,7 +86,10 @@ struct PlaceOptions {
 
 /**
  * Runs the stages `opt.strategy` needs (Identity: none; HopBytes: hop-bytes;
- * Metis: METIS; Scotch: METIS + Scotch; Refined/Best: all). Every mapping
+ * Metis: METIS; Scotch: METIS + Scotch; Refined/Best: all; under a contention
+ * model other than Count (topo.contention), Refined/Best also refine the
+ * count model's cost first, half the remaining time, stage "refined (count
+ * model)", scored under the model in use). Every mapping
  * respects the slots. The time limit covers the hop-bytes search and the
  * refinement together (METIS and Scotch are not interruptible). The
  * refinement starts from choose_stage() of the earlier stages; Best writes

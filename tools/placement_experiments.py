@@ -61,6 +61,12 @@ WORKLOADS = {
         "cg_like": ["-n", "16384", "-i", "2"],
         "umt_like": ["-b", "8192", "-i", "2"],
     },
+    # node16: 64 ranks (4 nodes x 16), the 32-rank arguments.
+    "node16": {
+        "rd_alltoall": ["-a", "doubling", "-b", "2048", "-i", "2"],
+        "cg_like": ["-n", "16384", "-i", "2"],
+        "umt_like": ["-b", "8192", "-i", "2"],
+    },
     "fattree1024": {
         "rd_alltoall": ["-a", "hypercube", "-b", "256", "-i", "1"],
         "cg_like": ["-n", "8192", "-i", "1"],
@@ -76,6 +82,8 @@ WORKLOADS = {
 SETTINGS = {
     "seed001": ("seed001", "in-order"),
     "seed001-random": ("seed001", "random"),
+    "node16": ("node16", "in-order"),
+    "node16-random": ("node16", "random"),
     "fattree1024": ("fattree1024", "in-order"),
     "fattree1024-random": ("fattree1024", "random"),
     "fattree4096": ("fattree4096", "in-order"),
@@ -397,7 +405,7 @@ def main(argv):
         t0 = time.time()
         for n in names:
             fm = a.fidelity_mappings
-            if SETTINGS[n][0] != "seed001" and not a.fidelity_at_scale:
+            if SETTINGS[n][0] not in ("seed001", "node16") and not a.fidelity_at_scale:
                 a.fidelity_mappings = 0
             r.setting(n, workloads)
             a.fidelity_mappings = fm

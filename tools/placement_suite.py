@@ -4,8 +4,12 @@
 Does the mapping `arcoll place` writes by default come close to the best
 mapping it computed? For every workload of the suite (test/workloads/; the
 scrambled ring and 2-D halo, whose good mappings differ mostly in link loads,
-and seed 001's three), on one setting of tools/placement_experiments.py
-(default seed001: 16 nodes x 2 slots, 4 leaves, 4:1 oversubscribed uplinks):
+and seed 001's three), on settings of tools/placement_experiments.py
+(`--machines seed001,node16` = each machine from the in-order and from a
+random initial mapping; or `--settings LIST`; default seed001: 16 nodes x 2
+slots, 4 leaves, 4:1 oversubscribed uplinks; node16: 4 nodes x 16 slots with
+a shared 16 Gbit/s node-internal link; fattree1024: 1024 ranks, tiny
+messages, a subset of the workloads):
 
  1. profile the workload under SMPI (in-order), giving a trace;
  2. `arcoll place --strategy S` for S = identity, hopbytes, metis, scotch,
@@ -16,12 +20,22 @@ and seed 001's three), on one setting of tools/placement_experiments.py
     to identity (the initial mapping), the stage the default picked (`*`; `b`
     for the blend model's pick), and whether the pick is within 5 % of the
     best strategy's SMPI time and not worse than identity by more than 1 %
-    (issue 18's targets).
+    (issue 18's targets);
+ 4. fidelity per workload: Spearman rank correlation between the model's
+    estimated time (`arcoll place --evaluate`, count and blend models) and
+    the SMPI time over the distinct mappings of the strategies plus random
+    mappings up to --fidelity-mappings (placement_experiments.Runner.fidelity,
+    the same random mappings, seeds 1001.., as the issue-4 experiments).
+
+SMPI times are cached by (machine, program, arguments, mapping text) in
+<out>/smpi-cache.json: a mapping two strategies or two settings share is
+simulated once (SMPI times are deterministic).
 
 All MPI launches go through placement_experiments.Runner (flock
 /tmp/arcoll-mpi.lock + timeout). Results: <out>/suite.json.
 """
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -40,11 +54,46 @@ SUITE = {
     "cg_like": WORKLOADS["seed001"]["cg_like"],
     "umt_like": WORKLOADS["seed001"]["umt_like"],
 }
+# Per machine: the workloads run there and their arguments. node16 (64 ranks) runs the 32-rank
+# arguments; fattree1024 (1024 ranks) only a subset with tiny messages and few steps (SMPI's run time).
+SUITE_BY_MACHINE = {
+    "seed001": SUITE,
+    "node16": SUITE,
+    "fattree1024": {
+        "ring_scrambled": ["-b", "4096", "-i", "4"],
+        "halo2d_scrambled": ["-b", "4096", "-i", "2"],
+        "rd_alltoall": WORKLOADS["fattree1024"]["rd_alltoall"],
+        "cg_like": WORKLOADS["fattree1024"]["cg_like"],
+    },
+}
+# Distinct mappings for the Spearman column (the strategies' + random ones); 1024 ranks: strategies only.
+FIDELITY_DEFAULT = {"seed001": 20, "node16": 20, "fattree1024": 0}
 WITHIN = 0.05       # the pick within 5 % of the best strategy's SMPI time
 NOT_WORSE = 0.01    # and at most 1 % worse than identity
 
 
-def run_workload(r, setting, w, args):
+class SuiteRunner(Runner):
+    """Runner whose plain (non-profiling) SMPI runs are cached by mapping content in <out>/smpi-cache.json."""
+
+    def __init__(self, a):
+        super().__init__(a)
+        self.cache_path = os.path.join(self.out, "smpi-cache.json")
+        self.cache = json.load(open(self.cache_path)) if os.path.exists(self.cache_path) else {}
+
+    def smpi(self, m, hostfile, prog, args, log_path, trace=None):
+        if trace:
+            return super().smpi(m, hostfile, prog, args, log_path, trace)
+        key = hashlib.sha1("\0".join([m["xml"], prog] + list(args) + [open(hostfile).read()]).encode()).hexdigest()
+        if key not in self.cache:
+            sim, wall = super().smpi(m, hostfile, prog, args, log_path)
+            self.cache[key] = [sim, wall]
+            with open(self.cache_path + ".tmp", "w") as f:
+                json.dump(self.cache, f)
+            os.replace(self.cache_path + ".tmp", self.cache_path)
+        return tuple(self.cache[key])
+
+
+def run_workload(r, setting, w, args, nfid):
     machine, initial = SETTINGS[setting]
     m = r.machine_files(machine)
     wd = os.path.join(r.out, setting, w)
@@ -54,12 +103,14 @@ def run_workload(r, setting, w, args):
         log(f"[{setting}] {w}: profiling ({m['nranks']} ranks, in-order)")
         r.smpi(m, m["inorder"], w + "_prof", args, os.path.join(r.out, machine, w + ".profile.log"), trace)
     sims, by_text, res = {}, {}, {"args": args, "rows": {}}
+    fid_rows = []
     for row in ROWS:
         mp = os.path.join(wd, row + ".hosts")
         st, _, _ = r.place(m, trace, mp, row, initial, r.a.seed, mp + ".place.log")
         sim, _ = r.smpi(m, mp, w, args, mp + ".smpi.log")
         sims[row] = sim
         by_text.setdefault(open(mp).read(), (row, sim))
+        fid_rows.append({"mapping": mp, "strategy": row, "sim_s": sim})
         res["rows"][row] = {"sim_s": sim, "model_s": st["time_s"], "hop_bytes": st["hop_bytes"],
                             "max_congestion": st["max_congestion"]}
         log(f"[{setting}] {w} {row}: model {st['time_s']:.4e} s, maxlink {st['max_congestion']}, SMPI {sim:.4e} s")
@@ -68,6 +119,8 @@ def run_workload(r, setting, w, args):
         st, j, _ = r.place(m, trace, mp, "best", initial, r.a.seed, mp + ".place.log", model)
         text = open(mp).read()
         same, sim = by_text[text] if text in by_text else (None, r.smpi(m, mp, w, args, mp + ".smpi.log")[0])
+        if same is None:
+            fid_rows.append({"mapping": mp, "strategy": f"best-{model}", "sim_s": sim})
         # "row": the strategy row whose mapping is the same file (None: a mapping of its own, e.g. the blend
         # model's refinement)
         res[f"best_{model}"] = {"stage": st["name"], "row": same, "sim_s": sim, "stages": j["stages"]}
@@ -78,15 +131,24 @@ def run_workload(r, setting, w, args):
         b["vs_best"] = b["sim_s"] / best - 1 if best > 0 else 0.0
         b["vs_identity"] = b["sim_s"] / sims["identity"] - 1 if sims["identity"] > 0 else 0.0
         b["ok"] = b["vs_best"] <= WITHIN and b["vs_identity"] <= NOT_WORSE
+    r.a.fidelity_mappings = nfid
+    f = r.fidelity(m, trace, w, args, wd, fid_rows)
+    res["fidelity"] = {"n": len(f["points"]), "count": f["spearman"], "blend": f["spearman_blend"],
+                       "hop_bytes": f["spearman_hop_bytes"], "points": f["points"]}
     return res
 
 
+def fmt_rho(x):
+    return "-" if x != x else f"{x:.2f}"   # NaN: fewer than 3 distinct mappings, or one side constant
+
+
 def print_table(setting, results):
-    print(f"\n== suite, setting {setting}: SMPI communication time / identity "
-          f"(* = `arcoll place` default pick, b = pick with --contention blend: same mapping as that row) ==")
+    machine, initial = SETTINGS[setting]
+    print(f"\n== suite, setting {setting} (machine {machine}, initial mapping {initial}): SMPI communication time / "
+          f"identity (* = `arcoll place` default pick, b = pick with --contention blend: same mapping as that row) ==")
     print("| workload | " + " | ".join(ROWS) + " | pick vs best | within 5 % | blend pick | blend pick vs best "
-          "| within 5 % |")
-    print("|---|" + "---:|" * (len(ROWS) + 5))
+          "| within 5 % | Spearman count / blend (n) |")
+    print("|---|" + "---:|" * (len(ROWS) + 6))
     for w, res in results.items():
         base = res["rows"]["identity"]["sim_s"]
         cells = []
@@ -96,8 +158,15 @@ def print_table(setting, results):
         c, b = res["best_count"], res["best_blend"]
         yes = lambda x: "yes" if x["ok"] else f"**NO** ({100 * x['vs_identity']:+.1f} % vs identity)"
         own = "" if b["row"] else f" (own mapping, {b['sim_s'] / base:.3f})" if base > 0 else " (own mapping)"
-        print(f"| {w} | " + " | ".join(cells) + f" | {100 * c['vs_best']:+.1f} % | {yes(c)} | {b['stage']}{own} | "
-              f"{100 * b['vs_best']:+.1f} % | {yes(b)} |")
+        cown = "" if c["row"] else f" (own mapping {c['sim_s'] / base:.3f})" if base > 0 else " (own mapping)"
+        f = res.get("fidelity", {})
+        rho = f"{fmt_rho(f.get('count', float('nan')))} / {fmt_rho(f.get('blend', float('nan')))} ({f.get('n', 0)})"
+        if len({p["sim_s"] for p in f.get("points", [])}) == 1:
+            rho = f"SMPI time equal on all ({f['n']})"
+        print(f"| {w} | " + " | ".join(cells) + f" | {100 * c['vs_best']:+.1f} %{cown} | {yes(c)} | {b['stage']}{own} | "
+              f"{100 * b['vs_best']:+.1f} % | {yes(b)} | {rho} |")
+    print("\n(Spearman: model cost vs SMPI time over the n distinct mappings: the strategies', the picks' and random "
+          "ones; - = undefined)")
     print("\nmodel: est. time (count model, ms) / max link load per strategy")
     for w, res in results.items():
         print(f"  {w}: " + ", ".join(f"{row} {1e3 * res['rows'][row]['model_s']:.3f}/{res['rows'][row]['max_congestion']}"
@@ -113,39 +182,49 @@ def main(argv):
                                                     "build"))
     ap.add_argument("--out", default="placement-suite")
     ap.add_argument("--settings", default="seed001", help="comma-separated settings of placement_experiments.py")
-    ap.add_argument("--workloads", default=",".join(SUITE), help="comma-separated, from " + ",".join(SUITE))
+    ap.add_argument("--machines", default=None, help="comma-separated machines (" + ",".join(SUITE_BY_MACHINE) +
+                    "); each runs from the in-order and from a random initial mapping (overrides --settings)")
+    ap.add_argument("--workloads", default=None, help="comma-separated, from " + ",".join(SUITE) +
+                    " (default: all the machine runs; a machine skips the ones it does not run)")
+    ap.add_argument("--fidelity-mappings", type=int, default=None,
+                    help="distinct mappings for the Spearman column (default per machine: " +
+                    ", ".join(f"{k} {v}" for k, v in FIDELITY_DEFAULT.items()) + "; 0 = the strategies' only)")
     ap.add_argument("--reprint", action="store_true", help="print the tables of <out>/suite.json again, no runs")
     ap.add_argument("--time-limit", type=float, default=5.0)
     ap.add_argument("--max-evals", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--sim-timeout", type=int, default=900)
     a = ap.parse_args(argv)
-    ws = a.workloads.split(",")
-    bad = [w for w in ws if w not in SUITE] + [s for s in a.settings.split(",") if s not in SETTINGS]
+    settings = ([f"{mc}{sfx}" for mc in a.machines.split(",") for sfx in ("", "-random")] if a.machines
+                else a.settings.split(","))
+    ws = a.workloads.split(",") if a.workloads else list(SUITE)
+    bad = [w for w in ws if w not in SUITE] + [s for s in settings if s not in SETTINGS or
+                                               SETTINGS[s][0] not in SUITE_BY_MACHINE]
     if bad:
         print(f"placement-suite: unknown workload or setting: {', '.join(bad)}", file=sys.stderr)
         return 2
+    path = os.path.join(a.out, "suite.json")
     if a.reprint:
-        allres = json.load(open(os.path.join(a.out, "suite.json")))
-        for s, results in allres.items():
-            for w, res in results.items():   # which row's mapping file each pick is (older suite.json: by name)
-                rows = {open(os.path.join(a.out, s, w, row + ".hosts")).read(): row for row in reversed(ROWS)}
-                for model in ("count", "blend"):
-                    res[f"best_{model}"]["row"] = rows.get(open(os.path.join(a.out, s, w, f"best-{model}.hosts")).read())
+        for s, results in json.load(open(path)).items():
             print_table(s, results)
         return 0
     try:
-        r = Runner(a)
-        missing = [w for w in ws if not os.access(os.path.join(r.wl_dir, w + "_prof"), os.X_OK)]
-        if missing:
-            raise ExperimentError(f"not built in {r.wl_dir}: {', '.join(missing)}")
-        allres = {}
-        for s in a.settings.split(","):
-            allres[s] = {w: run_workload(r, s, w, SUITE[w]) for w in ws}
-            print_table(s, allres[s])
-        with open(os.path.join(r.out, "suite.json"), "w") as f:
-            json.dump(allres, f, indent=1)
-        print(f"\nresults: {os.path.join(r.out, 'suite.json')}")
+        r = SuiteRunner(a)
+        allres = json.load(open(path)) if os.path.exists(path) else {}
+        for s in settings:
+            machine = SETTINGS[s][0]
+            todo = [w for w in ws if w in SUITE_BY_MACHINE[machine]]
+            missing = [w for w in todo if not os.access(os.path.join(r.wl_dir, w + "_prof"), os.X_OK)]
+            if missing:
+                raise ExperimentError(f"not built in {r.wl_dir}: {', '.join(missing)}")
+            nfid = FIDELITY_DEFAULT[machine] if a.fidelity_mappings is None else a.fidelity_mappings
+            allres.setdefault(s, {})
+            for w in todo:
+                allres[s][w] = run_workload(r, s, w, SUITE_BY_MACHINE[machine][w], nfid)
+                with open(path, "w") as f:   # after every workload: a run stopped early keeps its rows
+                    json.dump(allres, f, indent=1)
+            print_table(s, {w: allres[s][w] for w in todo})
+        print(f"\nresults: {path}")
     except ExperimentError as e:
         print(f"placement-suite: error: {e}", file=sys.stderr)
         return 1
