@@ -1,55 +1,16 @@
 /* Recursive-doubling allgather for any P (Thakur, Rabenseifner, Gropp 2005,
  * with a fold / unfold of the positions beyond the largest power of two);
- * see allgather.h.  Tree of exchanges (which positions, which blocks) is
- * computed here as position lists; the block-set types move the data. */
-#include <stdlib.h>
-
+ * see allgather.h.  The schedule (allgather_rd_schedule.h) is position
+ * lists; the block-set types of allgather_prep.h move the data. */
 #include "allgather.h"
 #include "allgather_prep.h"
+#include "allgather_rd_schedule.h"
 #include "bcast_etc_util.h"
 
-/* Positions whose blocks virtual position v's group of k holds after the
- * steps below k: base .. base + k - 1 and their folded partners (+ P2, < P). */
-static int group_list(int v, int k, int P2, int P, int *out) {
-  const int base = v & ~(k - 1);
-  int n = 0;
-  for (int u = base; u < base + k; ++u) out[n++] = u;
-  for (int u = base; u < base + k; ++u)
-    if (u + P2 < P) out[n++] = u + P2;
-  return n;
+static int list_type(void *a, const int *pos, int n, MPI_Datatype *t) {
+  return arcoll_ag_list_type(a, pos, n, t);
 }
-
-/* Every position but `skip`. */
-static int all_but(int skip, int P, int *out) {
-  int n = 0;
-  for (int u = 0; u < P; ++u)
-    if (u != skip) out[n++] = u;
-  return n;
-}
-
-static int exchange_lists(arcoll_ag_t *a, const int *sl, int ns, int to, const int *rl, int nr,
-                          int from, int tag, MPI_Comm comm) {
-  MPI_Datatype st, rt;
-  int rc = arcoll_ag_list_type(a, sl, ns, &st);
-  if (rc != MPI_SUCCESS) return rc;
-  if ((rc = arcoll_ag_list_type(a, rl, nr, &rt)) != MPI_SUCCESS) {
-    MPI_Type_free(&st);
-    return rc;
-  }
-  return arcoll_ag_exchange(a, st, to, rt, from, tag, comm);
-}
-
-/* One-way transfer of the blocks of list l (n positions) to / from position q. */
-static int move_list(arcoll_ag_t *a, const int *l, int n, int q, int send, int tag,
-                     MPI_Comm comm) {
-  MPI_Datatype t;
-  int rc = arcoll_ag_list_type(a, l, n, &t);
-  if (rc != MPI_SUCCESS) return rc;
-  rc = send ? MPI_Send(a->rbuf, 1, t, a->order[q], tag, comm)
-            : MPI_Recv(a->rbuf, 1, t, a->order[q], tag, comm, MPI_STATUS_IGNORE);
-  MPI_Type_free(&t);
-  return rc;
-}
+static int rank_of(void *a, int q) { return ((arcoll_ag_t *)a)->order[q]; }
 
 int arcoll_allgather_recursive_doubling(const void *sendbuf, MPI_Aint sendcount,
                                         MPI_Datatype sendtype, void *recvbuf,
@@ -60,29 +21,8 @@ int arcoll_allgather_recursive_doubling(const void *sendbuf, MPI_Aint sendcount,
                              &a);
   if (rc == ARCOLL_AG_NOTHING) return MPI_SUCCESS;
   if (rc != MPI_SUCCESS) return rc;
-  const int P = a.P, pos = a.pos, tag = arcoll_sched_tag(s);
-  int P2 = 1;
-  while (P2 * 2 <= P) P2 *= 2;
-  int *l1 = malloc(sizeof(int) * 2 * (size_t)P);
-  if (!l1) {
-    arcoll_ag_done(&a);
-    return MPI_ERR_NO_MEM;
-  }
-  int *l2 = l1 + P;
-  if (pos >= P2) { /* extra position: fold my block, get every other one back */
-    rc = move_list(&a, &pos, 1, pos - P2, 1, tag, comm);
-    if (rc == MPI_SUCCESS) rc = move_list(&a, l1, all_but(pos, P, l1), pos - P2, 0, tag, comm);
-  } else {
-    const int partner = pos + P2;
-    if (partner < P) rc = move_list(&a, &partner, 1, partner, 0, tag, comm);
-    for (int k = 1; k < P2 && rc == MPI_SUCCESS; k <<= 1) {
-      const int ns = group_list(pos, k, P2, P, l1), nr = group_list(pos ^ k, k, P2, P, l2);
-      rc = exchange_lists(&a, l1, ns, pos ^ k, l2, nr, pos ^ k, tag, comm);
-    }
-    if (rc == MPI_SUCCESS && partner < P)
-      rc = move_list(&a, l1, all_but(partner, P, l1), partner, 1, tag, comm);
-  }
-  free(l1);
+  const arcoll_rd_blocks_t b = {&a, a.rbuf, a.P, a.pos, list_type, rank_of};
+  rc = arcoll_allgather_rd_schedule(&b, arcoll_sched_tag(s), comm);
   arcoll_ag_done(&a);
   return rc;
 }
