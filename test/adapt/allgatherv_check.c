@@ -35,20 +35,10 @@ static long failures = 0, checked = 0, big = 2000;
 static int next_id = 0;
 static last_fn last;
 
+#include "check_driver.h"
+
 static void check_algo(int cp, long bytes, const char *what) {
-  const char *got = last ? last("allgatherv") : NULL;
-  int n = 0;
-  const arcoll_algo_desc_t *t = arcoll_algorithm_table(ARCOLL_COLL_ALLGATHERV, &n);
-  const char *want =
-      cp == 1 ? "pmpi" : bytes == 0 ? "none" : forced_k >= 0 ? t[forced_k].name : NULL;
-  if (!got) {
-    CHECK(0, "%s: arcoll_last_algorithm(\"allgatherv\") is NULL (libarcoll not active?)", what);
-  } else if (want) {
-    CHECK(!strcmp(got, want), "%s: ran %s, expected %s", what, got, want);
-  } else {
-    CHECK(arcoll_algorithm_find(ARCOLL_COLL_ALLGATHERV, got) != NULL,
-          "%s: ran %s, expected an arcoll algorithm", what, got);
-  }
+  check_ran("allgatherv", ARCOLL_COLL_ALLGATHERV, check_want(ARCOLL_COLL_ALLGATHERV, cp, bytes == 0), what);
 }
 
 static int call(const void *s, long sn, MPI_Datatype st, void *rbuf, const long *cnt,
@@ -162,8 +152,6 @@ static void mode_errors(void) {
   CHECK(MPI_Allgatherv(&x, 1, MPI_INT, all, cnt, dsp, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS &&
             all[P - 1] == P - 1, "allgatherv after errors");
 }
-
-#include "check_driver.h"
 
 int main(int argc, char **argv) {
   const check_driver_t d = {ARCOLL_COLL_ALLGATHERV, "ARCOLL_ALLGATHERV_ALGORITHM", ag_types_init,

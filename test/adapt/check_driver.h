@@ -8,6 +8,7 @@
  * then every case on MPI_COMM_WORLD and on a communicator with the ranks
  * reversed, and one verdict line "PROG MODE P=N: OK|FAIL (f failures, c
  * checks)" from rank 0; exit 1 on any failure, 2 (MPI_Abort) on a bad mode.
+ * Also check_want / check_ran: the algorithm that ran.
  * Include after check_util.h and after the program's statics
  * `int P, me, forced_k; long failures, checked, big; last_fn last`.
  */
@@ -27,6 +28,31 @@ typedef struct check_driver {
   void (*run_all)(MPI_Comm);    /* every case on the communicator */
   void (*errors)(void);         /* the errors mode */
 } check_driver_t;
+
+/* The algorithm the program expects libarcoll to have run on a communicator
+ * of cp ranks: "pmpi" on one rank, "none" when nothing moves (nothing != 0),
+ * the forced one (forcedK), else NULL (any algorithm of the table). */
+static const char *check_want(arcoll_coll_t coll, int cp, int nothing) {
+  int n = 0;
+  const arcoll_algo_desc_t *t = arcoll_algorithm_table(coll, &n);
+  return cp == 1 ? "pmpi" : nothing ? "none" : forced_k >= 0 && forced_k < n ? t[forced_k].name : NULL;
+}
+
+/* Checks what arcoll_last_algorithm(name) says libarcoll ran: `want` when
+ * not NULL, else an algorithm of table `coll`; returns that algorithm's
+ * descriptor (NULL: none of the table ran). */
+static const arcoll_algo_desc_t *check_ran(const char *name, arcoll_coll_t coll, const char *want,
+                                           const char *what) {
+  const char *got = last ? last(name) : NULL;
+  if (!got) {
+    CHECK(0, "%s: arcoll_last_algorithm(\"%s\") is NULL (libarcoll not active?)", what, name);
+    return NULL;
+  }
+  if (want) CHECK(!strcmp(got, want), "%s: ran %s, expected %s", what, got, want);
+  const arcoll_algo_desc_t *a = arcoll_algorithm_find(coll, got);
+  if (!want) CHECK(a != NULL, "%s: ran %s, expected an arcoll algorithm", what, got);
+  return a;
+}
 
 /* argv[1] = mode (default auto), argv[2] = big (elements of the large case). */
 static int check_driver_main(int argc, char **argv, const check_driver_t *d) {

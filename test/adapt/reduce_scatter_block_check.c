@@ -35,23 +35,18 @@ static long failures = 0, checked = 0, big = 2000;
 static int next_id = 0;
 static last_fn last;
 
+#include "check_driver.h"
+
 static void check_algo(int cp, long n, int commut, const char *what) {
-  const char *got = last ? last("reduce_scatter_block") : NULL;
   int nt = 0;
   const arcoll_algo_desc_t *t = arcoll_algorithm_table(COLL, &nt);
   const char *want = cp == 1 ? "pmpi" : n == 0 ? "none" : NULL;
   if (!want && forced_k >= 0 && (commut || !(t[forced_k].flags & ARCOLL_ALGO_COMMUTATIVE_ONLY)))
     want = t[forced_k].name;
-  if (!got) {
-    CHECK(0, "%s: arcoll_last_algorithm is NULL (libarcoll not active?)", what);
-  } else if (want) {
-    CHECK(!strcmp(got, want), "%s: ran %s, expected %s", what, got, want);
-  } else {
-    const arcoll_algo_desc_t *a = arcoll_algorithm_find(COLL, got);
-    CHECK(a != NULL, "%s: ran %s, expected an arcoll algorithm", what, got);
+  const arcoll_algo_desc_t *a = check_ran("reduce_scatter_block", COLL, want, what);
+  if (!want)
     CHECK(!a || commut || !(a->flags & ARCOLL_ALGO_COMMUTATIVE_ONLY),
-          "%s: non-commutative op ran commutative-only %s", what, got);
-  }
+          "%s: non-commutative op ran commutative-only %s", what, a->name);
 }
 
 static void run_one(MPI_Comm comm, int c, long n, int inplace, int large) {
@@ -132,8 +127,6 @@ static void mode_errors(void) {
     MPI_Comm_free(&local);
   }
 }
-
-#include "check_driver.h"
 
 int main(int argc, char **argv) {
   const check_driver_t d = {COLL, "ARCOLL_REDUCE_SCATTER_BLOCK_ALGORITHM", rsb_init, rsb_free, run_all, mode_errors};
