@@ -1,10 +1,16 @@
 # Tests of the model and the selector (collectives/select.h): unit tests, and
-# arcoll-calibrate at 2 ranks under MPICH whose output the unit test binary
+# arcoll-calibrate at 2 ranks under MPICH whose output test_model_file
 # then loads (ARCOLL_CALIBRATED_MODEL).
 find_package(nlohmann_json REQUIRED)
 add_executable(test_select ${CMAKE_CURRENT_LIST_DIR}/test_select.cpp)
 target_link_libraries(test_select PRIVATE arcoll_collectives GTest::gtest_main nlohmann_json::nlohmann_json)
 gtest_discover_tests(test_select PROPERTIES LABELS unit)
+# the model file (writer, reader, errors) and the cost formulas of the newer collectives
+foreach(_t test_model_file test_model_collectives)
+  add_executable(${_t} ${CMAKE_CURRENT_LIST_DIR}/${_t}.cpp)
+  target_link_libraries(${_t} PRIVATE arcoll_collectives GTest::gtest_main nlohmann_json::nlohmann_json)
+  gtest_discover_tests(${_t} PROPERTIES LABELS unit)
+endforeach()
 # the online selection's rounds, with synthetic times (collectives/online.h)
 add_executable(test_online ${CMAKE_CURRENT_LIST_DIR}/test_online.cpp)
 target_link_libraries(test_online PRIVATE arcoll_collectives GTest::gtest_main)
@@ -12,7 +18,7 @@ gtest_discover_tests(test_online PROPERTIES LABELS unit)
 
 set(_cal_out ${CMAKE_CURRENT_BINARY_DIR}/calibrated.model.json)
 add_test(NAME collectives.calibrate.np2
-  COMMAND sh -c "rm -f '${_cal_out}' && ${ARCOLL_MPIEXEC} -n 2 '$<TARGET_FILE:arcoll_calibrate>' -o '${_cal_out}' -r 6 -m 65536 -q && ARCOLL_CALIBRATED_MODEL='${_cal_out}' ARCOLL_CALIBRATED_MAX_BYTES=65536 '$<TARGET_FILE:test_select>' --gtest_filter=Calibrated.* 2>&1 | tee /dev/stderr | grep -q '\\[  PASSED  \\] 1 test'")
+  COMMAND sh -c "rm -f '${_cal_out}' && ${ARCOLL_MPIEXEC} -n 2 '$<TARGET_FILE:arcoll_calibrate>' -o '${_cal_out}' -r 6 -m 65536 -q && ARCOLL_CALIBRATED_MODEL='${_cal_out}' ARCOLL_CALIBRATED_MAX_BYTES=65536 '$<TARGET_FILE:test_model_file>' --gtest_filter=Calibrated.* 2>&1 | tee /dev/stderr | grep -q '\\[  PASSED  \\] 1 test'")
 set_tests_properties(collectives.calibrate.np2 PROPERTIES LABELS mpi TIMEOUT 120 RESOURCE_LOCK mpi)
 # `arcoll list-algorithms` is checked against the tables by test_select
 if(TARGET arcoll_cli)

@@ -1,0 +1,37 @@
+// Unit tests of the cost formulas of the collectives added after bcast, reduce
+// and scan (model_allgatherv.c, ...): closed forms under the built-in model.
+#include <gtest/gtest.h>
+
+#include "select.h"
+extern "C" {
+#include "model_ext.h"  // arcoll_model_<coll> (internal to collectives/)
+}
+
+// Allgatherv (model_allgatherv.c): the largest block b sets the step-bound
+// algorithms (ring: (P-1) T(b), whatever the total M), the total caps the
+// steps that carry several blocks; arcoll_model_predict takes bytes = b and
+// M = P b.  Default model: T(x) = t_s + x / B.
+TEST(Model, AllgathervUsesTheLargestBlockAndTheTotal) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  const double ts = m.inter.t_s, B = m.inter.B, b = 1 << 16;
+  auto T = [&](double x) { return ts + x / B; };
+  // ring: 7 steps of the largest block, for a balanced (M = 8b) or a one-rank (M = b) call
+  EXPECT_NEAR(arcoll_model_allgatherv(&m, "ring", 8, b, 8 * b), 7 * T(b), 1e-12);
+  EXPECT_NEAR(arcoll_model_allgatherv(&m, "ring", 8, b, b), 7 * T(b), 1e-12);
+  // bruck P = 8: steps of 1, 2, 4 blocks, capped by M
+  EXPECT_NEAR(arcoll_model_allgatherv(&m, "bruck", 8, b, 8 * b), T(b) + T(2 * b) + T(4 * b), 1e-12);
+  EXPECT_NEAR(arcoll_model_allgatherv(&m, "bruck", 8, b, 2 * b), T(b) + 2 * T(2 * b), 1e-12);
+  // gather_bcast P = 4: subtrees of 1 and 2 blocks up, 2 broadcast steps of M
+  EXPECT_NEAR(arcoll_model_allgatherv(&m, "gather_bcast", 4, b, 3 * b),
+              T(b) + T(2 * b) + 2 * T(3 * b), 1e-12);
+  // recursive doubling P = 5 (P2 = 4, g = 5/4): steps 1, 2 + fold and unfold
+  EXPECT_NEAR(arcoll_model_allgatherv(&m, "recursive_doubling", 5, b, 5 * b),
+              T(1.25 * b) + T(2.5 * b) + T(b) + T(5 * b), 1e-12);
+  EXPECT_LT(arcoll_model_allgatherv(&m, "nosuch", 8, b, b), 0.0);
+  // through arcoll_model_predict: bytes = b, M = P b
+  EXPECT_NEAR(arcoll_model_predict(&m, ARCOLL_COLL_ALLGATHERV,
+                                   arcoll_algorithm_find(ARCOLL_COLL_ALLGATHERV, "bruck"), 8,
+                                   (MPI_Aint)b, 0, 0),
+              T(b) + T(2 * b) + T(4 * b), 1e-12);
+}
