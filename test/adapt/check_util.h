@@ -27,23 +27,7 @@ static inline last_order_fn get_last_order(void) {
   return ARCOLL_TEST_SYMBOL(last_order_fn, arcoll_bcast_last_order);
 }
 
-/* CHECK(cond, printf format, ...): one more check (`checked`); when cond is
- * false one more failure (`failures`), the first CHECK_PRINTED of them
- * printed as "<CHECK_PROG> rank <me>: message" on stderr.  The program
- * defines CHECK_PROG (a string), `long checked, failures` and `int me`. */
-#define CHECK_PRINTED 12
-#define CHECK(cond, ...)                                      \
-  do {                                                        \
-    ++checked;                                                \
-    if (!(cond)) {                                            \
-      if (failures < CHECK_PRINTED) {                         \
-        fprintf(stderr, "%s rank %d: ", CHECK_PROG, me);      \
-        fprintf(stderr, __VA_ARGS__);                         \
-        fprintf(stderr, "\n");                                \
-      }                                                       \
-      ++failures;                                             \
-    }                                                         \
-  } while (0)
+#include "../check.h" /* CHECK */
 
 /* MPI error class of rc (MPI_SUCCESS stays 0). */
 static inline int err_class(int rc) {

@@ -9,39 +9,11 @@
  * compares every int (gaps and sentinels included).
  * Usage: allgather_algorithms_check [big_elements]   Exit status 1 on any failure.
  */
-#include <stdio.h>
-#include <stdlib.h>
+#define CHECK_PROG "allgather_algorithms_check"
+#include "../algo_check.h"
 
 #include "allgather.h"
 #include "allgather_data.h"
-
-static int me;
-static long failures = 0, checks = 0, big = 2000;
-static int next_id = 0;
-
-#define CHECK(cond, ...)                                        \
-  do {                                                          \
-    ++checks;                                                   \
-    if (!(cond) && failures++ < 12) {                           \
-      fprintf(stderr, "allgather_algorithms_check rank %d: ", me);         \
-      fprintf(stderr, __VA_ARGS__);                             \
-      fprintf(stderr, "\n");                                    \
-    }                                                           \
-  } while (0)
-
-/* the order of kind o over P ranks: 0 identity, 1 reversed, 2 shuffled */
-static void make_order(int o, int P, int *order) {
-  for (int i = 0; i < P; ++i) order[i] = o == 1 ? P - 1 - i : i;
-  if (o == 2) {
-    unsigned x = 12345u + (unsigned)P;
-    for (int i = P - 1; i > 0; --i) { /* Fisher-Yates, one LCG on every rank */
-      x = x * 1103515245u + 12345u;
-      int j = (int)((x >> 8) % (unsigned)(i + 1)), t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-  }
-}
 
 static void run_one(const arcoll_algo_desc_t *a, MPI_Comm comm, int c, long n, int inplace,
                     const arcoll_sched_t *s, const char *oname) {
@@ -64,45 +36,27 @@ static void run_one(const arcoll_algo_desc_t *a, MPI_Comm comm, int c, long n, i
   free(sbuf), free(rbuf), free(exp);
 }
 
-static void run_all(MPI_Comm comm) {
+static void run_all(MPI_Comm comm, int norders) {
   int P;
   MPI_Comm_size(comm, &P);
   int *order = malloc(sizeof(int) * (size_t)P);
-  static const char *oname[3] = {"identity", "reversed", "shuffled"};
   const long sizes[4] = {0, 1, 37, big};
   for (int i = 0; i < arcoll_allgather_nalgorithms; ++i) {
     const arcoll_algo_desc_t *a = &arcoll_allgather_algorithms[i];
     const int nseg = (a->flags & ARCOLL_ALGO_SEGMENTED) ? 2 : 1;
-    for (int o = 0; o < 3; ++o)
+    for (int o = 0; o < norders; ++o)
       for (int g = 0; g < nseg; ++g) {
-        make_order(o, P, order);
+        algo_check_order(o, P, 12345u, order);
         const arcoll_sched_t s = {o ? order : NULL, g ? 1000 : 0, 0, 42};
         for (int c = 0; c < AG_NCASES; ++c)
           for (int z = 0; z < 4; ++z)
-            for (int ip = 0; ip < 2; ++ip) run_one(a, comm, c, sizes[z], ip, &s, oname[o]);
+            for (int ip = 0; ip < 2; ++ip) run_one(a, comm, c, sizes[z], ip, &s, algo_check_order_name[o]);
       }
   }
   free(order);
 }
 
 int main(int argc, char **argv) {
-  int P;
-  MPI_Init(&argc, &argv);
-  if (argc > 1) big = atol(argv[1]);
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  ag_types_init();
-  run_all(MPI_COMM_WORLD);
-  MPI_Comm rev; /* ranks in reverse order of MPI_COMM_WORLD */
-  MPI_Comm_split(MPI_COMM_WORLD, 0, P - me, &rev);
-  run_all(rev);
-  MPI_Comm_free(&rev);
-  long mine[2] = {failures, checks}, tot[2];
-  MPI_Reduce(mine, tot, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD); /* the verdict only */
-  if (me == 0)
-    printf("allgather_algorithms_check P=%d: %s (%ld failures, %ld checks)\n", P,
-           tot[0] ? "FAIL" : "OK", tot[0], tot[1]);
-  ag_types_free();
-  MPI_Finalize();
-  return tot[0] && me == 0 ? 1 : 0;
+  const algo_check_t d = {ag_types_init, ag_types_free, run_all, ALGO_CHECK_NORDERS};
+  return algo_check_main(argc, argv, &d);
 }
