@@ -183,7 +183,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
       smpicc -O2 -o "$BIN/coll_loop_arcoll" "$SRC" -Wl,--no-as-needed -L"$BIN" -larcoll \
         -Wl,-rpath,"$BIN" 2> "$BIN/build.err" || { cat "$BIN/build.err" >&2; exit 1; }
     fi
-    ldd "$BIN/coll_loop_arcoll" | grep -q "libarcoll.so => $BIN/libarcoll.so" ||
+    ldd "$BIN/coll_loop_arcoll" | grep "libarcoll.so => $BIN/libarcoll.so" >/dev/null ||
       die "$BIN/coll_loop_arcoll is not linked with $BIN/libarcoll.so (ldd)"
   fi
   STAMP_NATIVE=$(stamp_of "$BIN/coll_loop")

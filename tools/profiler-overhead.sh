@@ -27,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 profiled=$work/imbalanced_bcast_profiled
 smpicc -O2 -o "$profiled" "$here/test/apps/imbalanced_bcast.c" \
   -Wl,--no-as-needed "$lib" -Wl,--as-needed -Wl,-rpath,"$(dirname "$lib")"
-ldd "$profiled" | grep -q libarcoll_profiler || { echo "profiler-overhead: the profiler is not linked" >&2; exit 1; }
+ldd "$profiled" | grep libarcoll_profiler >/dev/null || { echo "profiler-overhead: the profiler is not linked" >&2; exit 1; }
 
 run() { # prints "bcast_time simulated_time"
   local out

@@ -39,7 +39,7 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 # Every installed library must link MPICH, never Open MPI.
 for f in "$prefix"/lib/libarcoll*.so "$prefix"/bin/arcoll; do
   [ -e "$f" ] || continue
-  if ldd "$f" | grep -q "libmpi.so"; then
+  if ldd "$f" | grep "libmpi.so" >/dev/null; then
     echo "arcoll setup: $f links Open MPI's libmpi.so; it must link libmpich" >&2; exit 1
   fi
 done
