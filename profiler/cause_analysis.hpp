@@ -22,10 +22,16 @@
  *    is first: interval [e_q, min(x_q, max e)).
  *  - At time t, the ranks not yet arrived that are inside their own delay
  *    (e_r - o_r <= t < e_r) share the waiting of the ranks waiting at t
- *    equally; waiting while no rank is inside its own delay is inherited
- *    (or the collective's own transfer time): it is not blamed on anyone.
+ *    equally (caused_r); waiting while no rank is inside its own delay is
+ *    not blamed on an own delay (it is inherited, or the collective's own
+ *    transfer time).
  *    caused_r is the integral of that share: with one late rank r and
  *    everyone else waiting for it, caused_r = o_r x (number of waiting ranks).
+ *
+ *  - Waiting while no rank is inside its own delay is shared equally by the
+ *    ranks not yet arrived that are inside their inherited interval
+ *    [min e, e_r - o_r) (inherited_caused_r): the lateness they brought from
+ *    the previous call.  analyse_causes traces it back (below).
  *
  * The first collective of a rank has p_q = the time it left MPI_Init; every
  * instance in which some member makes its first collective call is reported
@@ -61,6 +67,11 @@ struct MemberLateness {
   double inherited = 0;  ///< skew - own
   double waited = 0;     ///< the rank's own waiting: min(exit, last entry) - entry, >= 0
   double caused = 0;     ///< waiting of the other members attributed to this rank's own delay
+  /// waiting of the other members attributed to this rank's inherited
+  /// lateness: while nobody was inside an own delay and this rank had not yet
+  /// arrived (its inherited interval [earliest entry, entry - own)), shared
+  /// equally by the ranks then inside theirs; seconds
+  double inherited_caused = 0;
 };
 
 /**
@@ -78,6 +89,9 @@ struct SiteRankCause {
   uint64_t calls = 0;        ///< instances the rank took part in from this site
   uint64_t cause_calls = 0;  ///< of them, instances where it caused the most waiting (> 0)
   double caused = 0;         ///< waiting it caused, summed over the calls, seconds
+  /// caused + the waiting of later calls traced back to its own delays here
+  /// through other ranks' inherited lateness (analyse_causes), seconds
+  double caused_long_term = 0;
   double own_median = 0;     ///< median over the calls of its own delay, seconds
   double inherited_median = 0;  ///< median of its inherited lateness, seconds
   double skew_median = 0;    ///< median of its arrival skew, seconds
@@ -104,14 +118,31 @@ struct CauseReport {
   uint64_t instances = 0;   ///< blocking collective instances analysed (first calls excluded)
   double total_wait = 0;    ///< sum over them of the members' waiting, seconds
   double caused_wait = 0;   ///< of it, the waiting attributed to some rank's own delay, seconds
+  /// of it, waiting attributed to inherited lateness and traced back to own
+  /// delays of earlier calls (the long-term part of caused_long_term), seconds
+  double propagated_wait = 0;
 };
 
 /**
  * Runs analyse_call on every blocking collective instance of `t` seen on at
  * least two ranks (nonblocking starts are only "previous MPI calls" for the
  * gaps). Medians over a (site, rank)'s calls are the lower median.
+ *
+ * Propagation (Scalasca's long-term delay cost, simplified): instances are
+ * taken in order of their earliest entry; each gets its root causes, a
+ * distribution over (call site, op, rank) of the waiting in it: the own
+ * delays' caused waiting directly, and each member r's inherited_caused
+ * spread by the root causes of r's previous collective instance (r left it
+ * late because it waited there: the instance's whole distribution stands in
+ * for r's own share of it).  An instance keeps its ARCOLL_CAUSE_TOP_K
+ * largest root causes (renormalised).  Inherited waiting whose previous
+ * instance has no root causes (a first call, a nonblocking previous call,
+ * lateness from the collective's own transfer) is not traced.
  */
 CauseReport analyse_causes(const Trace &t);
+
+/** Root causes kept per instance for the propagation. */
+constexpr int ARCOLL_CAUSE_TOP_K = 16;
 
 /** Lower median of `v` (sorted copy, element (n-1)/2); 0 for an empty vector. */
 double lower_median(std::vector<double> v);

@@ -58,7 +58,12 @@ void print_clock_and_causes(const Trace &t, std::ostream &os, int top_n) {
   os << "ranks causing waiting (others' waiting attributed to the rank's own delay = its gap since its previous "
         "call beyond the median gap; per call site): "
      << fmt_time(rep.total_wait) << " waiting in " << rep.instances << " calls, " << pct
-     << " of it caused by own delays\n";
+     << " of it caused by own delays";
+  if (rep.propagated_wait > 0) {
+    std::snprintf(pct, sizeof pct, "%.0f%%", rep.total_wait > 0 ? 100.0 * rep.propagated_wait / rep.total_wait : 0.0);
+    os << ", " << pct << " more traced back to own delays of earlier calls through inherited lateness";
+  }
+  os << "\n";
   int shown = 0;
   for (const SiteRankCause &s : rep.ranking) {
     if (shown >= top_n || s.caused <= 0) break;
@@ -67,7 +72,10 @@ void print_clock_and_causes(const Trace &t, std::ostream &os, int top_n) {
     os << "  " << (++shown) << ". " << rank_name(t, s.rank) << " at " << op_name(s.op) << " " << s.callsite
        << ": caused " << fmt_time(s.caused) << " of waiting in " << s.calls << " calls; own delay median "
        << fmt_time(s.own_median) << ", the cause in " << share << " of calls, inherited lateness median "
-       << fmt_time(s.inherited_median) << "\n";
+       << fmt_time(s.inherited_median);
+    if (s.caused_long_term > s.caused * 1.005)
+      os << "; with the waiting it propagated into later calls " << fmt_time(s.caused_long_term);
+    os << "\n";
   }
   if (shown == 0) os << "  (no rank's own delay made others wait)\n";
 

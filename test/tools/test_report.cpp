@@ -141,6 +141,14 @@ TEST_F(Report, DataMatchesTheTrace) {
   EXPECT_EQ(w["ranks"][2]["cause_calls"], 2);
   // every bcast waits 0.1 (rank 0) + 0.08 (rank 2); every allreduce 0.05 + 0.04
   EXPECT_NEAR(w["total_wait_s"].get<double>(), 3 * 0.18 + 2 * 0.09, 1e-9);
+  // the long-term figure holds the short-term one, the propagated part at most the rest
+  double long_term = 0;
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_GE(w["ranks"][r]["caused_long_term_s"].get<double>(), w["ranks"][r]["caused_s"].get<double>() - 1e-12);
+    long_term += w["ranks"][r]["caused_long_term_s"].get<double>();
+  }
+  EXPECT_NEAR(long_term, w["caused_wait_s"].get<double>() + w["propagated_wait_s"].get<double>(), 1e-9);
+  EXPECT_LE(w["propagated_wait_s"].get<double>(), w["total_wait_s"].get<double>() - w["caused_wait_s"].get<double>() + 1e-9);
 
   // Skew heatmap: per site its calls, every rank of each; values relative to the first entry.
   const json &sk = d["skew"];

@@ -114,12 +114,13 @@ json wait_cause_json(const Trace &t) {
   json ranks = json::array();
   for (int r = 0; r < t.nranks; ++r)
     ranks.push_back({{"rank", r}, {"host", r < int(t.ranks.size()) ? t.ranks[r].host : ""},
-                     {"caused_s", w.caused_s[size_t(r)]}, {"cause_calls", w.cause_calls[size_t(r)]}});
+                     {"caused_s", w.caused_s[size_t(r)]}, {"caused_long_term_s", w.caused_long_term_s[size_t(r)]},
+                     {"cause_calls", w.cause_calls[size_t(r)]}});
   return {{"method", "the waiting of the other ranks while a rank was inside its own delay (time outside MPI "
-                     "beyond the median rank's), shared among the ranks late at that moment; inherited lateness "
-                     "charged to nobody; first collective after MPI_Init left out (profiler/cause_analysis.hpp)"},
+                     "beyond the median rank's), shared among the ranks late at that moment; caused_long_term_s adds the "
+                     "waiting of later calls traced back to it through inherited lateness; first collective after MPI_Init left out (profiler/cause_analysis.hpp)"},
           {"instances", w.instances}, {"first_calls", w.first_calls}, {"total_wait_s", w.total_wait_s},
-          {"caused_wait_s", w.caused_wait_s}, {"ranks", ranks}};
+          {"caused_wait_s", w.caused_wait_s}, {"propagated_wait_s", w.propagated_wait_s}, {"ranks", ranks}};
 }
 
 json skew_json(const Trace &t, const std::vector<Instance> &insts, const std::vector<Site> &sites,
