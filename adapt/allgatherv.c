@@ -20,22 +20,6 @@
 
 #define C ARCOLL_COLL_ALLGATHERV
 
-/* counts and displs widened into v[0..P) and v[P..2P); wide: MPI_Count /
- * MPI_Aint arrays (the _c form), else int arrays */
-static void widen(const void *counts, const void *displs, int wide, int P, MPI_Aint *v) {
-  for (int r = 0; r < P; ++r) {
-#if MPI_VERSION >= 4
-    if (wide) {
-      v[r] = (MPI_Aint)((const MPI_Count *)counts)[r];
-      v[P + r] = ((const MPI_Aint *)displs)[r];
-      continue;
-    }
-#endif
-    v[r] = ((const int *)counts)[r];
-    v[P + r] = ((const int *)displs)[r];
-  }
-}
-
 static int allgatherv_impl(const void *sendbuf, MPI_Aint scount, MPI_Datatype stype,
                            void *recvbuf, const void *rcounts, const void *rdispls, int wide,
                            MPI_Datatype rtype, MPI_Comm comm) {
@@ -48,7 +32,7 @@ static int allgatherv_impl(const void *sendbuf, MPI_Aint scount, MPI_Datatype st
     return ARCOLL_USE_PMPI;
   MPI_Aint *v = malloc(sizeof(MPI_Aint) * 2 * (size_t)P);
   if (!v) return ARCOLL_USE_PMPI;
-  widen(rcounts, rdispls, wide, P, v);
+  arcoll_widen_counts(rcounts, rdispls, wide, P, v);
   for (int r = 0; r < P; ++r) {
     if (v[r] < 0 || v[r] > INT_MAX) goto pmpi;
     total += v[r];

@@ -152,7 +152,8 @@ arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll_coll_t c, int
   arcoll_late_tracker_t *t = malloc(sizeof *t);
   if (!t || (*rc = arcoll_late_init(t, st->priv, ARCOLL_TAG_LATE(c), arcoll_g_cfg.ewma_alpha,
                                     arcoll_g_cfg.exchange_interval,
-                                    c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_GATHER)) !=
+                                    c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_GATHER ||
+                                        c == ARCOLL_COLL_GATHERV)) !=
                  MPI_SUCCESS) {
     free(t);
     if (*rc == MPI_SUCCESS) *rc = MPI_ERR_NO_MEM;

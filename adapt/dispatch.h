@@ -44,7 +44,7 @@ extern "C" {
 #define ARCOLL_EXPORT __attribute__((visibility("default")))
 #define ARCOLL_HIDDEN __attribute__((visibility("hidden")))
 
-/** Point-to-point tag of collective c on the private communicator (7001..7012). */
+/** Point-to-point tag of collective c on the private communicator (7001..7014). */
 #define ARCOLL_TAG(c) (7001 + (int)(c))
 
 /** Tags of collective c's lateness exchange (late_tracker.h: records, summaries, clock
@@ -110,7 +110,8 @@ ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm);
  * The algorithm for collective c on st's communicator for `bytes` bytes
  * (per rank for bcast/reduce/allreduce/scan/exscan, per block for
  * gather/scatter/alltoall/allgather/reduce_scatter_block, of the largest
- * block for allgatherv, 0 for barrier)
+ * block for allgatherv, ARCOLL_VBLOCK_NOMINAL_BYTES for gatherv/scatterv,
+ * 0 for barrier)
  * and an op that is commutative or not.  Cached per (c, commutative, size class); the choice depends only on
  * the class (its representative size), so every rank gets the same one.
  * Returns NULL when the call must go to PMPI (no eligible algorithm).
@@ -176,7 +177,7 @@ ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
 /**
  * 1 if calls of collective c with `bytes` bytes use late-rank orders: modes
  * auto / adaptive only; ARCOLL_LATE_ORDER=on: every rooted collective
- * (bcast, scatter, reduce, gather) and size; off: none; unset: the adaptive
+ * (bcast, scatter, reduce, gather, gatherv, scatterv) and size; off: none; unset: the adaptive
  * bcast, and bcast from ARCOLL_LATE_DEFAULT_MIN_BYTES up (not reduce /
  * gather: their ranks ahead of the root would wait for its summary; not
  * scatter: 32 KiB blocks, P = 64, 1.25x slower with it, no gain with late
@@ -251,6 +252,41 @@ ARCOLL_HIDDEN int arcoll_rooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI
                                        MPI_Datatype stype, void *recvbuf, MPI_Aint rcount,
                                        MPI_Datatype rtype, int root, MPI_Comm comm,
                                        const void *ret_addr);
+
+/** Counts and displs (int arrays, or MPI_Count / MPI_Aint arrays when
+ *  wide: the _c forms) widened into v[0..P) and v[P..2P) (vblocks.c). */
+ARCOLL_HIDDEN void arcoll_widen_counts(const void *counts, const void *displs, int wide, int P,
+                                       MPI_Aint *v);
+
+/** The block size (bytes) for which MPI_Gatherv / MPI_Scatterv choose their
+ *  algorithm, whatever the call moves: only the root knows the counts, and
+ *  every rank must make the same choice (vblocks.c). */
+#define ARCOLL_VBLOCK_NOMINAL_BYTES 1024
+
+/** One MPI_Gatherv / MPI_Scatterv call, checked (gatherv.c, scatterv.c):
+ *  counts / displs widened (root only; NULL elsewhere), the root's
+ *  per-rank counts; scount (gatherv) or rcount (scatterv) this rank's own. */
+typedef struct arcoll_vcall {
+  const void *sbuf;
+  MPI_Aint scount;
+  MPI_Datatype stype;
+  void *rbuf;
+  MPI_Aint rcount;
+  MPI_Datatype rtype;
+  const MPI_Aint *counts, *displs;
+  int root;
+} arcoll_vcall_t;
+
+/**
+ * Dispatch of one checked MPI_Gatherv (c = ARCOLL_COLL_GATHERV) or
+ * MPI_Scatterv (c = ARCOLL_COLL_SCATTERV) call (vblocks.c): state, the
+ * choice for ARCOLL_VBLOCK_NOMINAL_BYTES, late-rank order, run on the
+ * private communicator.  Returns the algorithm's result (errors already
+ * passed to the communicator's error handler) or ARCOLL_USE_PMPI (no
+ * eligible algorithm: the same on every rank).  ret_addr: call-site key.
+ */
+ARCOLL_HIDDEN int arcoll_rooted_vblocks(arcoll_coll_t c, const arcoll_vcall_t *a, MPI_Comm comm,
+                                        const void *ret_addr);
 
 /**
  * Dispatch of one MPI_Alltoall (c = ARCOLL_COLL_ALLTOALL) or MPI_Allgather

@@ -30,6 +30,19 @@ double arcoll_model_allgatherv(const arcoll_model_t *md, const char *name, int P
                                double M);
 
 /**
+ * Predicted time of gatherv / scatterv algorithm `name` (gatherv.h; both
+ * directions cost the same) for P ranks, largest block b bytes and all
+ * blocks together M bytes (b <= M <= P b): linear max(T(b), T(0) + (P-1)
+ * X(M/P)), binomial sum_{k=1,2,4..<P} T(min(k b, M)); < 0 when there is no
+ * formula for `name`.  arcoll_model_predict() calls it with b = its `bytes`
+ * and M = P b: the dispatcher passes one nominal block size
+ * (adapt/vblocks.c), since only the root knows the counts.  Defined in
+ * model_gatherv.c.
+ */
+double arcoll_model_gatherv(const arcoll_model_t *md, const char *name, int P, double b,
+                            double M);
+
+/**
  * Predicted time of reduce_scatter_block algorithm `name`
  * (reduce_scatter_block.h) for P ranks and blocks of m bytes; < 0 when there
  * is no formula for `name`.  Defined in model_reduce_scatter_block.c.

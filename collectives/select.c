@@ -11,6 +11,7 @@
 #include "alltoall.h"
 #include "bcast.h"
 #include "gather.h"
+#include "gatherv.h"
 #include "reduce.h"
 #include "reduce_scatter_block.h"
 #include "scan.h"
@@ -19,7 +20,7 @@
 static const char *const coll_names[ARCOLL_COLL_COUNT] = {
     "bcast",   "reduce",  "allreduce", "scan",   "exscan",
     "gather",  "scatter", "alltoall",  "barrier", "allgather", "reduce_scatter_block",
-    "allgatherv"};
+    "allgatherv", "gatherv", "scatterv"};
 
 const char *arcoll_coll_name(arcoll_coll_t c) {
   return (int)c >= 0 && c < ARCOLL_COLL_COUNT ? coll_names[c] : NULL;
@@ -44,6 +45,10 @@ const arcoll_algo_desc_t *arcoll_algorithm_table(arcoll_coll_t c, int *n) {
       t = arcoll_allgather_algorithms; len = arcoll_allgather_nalgorithms; break;
     case ARCOLL_COLL_ALLGATHERV:
       t = arcoll_allgatherv_algorithms; len = arcoll_allgatherv_nalgorithms; break;
+    case ARCOLL_COLL_GATHERV:
+      t = arcoll_gatherv_algorithms; len = arcoll_gatherv_nalgorithms; break;
+    case ARCOLL_COLL_SCATTERV:
+      t = arcoll_scatterv_algorithms; len = arcoll_scatterv_nalgorithms; break;
     case ARCOLL_COLL_REDUCE_SCATTER_BLOCK:
       t = arcoll_reduce_scatter_block_algorithms;
       len = arcoll_reduce_scatter_block_nalgorithms;

@@ -35,3 +35,33 @@ TEST(Model, AllgathervUsesTheLargestBlockAndTheTotal) {
                                    (MPI_Aint)b, 0, 0),
               T(b) + T(2 * b) + T(4 * b), 1e-12);
 }
+
+// Gatherv / scatterv (model_gatherv.c): linear is bounded by the root's link
+// (T(0) + (P-1) X(M/P)) and by the largest block alone (T(b)); binomial
+// levels carry subtrees of 1, 2, 4 ... blocks capped by the total M;
+// arcoll_model_predict takes bytes = b (the dispatcher's nominal block) and
+// M = P b, the same for both directions.  Default model: T(x) = t_s + x / B,
+// X(x) = max(g, x / B).
+TEST(Model, GathervLinearIsTheRootLinkBinomialTheSubtrees) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  const double ts = m.inter.t_s, B = m.inter.B, g = m.inter.g, b = 1 << 16;
+  auto T = [&](double x) { return ts + x / B; };
+  auto X = [&](double x) { return x / B > g ? x / B : g; };
+  // linear, balanced (M = 8b): the root's link carries 7 blocks
+  EXPECT_NEAR(arcoll_model_gatherv(&m, "linear", 8, b, 8 * b), T(0) + 7 * X(b), 1e-12);
+  // linear, one rank holds everything (M = b): the largest block alone bounds it
+  EXPECT_NEAR(arcoll_model_gatherv(&m, "linear", 8, b, b), T(b), 1e-12);
+  // binomial P = 8: levels of 1, 2, 4 blocks; capped by M = 2b
+  EXPECT_NEAR(arcoll_model_gatherv(&m, "binomial", 8, b, 8 * b), T(b) + T(2 * b) + T(4 * b),
+              1e-12);
+  EXPECT_NEAR(arcoll_model_gatherv(&m, "binomial", 8, b, 2 * b), T(b) + 2 * T(2 * b), 1e-12);
+  // binomial P = 5: ceil(log2 5) = 3 levels
+  EXPECT_NEAR(arcoll_model_gatherv(&m, "binomial", 5, b, 5 * b), T(b) + T(2 * b) + T(4 * b),
+              1e-12);
+  EXPECT_LT(arcoll_model_gatherv(&m, "nosuch", 8, b, b), 0.0);
+  for (arcoll_coll_t c : {ARCOLL_COLL_GATHERV, ARCOLL_COLL_SCATTERV})
+    EXPECT_NEAR(arcoll_model_predict(&m, c, arcoll_algorithm_find(c, "binomial"), 8, (MPI_Aint)b,
+                                     0, 0),
+                T(b) + T(2 * b) + T(4 * b), 1e-12);
+}
