@@ -12,37 +12,17 @@
  * expected buffer itself and compares every int (gaps, sentinels).
  * Usage: gatherv_scatterv_algorithms_check [big_elements]   Exit 1 on failure.
  */
-#include <stdio.h>
-#include <stdlib.h>
+#define CHECK_PROG "gatherv_scatterv_algorithms_check"
+#include "../algo_check.h"
 
 #include "gatherv.h"
 #include "gatherv_data.h"
 
-static int me;
-static long failures = 0, checks = 0, big = 2000;
-static int next_id = 0;
-
-#define CHECK(cond, ...)                                                      \
-  do {                                                                        \
-    ++checks;                                                                 \
-    if (!(cond) && failures++ < 12) {                                         \
-      fprintf(stderr, "gatherv_scatterv_algorithms_check rank %d: ", me);     \
-      fprintf(stderr, __VA_ARGS__);                                           \
-      fprintf(stderr, "\n");                                                  \
-    }                                                                         \
-  } while (0)
-
-/* order of kind o (0 identity, 1 reversed, 2 shuffled, the same on every
- * rank) with `root` moved to the front, the others in their order */
+/* order of kind o (algo_check_order) with `root` moved to the front, the
+ * others in their order */
 static void make_order(int o, int P, int root, int *order) {
   int *base = malloc(sizeof(int) * (size_t)P), n = 1;
-  for (int i = 0; i < P; ++i) base[i] = o == 1 ? P - 1 - i : i;
-  unsigned x = 54321u + (unsigned)P;
-  for (int i = P - 1; o == 2 && i > 0; --i) { /* Fisher-Yates, one LCG on every rank */
-    x = x * 1103515245u + 12345u;
-    int j = (int)((x >> 8) % (unsigned)(i + 1)), t = base[i];
-    base[i] = base[j], base[j] = t;
-  }
+  algo_check_order(o, P, 54321u, base);
   order[0] = root;
   for (int i = 0; i < P; ++i)
     if (base[i] != root) order[n++] = base[i];
@@ -81,7 +61,6 @@ static void run_one(const arcoll_algo_desc_t *a, int scatter, MPI_Comm comm, int
 
 static void run_root(const arcoll_algo_desc_t *a, int scatter, MPI_Comm comm, int o, int root,
                      int *order) {
-  static const char *oname[3] = {"identity", "reversed", "shuffled"};
   const long sizes[3] = {0, 37, big};
   int P;
   MPI_Comm_size(comm, &P);
@@ -92,7 +71,7 @@ static void run_root(const arcoll_algo_desc_t *a, int scatter, MPI_Comm comm, in
       for (int pat = 0; pat < AGV_NPATTERNS; ++pat)
         for (int z = 0; z < (chunk ? 2 : 3); ++z)
           for (int ip = 0; ip < 2; ++ip)
-            run_one(a, scatter, comm, root, c, pat, sizes[z], ip, &s, oname[o]);
+            run_one(a, scatter, comm, root, c, pat, sizes[z], ip, &s, algo_check_order_name[o]);
   }
 }
 
@@ -116,23 +95,6 @@ static void run_all(MPI_Comm comm, int norders) {
 }
 
 int main(int argc, char **argv) {
-  int P;
-  MPI_Init(&argc, &argv);
-  if (argc > 1) big = atol(argv[1]);
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  ag_types_init();
-  run_all(MPI_COMM_WORLD, 3);
-  MPI_Comm rev; /* ranks in reverse order of MPI_COMM_WORLD */
-  MPI_Comm_split(MPI_COMM_WORLD, 0, P - me, &rev);
-  run_all(rev, 1);
-  MPI_Comm_free(&rev);
-  long mine[2] = {failures, checks}, tot[2];
-  MPI_Reduce(mine, tot, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD); /* the verdict only */
-  if (me == 0)
-    printf("gatherv_scatterv_algorithms_check P=%d: %s (%ld failures, %ld checks)\n", P,
-           tot[0] ? "FAIL" : "OK", tot[0], tot[1]);
-  ag_types_free();
-  MPI_Finalize();
-  return tot[0] && me == 0 ? 1 : 0;
+  const algo_check_t d = {ag_types_init, ag_types_free, run_all, 1};
+  return algo_check_main(argc, argv, &d);
 }
