@@ -1,4 +1,4 @@
-// Slurm topology.conf -> switch tree, links and routes (the hostfile: hostfile.cpp). See topology.hpp.
+// Slurm topology.conf + hostfile -> switch tree, links and routes. See topology.hpp.
 #include "topology.hpp"
 
 #include "text_util.hpp"
@@ -175,7 +175,8 @@ std::vector<int> Topology::fanouts() const {
 void Topology::finalize(const TopologyParams &p) {
   const int V = static_cast<int>(vertices.size());
   const int H = static_cast<int>(hosts.size());
-  links.assign(2 * V + H, Link{});
+  has_sockets_ = std::any_of(hosts.begin(), hosts.end(), [](const Host &h) { return h.sockets > 1; });
+  links.assign(2 * V + H + (has_sockets_ ? 2 * H : 0), Link{});
   for (int v = 0; v < V; ++v) {
     const Vertex &x = vertices[v];
     if (x.parent < 0) continue;
@@ -188,13 +189,19 @@ void Topology::finalize(const TopologyParams &p) {
   }
   for (int h = 0; h < H; ++h)
     links[intra_link(h)] = Link{hosts[h].vertex, hosts[h].vertex, p.intra.latency_s, p.intra.bandwidth_Bps, Link::Intra};
+  if (has_sockets_)
+    for (int h = 0; h < H; ++h) {
+      const int v = hosts[h].vertex;
+      links[socket_up_link(h)] = Link{v, v, p.socket.latency_s, p.socket.bandwidth_Bps, Link::Socket};
+      links[socket_down_link(h)] = Link{v, v, p.socket.latency_s, p.socket.bandwidth_Bps, Link::Socket};
+    }
 
   int maxd = 0;
   for (auto &h : hosts) maxd = std::max(maxd, vertices[h.vertex].depth);
   if (maxd > 60)
     throw TopologyError(fmt::format("the switch tree is {} levels deep (host {}); arcoll supports at most 60 levels",
                                     maxd, hosts.empty() ? "" : hosts[0].name));
-  max_route_ = std::max(1, 2 * maxd);
+  max_route_ = std::max(has_sockets_ ? 2 : 1, 2 * maxd);
   contention = p.contention;
 }
 
@@ -204,6 +211,11 @@ int Topology::route_into(int p, int q, int *buf) const {
     return 1;
   }
   int u = hosts[p].vertex, w = hosts[q].vertex;
+  if (u == w) {  // two sockets of one host
+    buf[0] = socket_up_link(p);
+    buf[1] = socket_down_link(q);
+    return 2;
+  }
   int n = 0, nd = 0;
   int down[64];
   while (vertices[u].depth > vertices[w].depth) { buf[n++] = up_link(u); u = vertices[u].parent; }
@@ -239,7 +251,6 @@ double Topology::bandwidth(int p, int q) const {
 }
 
 int Topology::hops(int p, int q) const {
-  if (p == q) return 0;
   int u = hosts[p].vertex, w = hosts[q].vertex, n = 0;
   while (vertices[u].depth > vertices[w].depth) { ++n; u = vertices[u].parent; }
   while (vertices[w].depth > vertices[u].depth) { ++n; w = vertices[w].parent; }
