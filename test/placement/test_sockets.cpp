@@ -1,6 +1,10 @@
 // Hosts split into sockets (HOSTS.md): routes, cost, and the search choosing which ranks share a socket.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <utility>
+
 #include "cost.hpp"
 #include "fixtures.hpp"
 #include "partition_metis.hpp"
@@ -92,4 +96,41 @@ TEST(SocketSearch, ScotchStageKeepsHostsAndSockets) {
   popt.strategy = Strategy::Scotch;
   PlaceResult pr = place(g, t, popt);
   EXPECT_TRUE(respects_slots(pr.chosen().map, t));
+}
+
+// A 2-D halo (8 x 4 grid, 256 KiB per neighbour) with scrambled rank numbers on 2 hosts x 2 sockets
+// x 8 slots: the host-only pipeline (sockets unknown, then filled in rank order) splits each host's
+// ranks over the sockets by rank number, i.e. at random; the socket-aware one chooses the split (and,
+// seeing two socket links instead of one shared node link, also keeps more traffic inside the hosts).
+TEST(SocketSearch, HostOnlyPlacementLosesOnScrambledHalo) {
+  const int W = 8, Hh = 4, n = W * Hh;
+  std::vector<int> perm(n);
+  for (int i = 0; i < n; ++i) perm[i] = i;
+  std::mt19937_64 rng(7);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::vector<Message> step;
+  for (int y = 0; y < Hh; ++y)
+    for (int x = 0; x < W; ++x)
+      for (auto [dx, dy] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}})
+        if (x + dx >= 0 && x + dx < W && y + dy >= 0 && y + dy < Hh)
+          step.push_back({perm[y * W + x], perm[(y + dy) * W + x + dx], 256u << 10});
+  CommGraph g = fixtures::graph(n, {step});
+  Topology plain = fixtures::make(kLeaf, "node01:16\nnode02:16\n", n, TopologyParams{});
+  Topology t = fixtures::make(kLeaf, "node01 slots=16 sockets=2\nnode02 slots=16 sockets=2\n", n, TopologyParams{});
+  PlaceOptions popt;
+  popt.refine.max_evals = 50000;
+  const Mapping host_only = spread_over_sockets(place(g, plain, popt).chosen().map, t);
+  const CostReport h = evaluate(g, t, host_only);
+  const PlaceResult aware = place(g, t, popt);
+  const CostReport a = aware.chosen().cost;
+  EXPECT_LT(a.time_s, h.time_s);
+  EXPECT_LT(a.inter_socket_bytes, h.inter_socket_bytes);
+  RecordProperty("host_only_s", std::to_string(h.time_s));
+  RecordProperty("host_only_inter_socket_B", std::to_string(h.inter_socket_bytes));
+  RecordProperty("aware_s", std::to_string(a.time_s));
+  RecordProperty("aware_inter_socket_B", std::to_string(a.inter_socket_bytes));
+  RecordProperty("in_order_s", std::to_string(aware.stages[0].cost.time_s));
+  RecordProperty("in_order_inter_socket_B", std::to_string(aware.stages[0].cost.inter_socket_bytes));
+  RecordProperty("host_only_hop_bytes", std::to_string(h.hop_bytes));
+  RecordProperty("aware_hop_bytes", std::to_string(a.hop_bytes));
 }
