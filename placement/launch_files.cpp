@@ -55,12 +55,10 @@ std::string hydra_bind_option(const Mapping &map, const std::vector<Host> &hosts
     }
     cores[k].push_back(h.socket * per + next[map[r]]++);
   }
-  for (auto &c : cores) {
-    const auto &a = c.size() > cores[0].size() ? c : cores[0], &b = c.size() > cores[0].size() ? cores[0] : c;
-    if (!std::equal(b.begin(), b.end(), a.begin())) return "";
-  }
   const auto &longest = *std::max_element(cores.begin(), cores.end(),
                                           [](const auto &x, const auto &y) { return x.size() < y.size(); });
+  for (auto &c : cores)  // every host's list must be a prefix of the longest
+    if (!std::equal(c.begin(), c.end(), longest.begin())) return "";
   std::string out = "-bind-to user:";
   for (size_t i = 0; i < longest.size(); ++i) out += (i ? "," : "") + std::to_string(longest[i]);
   return out;

@@ -59,22 +59,26 @@ Mapping spread_over_sockets(const Mapping &node_map, const Topology &topo, const
     if (topo.hosts[h].socket == 0) first.push_back(static_cast<int>(h));
   std::vector<int> used(topo.hosts.size(), 0);
   Mapping m(node_map.size(), -1);
-  for (int pass = 0; pass < 2; ++pass)
-    for (size_t r = 0; r < node_map.size(); ++r) {
-      if (m[r] >= 0) continue;
-      const int f = first.at(node_map[r]), S = topo.hosts[f].sockets;
-      for (int k = 0; k < S; ++k) {
-        const int e = pass == 0 ? (hint.empty() ? -1 : f + topo.hosts[hint[r]].socket) : f + k;
-        if (e >= 0 && e < f + S && used[e] < topo.hosts[e].slots) {
-          m[r] = e;
-          ++used[e];
-        }
-        if (pass == 0 || m[r] >= 0) break;
-      }
-      if (pass == 1 && m[r] < 0)
-        throw std::invalid_argument(fmt::format("host {} gets more ranks than its {} slots",
-                                                topo.hosts[f].name, topo.hosts[f].slots * S));
-    }
+  auto take = [&](size_t r, int e) {
+    if (used[e] >= topo.hosts[e].slots) return false;
+    m[r] = e;
+    ++used[e];
+    return true;
+  };
+  // Pass 1: the hinted socket (when the rank's host has it) while it has a free slot.
+  for (size_t r = 0; r < node_map.size() && !hint.empty(); ++r) {
+    const int f = first.at(node_map[r]), s = topo.hosts[hint[r]].socket;
+    if (s < topo.hosts[f].sockets) take(r, f + s);
+  }
+  // Pass 2: the other ranks fill their host's sockets in order.
+  for (size_t r = 0; r < node_map.size(); ++r) {
+    if (m[r] >= 0) continue;
+    const int f = first.at(node_map[r]), S = topo.hosts[f].sockets;
+    for (int k = 0; k < S && m[r] < 0; ++k) take(r, f + k);
+    if (m[r] < 0)
+      throw std::invalid_argument(fmt::format("host {} gets more ranks than its {} slots", topo.hosts[f].name,
+                                              topo.hosts[f].slots * S));
+  }
   return m;
 }
 
