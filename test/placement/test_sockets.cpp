@@ -134,3 +134,36 @@ TEST(SocketSearch, HostOnlyPlacementLosesOnScrambledHalo) {
   RecordProperty("host_only_hop_bytes", std::to_string(h.hop_bytes));
   RecordProperty("aware_hop_bytes", std::to_string(a.hop_bytes));
 }
+
+TEST(SocketHelpers, NodeTopologyMergesSocketsAndSpreadFillsThem) {
+  Topology t = fixtures::make(kLeaf, "node01 slots=8 sockets=2\nnode02 slots=6 sockets=3\n", 14);
+  EXPECT_EQ(node_of_entries(t), (std::vector<int>{0, 0, 1, 1, 1}));
+  Topology n = node_topology(t);
+  ASSERT_EQ(n.hosts.size(), 2u);
+  EXPECT_FALSE(n.has_sockets());
+  EXPECT_EQ(n.hosts[0].slots, 8);
+  EXPECT_EQ(n.hosts[1].slots, 6);
+  EXPECT_EQ(n.route(0, 1), t.route(0, 2));  // the network routes are the same links
+  EXPECT_DOUBLE_EQ(n.latency(0, 1), t.latency(0, 2));
+  EXPECT_EQ(node_mapping({1, 0, 4, 2}, t), (Mapping{0, 0, 1, 1}));
+  // Rank order fills socket 0 first; a hint keeps a rank on its socket while there is room;
+  // a hint to socket 2 on a 2-socket host is ignored.
+  EXPECT_EQ(spread_over_sockets({0, 0, 0, 0, 0, 1, 1, 1}, t), (Mapping{0, 0, 0, 0, 1, 2, 2, 3}));
+  EXPECT_EQ(spread_over_sockets({0, 0, 1, 0}, t, {1, 4, 4, 0}), (Mapping{1, 0, 4, 0}));
+  EXPECT_THROW(spread_over_sockets(Mapping(7, 1), t), std::invalid_argument);
+}
+
+TEST(SocketHelpers, OneSocketCostsExactlyAsBefore) {
+  CommGraph g = interleaved_rings(1 << 20);
+  Topology plain = fixtures::make(kLeaf, "node01:8\nnode02:8\n", 16, TopologyParams{});
+  Topology one = fixtures::make(kLeaf, "node01:8 sockets=1\nnode02 slots=8 numa=1\n", 16, TopologyParams{});
+  const Mapping m{0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0};
+  for (Contention c : {Contention::Count, Contention::Volume, Contention::Fluid, Contention::Blend}) {
+    plain.contention = one.contention = c;
+    CostReport a = evaluate(g, plain, m), b = evaluate(g, one, m);
+    EXPECT_EQ(a.time_s, b.time_s);
+    EXPECT_EQ(a.hop_bytes, b.hop_bytes);
+    EXPECT_EQ(a.max_congestion, b.max_congestion);
+    EXPECT_EQ(b.inter_socket_bytes, 0);
+  }
+}
