@@ -1,4 +1,4 @@
-// Slurm topology.conf + hostfile -> switch tree, links and routes. See topology.hpp.
+// Slurm topology.conf -> switch tree, links and routes (the hostfile: hostfile.cpp). See topology.hpp.
 #include "topology.hpp"
 
 #include "text_util.hpp"

@@ -145,7 +145,8 @@ struct Host {
 /**
  * Switch tree + hosts + links + routes. Build it with parse_topology_conf()
  * then attach_hosts() (or parse_hostfile() + attach_hosts()). The placement's
- * "node index" everywhere is the index into `hosts`.
+ * "node index" everywhere is the index into `hosts` (a socket of a host when
+ * the hostfile gives sockets; sockets.hpp for whole hosts).
  */
 class Topology {
  public:
