@@ -47,6 +47,7 @@ void apply_hwloc(Host &h, const std::string &xml, bool have_slots, const std::st
   }
   h.sockets = s.packages;
   h.cores = s.cores / s.packages;
+  h.core_cpus = s.core_cpus;
   if (!have_slots) h.slots = s.cores;
 }
 

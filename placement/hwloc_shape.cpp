@@ -24,9 +24,15 @@ HwlocShape read_hwloc_shape(const std::string &path) {
   HwlocShape s;
   s.packages = std::max(1, hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE));
   s.numa = std::max(1, hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE));
-  int cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
-  if (cores <= 0) cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
-  s.cores = std::max(1, cores);
+  hwloc_obj_type_t core = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+  s.cores = std::max(1, hwloc_get_nbobjs_by_type(t, core));
+  for (int i = 0; i < hwloc_get_nbobjs_by_type(t, core); ++i) {
+    hwloc_obj_t c = hwloc_get_obj_by_type(t, core, static_cast<unsigned>(i));
+    std::string pus;
+    for (int p = hwloc_bitmap_first(c->cpuset); p >= 0; p = hwloc_bitmap_next(c->cpuset, p))
+      pus += (pus.empty() ? "" : "+") + std::to_string(p);
+    s.core_cpus.push_back(pus);
+  }
   if (s.cores % s.packages != 0)
     throw TopologyError(fmt::format("{}: {} cores on {} packages (sockets) are not spread evenly; arcoll needs the "
                                     "same cores per socket: describe the host with slots=N sockets=S instead",

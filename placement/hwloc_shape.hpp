@@ -8,6 +8,7 @@
 #define ARCOLL_PLACEMENT_HWLOC_SHAPE_HPP
 
 #include <string>
+#include <vector>
 
 namespace arcoll::placement {
 
@@ -16,6 +17,9 @@ struct HwlocShape {
   int packages = 1;  ///< sockets (HWLOC_OBJ_PACKAGE; 1 when the XML has none)
   int numa = 1;      ///< NUMA domains (HWLOC_OBJ_NUMANODE), informative
   int cores = 1;     ///< cores (HWLOC_OBJ_CORE; the PUs when the XML has no core)
+  /// Per core in logical order (package by package): the OS indices of its PUs joined by '+'
+  /// ("0+4": what `mpiexec.hydra -bind-to user:` takes for one process).
+  std::vector<std::string> core_cpus;
 };
 
 /**

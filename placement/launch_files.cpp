@@ -41,9 +41,9 @@ std::string hydra_bind_option(const Mapping &map, const std::vector<Host> &hosts
   bool sockets = false;
   for (const Host &h : hosts) sockets |= h.sockets > 1;
   if (!sockets) return "";
-  // Per host name: the core of each of its ranks in rank order (= Hydra's local process order).
+  // Per host name: the CPUs of each of its ranks in rank order (= Hydra's local process order).
   std::vector<std::string> names;
-  std::vector<std::vector<int>> cores;
+  std::vector<std::vector<std::string>> cores;
   std::vector<int> next(hosts.size(), 0);
   for (size_t r = 0; r < map.size(); ++r) {
     const Host &h = hosts[map[r]];
@@ -53,14 +53,15 @@ std::string hydra_bind_option(const Mapping &map, const std::vector<Host> &hosts
       names.push_back(h.name);
       cores.emplace_back();
     }
-    cores[k].push_back(h.socket * per + next[map[r]]++);
+    const int core = h.socket * per + next[map[r]]++;  // logical, socket by socket
+    cores[k].push_back(core < static_cast<int>(h.core_cpus.size()) ? h.core_cpus[core] : std::to_string(core));
   }
   const auto &longest = *std::max_element(cores.begin(), cores.end(),
                                           [](const auto &x, const auto &y) { return x.size() < y.size(); });
   for (auto &c : cores)  // every host's list must be a prefix of the longest
     if (!std::equal(c.begin(), c.end(), longest.begin())) return "";
   std::string out = "-bind-to user:";
-  for (size_t i = 0; i < longest.size(); ++i) out += (i ? "," : "") + std::to_string(longest[i]);
+  for (size_t i = 0; i < longest.size(); ++i) out += (i ? "," : "") + longest[i];
   return out;
 }
 

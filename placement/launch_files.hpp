@@ -48,6 +48,9 @@ void write_rankfile(std::ostream &os, const Mapping &map, const std::vector<Host
  * the hwloc XML's, else the slots per socket). Hydra applies one list to every
  * host, so it is returned only when every host's list is a prefix of the
  * longest one; "" otherwise (use the rankfile) and when no host has sockets.
+ * With an hwloc XML (Host::core_cpus) C_i is the OS index list of the core's
+ * PUs ("1+5"), so an interleaved OS numbering (socket 0 = even CPUs) and SMT
+ * are bound right.
  */
 std::string hydra_bind_option(const Mapping &map, const std::vector<Host> &hosts);
 

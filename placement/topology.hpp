@@ -139,6 +139,7 @@ struct Host {
   int sockets = 1;                 ///< sockets (NUMA domains) of the host
   int socket = 0;                  ///< which socket this entry is, 0..sockets-1
   int cores = 0;                   ///< cores per socket (hwloc XML), 0 = unknown (one core per slot)
+  std::vector<std::string> core_cpus;  ///< hwloc XML: OS PU indices of each core of the host, "0+4" (HwlocShape)
   std::string where;               ///< "hostfile:line" (for messages)
 };
 

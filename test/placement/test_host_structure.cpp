@@ -81,6 +81,17 @@ TEST(HostStructure, HwlocXmlGivesSocketsCoresAndSlots) {
   EXPECT_EQ(all[1].cores, 0);
 }
 
+TEST(HostStructure, HwlocXmlGivesEachCoresOsCpus) {
+  // Two packages with SMT and the OS numbering many dual-socket BIOSes give: socket 0 = even CPUs.
+  // Made with: lstopo-no-graphics --input "package:2 core:2 pu:2(indexes=0,4,2,6,1,5,3,7)" --of xml
+  HwlocShape s = read_hwloc_shape(kDir + "/interleaved_smt.xml");
+  EXPECT_EQ(s.packages, 2);
+  EXPECT_EQ(s.cores, 4);
+  EXPECT_EQ(s.core_cpus, (std::vector<std::string>{"0+4", "2+6", "1+5", "3+7"}));
+  EXPECT_EQ(read_hwloc_shape(kDir + "/two_sockets.xml").core_cpus,
+            (std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7"}));
+}
+
 TEST(HostStructureErrors, NameTheLineAndTheFix) {
   expect_error([] { parse_hostfile("a:4\nb:4 cores=2\n", "h.txt"); },
                {"h.txt:2", "\"cores=2\"", "sockets=S", "HOSTS.md"});

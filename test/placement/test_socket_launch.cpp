@@ -71,3 +71,16 @@ TEST(SocketLaunchFiles, HydraCrayAndSlurmNameHosts) {
             (Mapping{1, 0, 0, 1, 2, 2, 3, 3}));
   EXPECT_THROW(parse_mapping("rank 0=node01 slot=2:0\n", "r", t, 1), MappingError);
 }
+
+TEST(SocketLaunchFiles, HydraBindsToTheXmlsOsCpus) {
+  // Socket 0 = CPUs 0,2 (+ their SMT siblings 4,6), socket 1 = CPUs 1,3 (+5,7).
+  Topology t = parse_topology_conf(kLeaf, "topology.conf");
+  attach_hosts(t, parse_hostfile("node01 hwloc=interleaved_smt.xml\nnode02 hwloc=interleaved_smt.xml\n",
+                                 std::string(ARCOLL_TEST_PLACEMENT_DIR) + "/hosts.txt"),
+               TopologyParams{}, "hosts.txt", 8);
+  ASSERT_EQ(t.hosts.size(), 4u);
+  EXPECT_EQ(hydra_bind_option({1, 0, 0, 1, 3, 2, 2, 3}, t.hosts), "-bind-to user:1+5,0+4,2+6,3+7");
+  std::ostringstream rf;
+  write_rankfile(rf, {1, 0, 0, 1, 3, 2, 2, 3}, t.hosts);  // logical socket:core, whatever the OS numbering
+  EXPECT_EQ(rf.str().substr(0, 45), "rank 0=node01 slot=1:0\nrank 1=node01 slot=0:0");
+}
