@@ -46,8 +46,9 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
     worst = std::max(worst, t);
     max_lat = std::max(max_lat, lat);
     if (rep) {
-      bool network = map[m.src] != map[m.dst];
-      if (network) {
+      if (topo.same_node(map[m.src], map[m.dst])) {
+        if (map[m.src] != map[m.dst]) rep->inter_socket_bytes += static_cast<double>(m.bytes);
+      } else {  // network
         rep->hop_bytes += static_cast<double>(m.bytes) * n;
         rep->max_congestion = std::max(rep->max_congestion, coll);
       }

@@ -14,7 +14,10 @@
  *    of OTHER messages of step t whose route uses that link
  *    (= max over the links of the number of messages of step t on the link).
  *  Messages between two ranks of one host use the host's node-internal link
- *  (so they collide with each other, not with the network).
+ *  (so they collide with each other, not with the network); on a host split
+ *  into sockets (HOSTS.md) the socket's internal link, or between two sockets
+ *  the two sockets' links to the inter-socket interconnect (route_into):
+ *  every model below charges them like any other link.
  *
  * With Topology::contention == Contention::Volume (topology.hpp) the
  * collision term is replaced by the time the most loaded link of the route
@@ -47,7 +50,8 @@
  * see advice.hpp for when that assumption fails).
  *
  * Secondary metrics: hop-bytes = sum over all messages of bytes * hops(route)
- * (hops = network links; 0 inside a host); max link congestion = the largest
+ * (hops = network links; 0 inside a host); inter-socket bytes = sum of the
+ * bytes between two sockets of one host; max link congestion = the largest
  * number of messages of one step on one network link.
  *
  * Cost of one evaluation: O(sum over steps of messages x route length); the
@@ -71,6 +75,7 @@ struct CostReport {
   double time_s = 0;        ///< T(pi), seconds
   double hop_bytes = 0;     ///< bytes x network links
   int max_congestion = 0;   ///< messages of one step on one network link (0 when no network traffic)
+  double inter_socket_bytes = 0;  ///< bytes between two sockets of one host (0 without sockets, HOSTS.md)
   std::vector<double> step_time_s;  ///< per step of g.steps: max over its messages, seconds
 };
 

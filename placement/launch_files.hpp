@@ -4,7 +4,10 @@
  *
  * All writers take `map` (rank -> host index) and the hosts (names). The
  * slot of a rank (rankfile, Cray) is its index among the ranks of its host,
- * in rank order, starting at 0.
+ * in rank order, starting at 0. On hosts split into sockets (HOSTS.md) the
+ * entries of one host (Topology::hosts, one per socket) are written as that
+ * host; the rankfile binds each rank to its socket (`slot=S:C`, C = its index
+ * among the socket's ranks), the Cray file lists socket 0's ranks first.
  */
 #ifndef ARCOLL_PLACEMENT_LAUNCH_FILES_HPP
 #define ARCOLL_PLACEMENT_LAUNCH_FILES_HPP
@@ -32,8 +35,24 @@ LaunchFormat parse_launch_format(const std::string &name);
  */
 void write_hydra(std::ostream &os, const Mapping &map, const std::vector<Host> &hosts);
 
-/** Open MPI rankfile (`mpirun --rankfile FILE`): `rank N=host slot=K` per rank. */
+/** Open MPI rankfile (`mpirun --rankfile FILE`): `rank N=host slot=K` per rank;
+ *  `rank N=host slot=S:C` (socket S, its core C, logical numbers) on hosts split
+ *  into sockets. */
 void write_rankfile(std::ostream &os, const Mapping &map, const std::vector<Host> &hosts);
+
+/**
+ * The `mpiexec.hydra` option binding each rank to its socket's cores when a
+ * Hydra machinefile is used: `-bind-to user:C0,C1,...`, C_i = the core of the
+ * host's i-th rank (rank order = Hydra's local order), numbered socket by
+ * socket (socket S's cores are S x cores-per-socket ...; cores per socket =
+ * the hwloc XML's, else the slots per socket). Hydra applies one list to every
+ * host, so it is returned only when every host's list is a prefix of the
+ * longest one; "" otherwise (use the rankfile) and when no host has sockets.
+ * With an hwloc XML (Host::core_cpus) C_i is the OS index list of the core's
+ * PUs ("1+5"), so an interleaved OS numbering (socket 0 = even CPUs) and SMT
+ * are bound right.
+ */
+std::string hydra_bind_option(const Mapping &map, const std::vector<Host> &hosts);
 
 /** Slurm arbitrary distribution: one host name per rank, in rank order; use
  *  `SLURM_HOSTFILE=FILE srun --distribution=arbitrary -n N ./app`. */

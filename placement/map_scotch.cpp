@@ -1,6 +1,8 @@
 // Parts -> hosts with Scotch static mapping. See map_scotch.hpp.
 #include "map_scotch.hpp"
 
+#include "sockets.hpp"
+
 #include <cstdint>
 #include <cstdio>
 extern "C" {
@@ -66,6 +68,11 @@ std::vector<int> dfs_hosts(const Topology &topo) {
 }  // namespace
 
 ScotchResult map_scotch(const CommGraph &g, const Topology &topo, const Mapping &parts, int64_t seed) {
+  if (topo.has_sockets()) {  // map onto whole hosts, then keep each rank's METIS socket where it fits
+    ScotchResult r = map_scotch(g, node_topology(topo), node_mapping(parts, topo), seed);
+    r.map = spread_over_sockets(r.map, topo, parts);
+    return r;
+  }
   const int H = static_cast<int>(topo.hosts.size());
   ScotchResult res;
   if (H <= 1 || g.adjncy.empty()) {

@@ -1,12 +1,15 @@
 // Mapping files and initial mappings. See mapping_io.hpp.
 #include "mapping_io.hpp"
 
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <random>
 #include <sstream>
 
 #include <fmt/format.h>
+
+#include "sockets.hpp"
 
 namespace arcoll::placement {
 
@@ -23,7 +26,7 @@ bool is_rank_list(const std::string &s) {
 
 Mapping parse_mapping(const std::string &text, const std::string &path, const Topology &topo, int nranks) {
   std::map<std::string, int> host_of;
-  for (size_t h = 0; h < topo.hosts.size(); ++h) host_of[topo.hosts[h].name] = static_cast<int>(h);
+  for (size_t h = 0; h < topo.hosts.size(); ++h) host_of.emplace(topo.hosts[h].name, static_cast<int>(h));  // socket 0
   auto host_index = [&](const std::string &name, const std::string &where) {
     auto it = host_of.find(name);
     if (it == host_of.end())
@@ -44,7 +47,8 @@ Mapping parse_mapping(const std::string &text, const std::string &path, const To
     }
   }
   if (lines.empty()) throw MappingError(fmt::format("{}: no mapping in the file (empty)", path));
-  Mapping m(nranks, -1);
+  Mapping m(nranks, -1);     // rank -> the host's socket-0 entry
+  Mapping hint(nranks, -1);  // rank -> entry of its socket when the file gives one (rankfile slot=S:C)
   auto assign = [&](long r, int h, const std::string &where) {
     if (r < 0 || r >= nranks)
       throw MappingError(fmt::format("{}: rank {} is out of range; the trace has {} ranks (0..{})", where, r, nranks,
@@ -62,6 +66,16 @@ Mapping parse_mapping(const std::string &text, const std::string &path, const To
         throw MappingError(fmt::format("{}: expected \"rank N=host slot=K\" (Open MPI rankfile), got \"{}\"", where,
                                        body));
       assign(r, host_index(host, where), where);
+      const char *slot = std::strstr(body.c_str(), "slot=");
+      int sock = -1;
+      if (slot && std::strchr(slot, ':') && std::sscanf(slot, "slot=%d:", &sock) == 1) {
+        const Host &h = topo.hosts[m[r]];
+        if (sock < 0 || sock >= h.sockets)
+          throw MappingError(fmt::format("{}: slot={}:... names socket {} but host {} has {} socket(s) in the "
+                                         "hostfile; use sockets 0..{}", where, sock, sock, h.name, h.sockets,
+                                         h.sockets - 1));
+        hint[r] = m[r] + sock;
+      }
     }
   } else if (is_rank_list(first)) {
     // Host of line k: from the header arcoll writes ("ranks per node: h=n ..."), else hostfile order.
@@ -72,7 +86,8 @@ Mapping parse_mapping(const std::string &text, const std::string &path, const To
       std::string item;
       while (hs >> item) line_host.push_back(host_index(item.substr(0, item.find('=')), path + " (header)"));
     } else {
-      for (size_t h = 0; h < topo.hosts.size(); ++h) line_host.push_back(static_cast<int>(h));
+      for (size_t h = 0; h < topo.hosts.size(); ++h)
+        if (topo.hosts[h].socket == 0) line_host.push_back(static_cast<int>(h));
     }
     size_t k = 0;
     for (auto &[body, no] : lines) {
@@ -121,11 +136,13 @@ Mapping parse_mapping(const std::string &text, const std::string &path, const To
     if (m[r] < 0)
       throw MappingError(fmt::format("{}: rank {} is not mapped; the file must map all {} ranks of the trace", path,
                                      r, nranks));
-    if (++used[m[r]] > topo.hosts[m[r]].slots)
-      throw MappingError(fmt::format("{}: host {} gets more ranks than its {} slots in the hostfile", path,
-                                     topo.hosts[m[r]].name, topo.hosts[m[r]].slots));
+    const Host &h = topo.hosts[m[r]];
+    if (++used[m[r]] > h.slots * h.sockets)
+      throw MappingError(fmt::format("{}: host {} gets more ranks than its {} slots in the hostfile", path, h.name,
+                                     h.slots * h.sockets));
+    if (hint[r] < 0) hint[r] = m[r];
   }
-  return m;
+  return spread_over_sockets(node_mapping(m, topo), topo, hint);
 }
 
 Mapping read_mapping(const std::string &path, const Topology &topo, int nranks) {

@@ -29,10 +29,12 @@ class MappingError : public std::runtime_error {
  * header comment arcoll writes, `# ... ranks per node: host=N ...`, or of
  * the hostfile when there is no such header); otherwise Hydra machinefile (`host:count`, run-length, a bare
  * `host` = 1 rank), which also covers the Slurm arbitrary hostfile (one host
- * per rank). `#` comments and blank lines are ignored.
+ * per rank). `#` comments and blank lines are ignored. On hosts split into
+ * sockets (HOSTS.md) a rankfile's `slot=S:C` puts the rank on socket S; the
+ * other ranks of a host fill its sockets in rank order (socket 0 first).
  * Errors (MappingError, `path:line`): unknown host, a rank given twice or
  * out of range, fewer or more ranks than `nranks`, a host given more ranks
- * than its slots in the hostfile.
+ * than its slots in the hostfile, a rankfile socket beyond the host's sockets.
  */
 Mapping parse_mapping(const std::string &text, const std::string &path, const Topology &topo, int nranks);
 Mapping read_mapping(const std::string &path, const Topology &topo, int nranks);

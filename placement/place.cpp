@@ -37,7 +37,8 @@ size_t choose_stage(const std::vector<Stage> &stages, double rel_tol) {
       continue;
     }
     const CostReport &p = stages[pick].cost;
-    if (std::tie(c.max_congestion, c.hop_bytes, c.time_s) < std::tie(p.max_congestion, p.hop_bytes, p.time_s))
+    if (std::tie(c.max_congestion, c.hop_bytes, c.inter_socket_bytes, c.time_s) <
+        std::tie(p.max_congestion, p.hop_bytes, p.inter_socket_bytes, p.time_s))
       pick = i;
   }
   return pick;

@@ -61,7 +61,8 @@ inline constexpr double kTieTolerance = 0.01;
  * whose estimated time is within `rel_tol` (dimensionless) of the lowest one,
  * T <= T_min * (1 + rel_tol), the one with the lowest max link load
  * (CostReport::max_congestion, messages of one step on one network link),
- * then the lowest hop-bytes (bytes x links), then the lowest T(pi) (seconds),
+ * then the lowest hop-bytes (bytes x links), then the lowest inter-socket
+ * bytes (0 without sockets, HOSTS.md), then the lowest T(pi) (seconds),
  * then the earliest. rel_tol = 0 breaks exact ties only. Source: issue 18
  * (ties broken by max link load, then hop-bytes); cost.hpp for the metrics.
  */

@@ -94,6 +94,9 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
       return;
     }
     for (int64_t e = g.xadj[a]; e < g.xadj[a + 1]; ++e) hosts_c.push_back(model.mapping()[g.adjncy[e]]);
+    // The other sockets of a's host (HOSTS.md): which of its ranks share a socket.
+    const Host &own = topo.hosts[model.mapping()[a]];
+    for (int k = 0, f = model.mapping()[a] - own.socket; k < own.sockets; ++k) hosts_c.push_back(f + k);
     std::sort(hosts_c.begin(), hosts_c.end());
     hosts_c.erase(std::unique(hosts_c.begin(), hosts_c.end()), hosts_c.end());
     for (int h : hosts_c) {

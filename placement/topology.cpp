@@ -1,5 +1,7 @@
-// Slurm topology.conf + hostfile -> switch tree, links and routes. See topology.hpp.
+// Slurm topology.conf -> switch tree, links and routes (the hostfile: hostfile.cpp). See topology.hpp.
 #include "topology.hpp"
+
+#include "text_util.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,33 +14,12 @@
 
 namespace arcoll::placement {
 
+using text::lower;
+using text::read_file;
+using text::strip_comment;
+using text::trim;
+
 namespace {
-
-std::string lower(std::string s) {
-  for (auto &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(const std::string &s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
-std::string strip_comment(const std::string &line) {
-  size_t h = line.find('#');
-  return h == std::string::npos ? line : line.substr(0, h);
-}
-
-std::string read_file(const std::string &path, const char *what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw TopologyError(fmt::format("{}: cannot open {} for reading; check the path", path, what));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Splits on commas that are not inside brackets.
 std::vector<std::string> split_top_level(const std::string &expr) {
@@ -194,7 +175,8 @@ std::vector<int> Topology::fanouts() const {
 void Topology::finalize(const TopologyParams &p) {
   const int V = static_cast<int>(vertices.size());
   const int H = static_cast<int>(hosts.size());
-  links.assign(2 * V + H, Link{});
+  has_sockets_ = std::any_of(hosts.begin(), hosts.end(), [](const Host &h) { return h.sockets > 1; });
+  links.assign(2 * V + H + (has_sockets_ ? 2 * H : 0), Link{});
   for (int v = 0; v < V; ++v) {
     const Vertex &x = vertices[v];
     if (x.parent < 0) continue;
@@ -207,13 +189,19 @@ void Topology::finalize(const TopologyParams &p) {
   }
   for (int h = 0; h < H; ++h)
     links[intra_link(h)] = Link{hosts[h].vertex, hosts[h].vertex, p.intra.latency_s, p.intra.bandwidth_Bps, Link::Intra};
+  if (has_sockets_)
+    for (int h = 0; h < H; ++h) {
+      const int v = hosts[h].vertex;
+      links[socket_up_link(h)] = Link{v, v, p.socket.latency_s, p.socket.bandwidth_Bps, Link::Socket};
+      links[socket_down_link(h)] = Link{v, v, p.socket.latency_s, p.socket.bandwidth_Bps, Link::Socket};
+    }
 
   int maxd = 0;
   for (auto &h : hosts) maxd = std::max(maxd, vertices[h.vertex].depth);
   if (maxd > 60)
     throw TopologyError(fmt::format("the switch tree is {} levels deep (host {}); arcoll supports at most 60 levels",
                                     maxd, hosts.empty() ? "" : hosts[0].name));
-  max_route_ = std::max(1, 2 * maxd);
+  max_route_ = std::max(has_sockets_ ? 2 : 1, 2 * maxd);
   contention = p.contention;
 }
 
@@ -223,6 +211,11 @@ int Topology::route_into(int p, int q, int *buf) const {
     return 1;
   }
   int u = hosts[p].vertex, w = hosts[q].vertex;
+  if (u == w) {  // two sockets of one host
+    buf[0] = socket_up_link(p);
+    buf[1] = socket_down_link(q);
+    return 2;
+  }
   int n = 0, nd = 0;
   int down[64];
   while (vertices[u].depth > vertices[w].depth) { buf[n++] = up_link(u); u = vertices[u].parent; }
@@ -258,7 +251,6 @@ double Topology::bandwidth(int p, int q) const {
 }
 
 int Topology::hops(int p, int q) const {
-  if (p == q) return 0;
   int u = hosts[p].vertex, w = hosts[q].vertex, n = 0;
   while (vertices[u].depth > vertices[w].depth) { ++n; u = vertices[u].parent; }
   while (vertices[w].depth > vertices[u].depth) { ++n; w = vertices[w].parent; }
@@ -421,86 +413,6 @@ Topology parse_topology_conf(const std::string &text, const std::string &path) {
 
 Topology read_topology_conf(const std::string &path) {
   return parse_topology_conf(read_file(path, "the topology file"), path);
-}
-
-std::vector<Host> parse_hostfile(const std::string &text, const std::string &path) {
-  std::vector<Host> hosts;
-  std::map<std::string, std::string> where_of;
-  std::istringstream in(text);
-  std::string line;
-  int lineno = 0;
-  auto parse_slots = [&](const std::string &s, const std::string &where, const std::string &host) {
-    char *end = nullptr;
-    long v = std::strtol(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0')
-      throw TopologyError(fmt::format("{}: slots \"{}\" of host {} is not an integer; write host:N or host slots=N",
-                                      where, s, host));
-    if (v <= 0)
-      throw TopologyError(fmt::format("{}: host {} has {} slots; slots must be at least 1 (remove the line to "
-                                      "leave the host unused)", where, host, v));
-    if (v > 1000000) throw TopologyError(fmt::format("{}: host {} has too many slots ({})", where, host, v));
-    return static_cast<int>(v);
-  };
-  while (std::getline(in, line)) {
-    ++lineno;
-    std::string where = fmt::format("{}:{}", path, lineno);
-    std::string body = trim(strip_comment(line));
-    if (body.empty()) continue;
-    std::istringstream toks(body);
-    std::vector<std::string> tk;
-    std::string tok;
-    while (toks >> tok) tk.push_back(tok);
-    Host h;
-    size_t colon = tk[0].find(':');
-    if (colon != std::string::npos) {
-      h.name = tk[0].substr(0, colon);
-      h.slots = parse_slots(tk[0].substr(colon + 1), where, h.name);
-      if (tk.size() > 1)
-        throw TopologyError(fmt::format("{}: unexpected \"{}\" after {}; a line is host:N or host slots=N", where, tk[1], tk[0]));
-    } else {
-      h.name = tk[0];
-      h.slots = 1;
-      if (tk.size() == 2 && lower(tk[1]).rfind("slots=", 0) == 0) {
-        h.slots = parse_slots(tk[1].substr(6), where, h.name);
-      } else if (tk.size() > 1) {
-        throw TopologyError(fmt::format("{}: unexpected \"{}\"; a line is host, host:N or host slots=N", where, tk[1]));
-      }
-    }
-    if (h.name.empty()) throw TopologyError(fmt::format("{}: empty host name", where));
-    if (where_of.count(h.name))
-      throw TopologyError(fmt::format("{}: host {} is listed twice (first at {}); give it one line with the total slots",
-                                      where, h.name, where_of[h.name]));
-    where_of[h.name] = where;
-    hosts.push_back(h);
-  }
-  if (hosts.empty()) throw TopologyError(fmt::format("{}: no host; add lines like \"node01:2\"", path));
-  return hosts;
-}
-
-std::vector<Host> read_hostfile(const std::string &path) {
-  return parse_hostfile(read_file(path, "the hostfile"), path);
-}
-
-void attach_hosts(Topology &topo, std::vector<Host> hosts, const TopologyParams &params,
-                  const std::string &hostfile_path, int nranks) {
-  for (auto &h : hosts) {
-    int v = topo.find(h.name);
-    if (v < 0 || !topo.vertices[v].is_host) {
-      std::string where = topo.vertices.empty() ? std::string("the topology") : topo.vertices[topo.root].where;
-      where = where.substr(0, where.rfind(':'));
-      throw TopologyError(fmt::format("{}: host {} is not a node of the topology {}{}; add it to a Nodes= list there "
-                                      "or remove it from the hostfile",
-                                      hostfile_path, h.name, where, v >= 0 ? " (it is a switch)" : ""));
-    }
-    h.vertex = v;
-  }
-  for (auto &v : topo.vertices)
-    if (!v.is_host) v.linkspeed_Bps *= params.linkspeed_gbps;
-  topo.hosts = std::move(hosts);
-  if (nranks > 0 && topo.total_slots() < nranks)
-    throw TopologyError(fmt::format("{}: {} slots for {} ranks; add hosts or slots (host:N) so that there are at "
-                                    "least {}", hostfile_path, topo.total_slots(), nranks, nranks));
-  topo.finalize(params);
 }
 
 }  // namespace arcoll::placement

@@ -16,6 +16,13 @@
  *    down to q: up(p), up(parent(p)), ..., down(..), down(q). The route p->p
  *    is the node-internal link of p.
  *
+ *  - a host split into sockets (HOSTS.md) is several entries of `hosts` on
+ *    one vertex; the route between two of its sockets is up(socket p) to
+ *    the host's inter-socket interconnect and down(socket q)
+ *    (socket_up_link / socket_down_link); the route inside one socket is its
+ *    own node-internal link; the network routes start at the host's vertex,
+ *    so a host's sockets share its link to the leaf switch.
+ *
  * Units: latencies in seconds, bandwidths in bytes per second (the command
  * line takes microseconds and Gbit/s and converts).
  *
@@ -78,6 +85,10 @@ struct TopologyParams {
   LinkParams intra{0.3e-6, 20e9};           ///< node-internal (shared memory): 0.3 us, 160 Gbit/s
   LinkParams node_leaf{1.0e-6, 12.5e9};     ///< host <-> leaf switch: 1 us, 100 Gbit/s
   LinkParams switch_switch{1.0e-6, 12.5e9}; ///< switch <-> switch: 1 us, 100 Gbit/s
+  /// One socket's link to the inter-socket interconnect (UPI / Infinity Fabric), per direction:
+  /// 0.2 us, 80 Gbit/s; a message between two sockets of one host crosses two (0.4 us, HOSTS.md).
+  /// Messages inside one socket use `intra`.
+  LinkParams socket{0.2e-6, 10e9};
   double linkspeed_gbps = 1.0;              ///< Gbit/s per unit of Slurm's LinkSpeed
   Contention contention = Contention::Count; ///< collision model of the cost (cost.hpp)
 };
@@ -109,20 +120,34 @@ struct Link {
   int from = -1, to = -1;          ///< vertex indices (equal for a node-internal link)
   double latency_s = 0;
   double bandwidth_Bps = 0;
-  enum Kind { Intra, NodeLeaf, SwitchSwitch } kind = Intra;
+  enum Kind { Intra, NodeLeaf, SwitchSwitch, Socket } kind = Intra;
 };
 
-/** A host usable by the placement (from the hostfile), in hostfile order. */
+/**
+ * A place for ranks (from the hostfile), in hostfile order: a whole host, or
+ * one socket (NUMA domain) of a host whose hostfile line gives its structure
+ * (HOSTS.md). parse_hostfile() returns one Host per line (`sockets` = the
+ * line's count, `socket` = 0, `slots` = the host's); attach_hosts() splits a
+ * host with sockets > 1 into that many consecutive entries of the same name
+ * and vertex, entry k with `socket` = k and slots / sockets slots (slots are
+ * filled socket by socket).
+ */
 struct Host {
   std::string name;
   int slots = 0;
   int vertex = -1;                 ///< index in Topology::vertices
+  int sockets = 1;                 ///< sockets (NUMA domains) of the host
+  int socket = 0;                  ///< which socket this entry is, 0..sockets-1
+  int cores = 0;                   ///< cores per socket (hwloc XML), 0 = unknown (one core per slot)
+  std::vector<std::string> core_cpus;  ///< hwloc XML: OS PU indices of each core of the host, "0+4" (HwlocShape)
+  std::string where;               ///< "hostfile:line" (for messages)
 };
 
 /**
  * Switch tree + hosts + links + routes. Build it with parse_topology_conf()
  * then attach_hosts() (or parse_hostfile() + attach_hosts()). The placement's
- * "node index" everywhere is the index into `hosts`.
+ * "node index" everywhere is the index into `hosts` (a socket of a host when
+ * the hostfile gives sockets; sockets.hpp for whole hosts).
  */
 class Topology {
  public:
@@ -138,8 +163,18 @@ class Topology {
   int up_link(int v) const { return 2 * v; }
   /** Directed link parent(v) -> v. */
   int down_link(int v) const { return 2 * v + 1; }
-  /** Node-internal link of host index h. */
+  /** Node-internal link of host index h (the socket-internal link when h is a socket). */
   int intra_link(int h) const { return 2 * static_cast<int>(vertices.size()) + h; }
+  /** Link of socket entry h to its host's inter-socket interconnect (only when has_sockets()). */
+  int socket_up_link(int h) const {
+    return 2 * static_cast<int>(vertices.size()) + static_cast<int>(hosts.size()) + 2 * h;
+  }
+  /** Link from the inter-socket interconnect to socket entry h (only when has_sockets()). */
+  int socket_down_link(int h) const { return socket_up_link(h) + 1; }
+  /** True if some host is split into sockets (then links has the socket links). */
+  bool has_sockets() const { return has_sockets_; }
+  /** True if host indices p and q are sockets of one host (p != q) or the same entry. */
+  bool same_node(int p, int q) const { return hosts[p].vertex == hosts[q].vertex; }
 
   /** Longest possible route (links): 2 x tree depth, at least 1. Size of the
    *  buffer route_into() needs. */
@@ -155,7 +190,8 @@ class Topology {
   double latency(int p, int q) const;
   /** Bottleneck (minimum) bandwidth of route(p,q), bytes/s. */
   double bandwidth(int p, int q) const;
-  /** Number of network links of route(p,q) (0 when p == q). */
+  /** Number of network links of route(p,q) (0 when p and q are on one host: the
+   *  node-internal and socket links are not network links). */
   int hops(int p, int q) const;
   int total_slots() const;
   /** True if every host is at the same depth, every switch at a given depth
@@ -170,6 +206,7 @@ class Topology {
 
  private:
   int max_route_ = 1;
+  bool has_sockets_ = false;
 };
 
 /**
@@ -188,16 +225,26 @@ Topology parse_topology_conf(const std::string &text, const std::string &path);
 Topology read_topology_conf(const std::string &path);
 
 /**
- * Parses a hostfile: one host per line, `host`, `host:N` (Hydra) or
- * `host slots=N` (Open MPI); `#` comments, blank lines ignored; a host
- * without a count has 1 slot. Errors (TopologyError, `path:line`): zero,
- * negative or non-numeric slots, a host listed twice, unknown syntax, no host.
+ * Parses a hostfile (hostfile.cpp; syntax in HOSTS.md): one host per line,
+ * `host`, `host:N` (Hydra) or `host slots=N` (Open MPI), optionally followed
+ * by `sockets=S` (or `numa=S`: S sockets / NUMA domains, slots filled socket
+ * by socket) or `hwloc=FILE` (an `lstopo --of xml` file, relative to the
+ * hostfile's directory: its packages are the sockets, its cores the default
+ * slots); `#` comments, blank lines ignored; a host without a count has 1
+ * slot. `hwloc_all` (`--hwloc FILE`), when not empty, applies to every line
+ * that gives neither sockets= nor hwloc=. Errors (TopologyError, `path:line`
+ * and the fix): zero, negative or non-numeric counts, a host listed twice,
+ * an unknown key, slots or sockets given twice, sockets= with hwloc=, sockets
+ * not dividing the slots, more slots per socket than the XML's cores, an
+ * unreadable or invalid XML, no host.
  */
-std::vector<Host> parse_hostfile(const std::string &text, const std::string &path);
-std::vector<Host> read_hostfile(const std::string &path);
+std::vector<Host> parse_hostfile(const std::string &text, const std::string &path,
+                                 const std::string &hwloc_all = "");
+std::vector<Host> read_hostfile(const std::string &path, const std::string &hwloc_all = "");
 
 /**
- * Attaches the hostfile's hosts to the topology and builds links and routes.
+ * Attaches the hostfile's hosts to the topology and builds links and routes;
+ * a host with sockets > 1 becomes that many entries of Topology::hosts (Host).
  * Errors (TopologyError): a host that is not a node of the topology (names
  * both files), fewer slots than `nranks` (when nranks > 0).
  */

@@ -22,6 +22,7 @@
 #include "launch_files.hpp"
 #include "mapping_io.hpp"
 #include "place.hpp"
+#include "sockets.hpp"
 #include "summary.hpp"
 #include "topology.hpp"
 #include "trace_reader.hpp"
@@ -43,14 +44,23 @@ void apply_level(const std::vector<std::string> &items, const char *option, doub
     char *end = nullptr;
     double v = std::strtod(value.c_str(), &end);
     if (level.empty() || value.empty() || *end != '\0' || !(latency ? v >= 0 : v > 0))
-      throw UsageError(fmt::format("{} {}: expected LEVEL=VALUE with LEVEL intra, node or switch and a {} number, "
+      throw UsageError(fmt::format("{} {}: expected LEVEL=VALUE with LEVEL intra, socket, node or switch and a {} "
+                                   "number, "
                                    "e.g. {} switch={}", option, it, latency ? "non-negative" : "positive", option,
                                    latency ? "2.5" : "100"));
     ap::LinkParams *lp = level == "intra" ? &p.intra : level == "node" ? &p.node_leaf
-                                                     : level == "switch" ? &p.switch_switch : nullptr;
-    if (!lp) throw UsageError(fmt::format("{} {}: unknown level \"{}\"; use intra, node or switch", option, it, level));
+                         : level == "switch" ? &p.switch_switch : level == "socket" ? &p.socket : nullptr;
+    if (!lp)
+      throw UsageError(fmt::format("{} {}: unknown level \"{}\"; use intra, socket, node or switch", option, it, level));
     (latency ? lp->latency_s : lp->bandwidth_Bps) = v * scale;
   }
+}
+
+// "-bind-to user:... " for a Hydra machinefile on hosts with sockets (launch_files.hpp), else "".
+std::string hydra_bind_text(const ap::Mapping &map, const ap::Topology &topo) {
+  if (!topo.has_sockets()) return "";
+  std::string b = ap::hydra_bind_option(map, topo.hosts);
+  return b.empty() ? "" : b + " ";
 }
 
 std::string human_bytes(double b) {
@@ -62,7 +72,7 @@ std::string human_bytes(double b) {
 
 struct PlaceArgs {
   std::string trace_path, topo_path, hosts_path, out_path, format = "hydra", strategy = "best";
-  std::string evaluate_path, initial, contention = "count";
+  std::string evaluate_path, initial, contention = "count", hwloc_path;
   uint64_t seed = 1;
   double time_limit = 10, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance;
   long max_evals = 0;
@@ -71,7 +81,8 @@ struct PlaceArgs {
 };
 
 nlohmann::json cost_json(const ap::CostReport &c) {
-  return {{"time_s", c.time_s}, {"hop_bytes", c.hop_bytes}, {"max_congestion", c.max_congestion}};
+  return {{"time_s", c.time_s}, {"hop_bytes", c.hop_bytes}, {"max_congestion", c.max_congestion},
+          {"inter_socket_bytes", c.inter_socket_bytes}};
 }
 
 nlohmann::json advice_json(const std::vector<ap::StepAdvice> &adv, bool per_step) {
@@ -153,7 +164,7 @@ int run_place(const PlaceArgs &A) {
   for (size_t r = 0; r < trace.ranks.size(); ++r)
     if (!trace.ranks[r].complete) incomplete.push_back(static_cast<int>(r));
   ap::Topology topo = ap::read_topology_conf(A.topo_path);
-  ap::attach_hosts(topo, ap::read_hostfile(A.hosts_path), params, A.hosts_path, g.nranks);
+  ap::attach_hosts(topo, ap::read_hostfile(A.hosts_path, A.hwloc_path), params, A.hosts_path, g.nranks);
 
   size_t nmsg = 0;
   for (auto &s : g.steps) nmsg += s.msgs.size();
@@ -166,12 +177,15 @@ int run_place(const PlaceArgs &A) {
   J["trace"] = {{"path", A.trace_path}, {"ranks", g.nranks}, {"steps", g.steps.size()}, {"messages", nmsg},
                 {"bytes", g.total_bytes}, {"ranks_without_messages", silent},
                 {"incomplete_rank_sections", incomplete}};
-  J["machine"] = {{"hosts", topo.hosts.size()}, {"slots", topo.total_slots()}, {"contention", A.contention}};
+  const size_t nhosts = ap::node_topology(topo).hosts.size();
+  J["machine"] = {{"hosts", nhosts}, {"sockets", topo.hosts.size()}, {"slots", topo.total_slots()},
+                  {"contention", A.contention}};
   const bool text = !A.json;
   if (text) {
     std::cout << fmt::format("trace {}: {} ranks, {} communication steps, {} messages, {}\n", A.trace_path, g.nranks,
                              g.steps.size(), nmsg, human_bytes(static_cast<double>(g.total_bytes)));
-    std::cout << fmt::format("machine: {} hosts, {} slots ({}), {} topology vertices\n", topo.hosts.size(),
+    std::cout << fmt::format("machine: {} hosts{}, {} slots ({}), {} topology vertices\n", nhosts,
+                             topo.has_sockets() ? fmt::format(" ({} sockets)", topo.hosts.size()) : "",
                              topo.total_slots(), A.hosts_path, topo.vertices.size());
     if (nmsg == 0)
       std::cout << "note: the trace has no point-to-point traffic between different ranks (CCS empty"
@@ -210,8 +224,10 @@ int run_place(const PlaceArgs &A) {
       J["advice"] = advice_json(adv, A.advice);
       std::cout << J.dump(2) << "\n";
     } else {
-      std::cout << fmt::format("mapping {}: est. time {:.6e} s, hop-bytes {:.0f}, max link load {}\n",
-                               A.evaluate_path, c.time_s, c.hop_bytes, c.max_congestion);
+      std::cout << fmt::format("mapping {}: est. time {:.6e} s, hop-bytes {:.0f}, max link load {}{}\n",
+                               A.evaluate_path, c.time_s, c.hop_bytes, c.max_congestion,
+                               topo.has_sockets() ? fmt::format(", inter-socket bytes {:.0f}", c.inter_socket_bytes)
+                                                  : "");
       print_advice(adv, A.advice);
     }
     return 0;
@@ -236,13 +252,15 @@ int run_place(const PlaceArgs &A) {
   J["strategy"] = A.strategy;
   J["tie_tolerance"] = A.tie_tolerance;
   if (text) {
-    std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}\n", "stage", "est. time (s)",
-                             "vs " + pr.stages[0].name.substr(0, 7), "hop-bytes", "max link load", "took (s)");
+    std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}{}\n", "stage", "est. time (s)",
+                             "vs " + pr.stages[0].name.substr(0, 7), "hop-bytes", "max link load", "took (s)",
+                             topo.has_sockets() ? fmt::format(" {:>14}", "inter-socket B") : "");
     for (size_t i = 0; i < pr.stages.size(); ++i) {
       const auto &s = pr.stages[i];
       std::string rel = base > 0 ? fmt::format("{:+.1f}%", 100.0 * (s.cost.time_s - base) / base) : "-";
-      std::cout << fmt::format("{:<28} {:>16.6e} {:>10} {:>14.0f} {:>14} {:>9.3f}{}\n", s.name, s.cost.time_s, rel,
+      std::cout << fmt::format("{:<28} {:>16.6e} {:>10} {:>14.0f} {:>14} {:>9.3f}{}{}\n", s.name, s.cost.time_s, rel,
                                s.cost.hop_bytes, s.cost.max_congestion, s.seconds,
+                               topo.has_sockets() ? fmt::format(" {:>14.0f}", s.cost.inter_socket_bytes) : "",
                                i == pr.chosen_index ? "  <- chosen" : "");
     }
     if (strategy == ap::Strategy::Best && ntied > 1)
@@ -269,7 +287,12 @@ int run_place(const PlaceArgs &A) {
   std::cout << fmt::format("wrote {} ({}, mapping of stage \"{}\")\n", A.out_path, A.format, pr.chosen().name);
   switch (fmt_kind) {
     case ap::LaunchFormat::Hydra:
-      std::cout << fmt::format("run: mpiexec.hydra -f {} -n {} ./app\n", A.out_path, g.nranks); break;
+      std::cout << fmt::format("run: mpiexec.hydra -f {} -n {} {}./app\n", A.out_path, g.nranks,
+                               hydra_bind_text(pr.chosen().map, topo));
+      if (topo.has_sockets() && ap::hydra_bind_option(pr.chosen().map, topo.hosts).empty())
+        std::cout << "note: the hosts bind their ranks to different cores; Hydra's -bind-to user: takes one list "
+                     "for all hosts: use --format rankfile to bind each rank to its socket (placement/HOSTS.md)\n";
+      break;
     case ap::LaunchFormat::Rankfile:
       std::cout << fmt::format("run: mpirun --rankfile {} -n {} ./app (Open MPI)\n", A.out_path, g.nranks); break;
     case ap::LaunchFormat::Slurm:
@@ -290,7 +313,10 @@ std::function<int()> add_place(CLI::App &app) {
   auto A = std::make_shared<PlaceArgs>();
   pl->add_option("TRACE", A->trace_path, "trace file (.arctrace)")->required();
   pl->add_option("--topology", A->topo_path, "Slurm topology.conf (tree)")->required();
-  pl->add_option("--hosts", A->hosts_path, "hostfile: host:slots or host slots=N per line")->required();
+  pl->add_option("--hosts", A->hosts_path, "hostfile: host:slots or host slots=N per line, optionally sockets=S, "
+                 "numa=S or hwloc=FILE (placement/HOSTS.md)")->required();
+  pl->add_option("--hwloc", A->hwloc_path, "hwloc XML (lstopo --of xml) of the hosts whose hostfile line gives "
+                 "no sockets=/hwloc=: its packages are their sockets");
   pl->add_option("-o,--output", A->out_path, "launch file to write (required unless --evaluate)");
   pl->add_option("--format", A->format, "hydra (machinefile), rankfile (Open MPI), slurm (arbitrary), cray "
                                         "(MPICH_RANK_ORDER)")->capture_default_str();
@@ -311,9 +337,11 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_option("--tie-tolerance", A->tie_tolerance,
                  "relative difference of estimated time below which stages count as tied; ties go to the lowest "
                  "max link load, then hop-bytes (0 = exact ties only)")->capture_default_str();
-  pl->add_option("--latency-us", A->lat, "LEVEL=MICROSECONDS, LEVEL in intra,node,switch (defaults 0.3,1,1)");
+  pl->add_option("--latency-us", A->lat,
+                 "LEVEL=MICROSECONDS, LEVEL in intra,socket,node,switch (defaults 0.3,0.2,1,1; socket = one "
+                 "socket's link to the inter-socket interconnect, crossed twice between sockets)");
   pl->add_option("--bandwidth-gbps,--bandwidth", A->bw,
-                 "LEVEL=GBIT_PER_S, LEVEL in intra,node,switch (defaults 160,100,100)");
+                 "LEVEL=GBIT_PER_S, LEVEL in intra,socket,node,switch (defaults 160,80,100,100)");
   pl->add_option("--linkspeed-gbps", A->linkspeed, "Gbit/s per unit of LinkSpeed in topology.conf")
       ->capture_default_str();
   pl->add_option("--contention", A->contention,

@@ -140,9 +140,14 @@ def parse_hostfile(path):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        # sockets=S / numa=S / hwloc=FILE (placement/HOSTS.md): the platform has no intra-host structure
+        if re.search(r"\s(?i:hwloc)=", line) and not re.search(r":\d|\s(?i:slots)=", line):
+            raise InputError(f"{path}:{ln}: hwloc= without a slot count; give slots=N too (this tool does not "
+                             "read the XML's cores)")
+        line = re.sub(r"\s+(?i:sockets|numa|hwloc)=\S+", "", line)
         m = re.fullmatch(r"(\S+?)(?::(\S+)|\s+slots=(\S+))?", line)
         if not m:
-            raise InputError(f"{path}:{ln}: expected host, host:N or host slots=N")
+            raise InputError(f"{path}:{ln}: expected host, host:N or host slots=N [sockets=S]")
         cnt = m.group(2) or m.group(3) or "1"
         if not cnt.isdigit() or int(cnt) < 1:
             raise InputError(f"{path}:{ln}: slots must be a positive integer, got \"{cnt}\"")
