@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "expect_error.hpp"
 #include "fixtures.hpp"
 #include "hwloc_shape.hpp"
 
@@ -13,16 +14,6 @@ namespace {
 
 const std::string kDir = ARCOLL_TEST_PLACEMENT_DIR;  // test/placement (CMakeLists.txt)
 
-template <class F>
-void expect_error(F fn, std::initializer_list<std::string> parts) {
-  try {
-    fn();
-    FAIL() << "no exception";
-  } catch (const TopologyError &e) {
-    std::string m = e.what();
-    for (auto &p : parts) EXPECT_NE(m.find(p), std::string::npos) << "message: " << m << "\nmissing: " << p;
-  }
-}
 
 }  // namespace
 

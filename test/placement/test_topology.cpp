@@ -3,26 +3,11 @@
 
 #include <string>
 
+#include "expect_error.hpp"
 #include "fixtures.hpp"
 
 using namespace arcoll::placement;
 using fixtures::make;
-
-namespace {
-
-// Expects `fn` to throw TopologyError whose message contains every string of `parts`.
-template <class F>
-void expect_error(F fn, std::initializer_list<std::string> parts) {
-  try {
-    fn();
-    FAIL() << "no exception";
-  } catch (const TopologyError &e) {
-    std::string m = e.what();
-    for (auto &p : parts) EXPECT_NE(m.find(p), std::string::npos) << "message: " << m << "\nmissing: " << p;
-  }
-}
-
-}  // namespace
 
 TEST(Hostlist, RangesPaddingAndProducts) {
   EXPECT_EQ(expand_hostlist("node[01-04,07]"),
