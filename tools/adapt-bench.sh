@@ -19,6 +19,7 @@
 #
 # Usage: tools/adapt-bench.sh [--quick] [--out DIR] [--build DIR] [--calls N]
 #          [--scenarios "balanced one_late ..."] [--colls "bcast reduce gather allreduce"]
+#            (also scatter, allgather, reduce_scatter_block, alltoall: no best_smpi list)
 #          [--sizes "8 32768 1048576"] [--procs "64 256"] [--platforms "flat tree"]
 #          [--columns "mpich ompi best_smpi auto noorder late"] [--timeout SEC]
 #          [--host-speed FLOPS|default] [--best-by inside_sum|loop] [--report-only]
@@ -92,7 +93,7 @@ die() { echo "adapt-bench.sh: $*" >&2; exit 2; }
 for x in $SCENARIOS; do
   case $x in balanced|one_late|eight_late|moving|noise|late_root|seed001) ;; *) die "unknown scenario '$x'" ;; esac
 done
-for x in $COLLS; do case $x in bcast|reduce|gather|allreduce|scatter) ;; *) die "unknown collective '$x'" ;; esac; done
+for x in $COLLS; do case $x in bcast|reduce|gather|allreduce|scatter|allgather|reduce_scatter_block|alltoall) ;; *) die "unknown collective '$x'" ;; esac; done
 for x in $COLUMNS; do case $x in mpich|ompi|best_smpi|auto|noorder|late) ;; *) die "unknown column '$x'" ;; esac; done
 for x in $PLATFORMS; do case $x in flat|tree) ;; *) die "unknown platform '$x' (flat or tree)" ;; esac; done
 for x in $SIZES $PROCS $CALLS $TMO; do case $x in ''|*[!0-9]*) die "'$x': expected a whole number" ;; esac; done

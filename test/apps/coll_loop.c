@@ -4,9 +4,11 @@
  * Plain MPI C: arcoll, when used, is linked in (SMPI) or LD_PRELOADed
  * (MPICH); this program does not know it.  Builds with smpicc and mpicc.mpich.
  *
- * Usage: coll_loop -c bcast|reduce|gather|allreduce|scatter [-m bytes] [-n calls]
+ * Usage: coll_loop -c bcast|reduce|gather|allreduce|scatter|allgather|
+ *                     reduce_scatter_block|alltoall [-m bytes] [-n calls]
  *                  [-s scenario] [-d delay_s] [-r root] [-w work_s] [-S seed]
- *   -m  bytes per rank (gather/scatter: the block of one rank), rounded down
+ *   -m  bytes per rank (gather, scatter, allgather, reduce_scatter_block,
+ *       alltoall: the block of one rank), rounded down
  *       to whole 4-byte unsigned elements (default 32768)
  *   -n  calls (default 200);  -r root (default 0);  -S seed of `noise` (default 1)
  *   -d  delay of the late ranks in seconds (default 1e-3; seed001: 3e-3 unless given)
@@ -37,7 +39,13 @@
  * calls; S = 1 while P x count <= max(count, 65536)), so its check costs
  * O(m + P); scatter: the root rewrites, per call, the elements i = c (mod S)
  * of its send buffer (an element holds v of the last call that wrote it) and
- * every rank checks its whole block.  E = wrong elements over all ranks;
+ * every rank checks its whole block; allgather: every rank checks, per call,
+ * the elements i = c (mod S) of every block; reduce_scatter_block, alltoall:
+ * every rank rewrites, per call, the elements i = c (mod S) of each of its P
+ * send blocks (block q element i holds v(last call, me, q count + i)) and
+ * checks its received block (reduce_scatter_block: whole, the sum over ranks
+ * of the last writes) or blocks (alltoall: the elements i = c (mod S)).
+ * E = wrong elements over all ranks;
  * exit status 1 when E > 0.
  */
 #include <mpi.h>
@@ -52,8 +60,10 @@
 #include <simgrid/host.h>
 #endif
 
-enum { C_BCAST, C_REDUCE, C_GATHER, C_ALLREDUCE, C_SCATTER };
-static const char *coll_names[] = {"bcast", "reduce", "gather", "allreduce", "scatter", NULL};
+enum { C_BCAST, C_REDUCE, C_GATHER, C_ALLREDUCE, C_SCATTER, C_ALLGATHER, C_RSB, C_ALLTOALL };
+static const char *coll_names[] = {"bcast",     "reduce",  "gather",
+                                   "allreduce", "scatter", "allgather",
+                                   "reduce_scatter_block", "alltoall", NULL};
 enum { S_BALANCED, S_ONE_LATE, S_EIGHT_LATE, S_MOVING, S_NOISE, S_LATE_ROOT, S_SEED001 };
 static const char *scen_names[] = {"balanced", "one_late", "eight_late", "moving", "noise",
                                    "late_root", "seed001", NULL};
@@ -96,7 +106,8 @@ static int lookup(const char **names, const char *s) {
 
 static void usage(int me, const char *prog) {
   if (me == 0)
-    fprintf(stderr, "usage: %s -c bcast|reduce|gather|allreduce|scatter [-m bytes] [-n calls] "
+    fprintf(stderr, "usage: %s -c bcast|reduce|gather|allreduce|scatter|allgather|"
+                    "reduce_scatter_block|alltoall [-m bytes] [-n calls] "
                     "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001] [-d delay_s] "
                     "[-r root] [-w work_s] [-S seed]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
@@ -177,6 +188,18 @@ int main(int argc, char **argv) {
       sbuf = malloc(sizeof(unsigned) * n1);
       if (is_root) rbuf = malloc(sizeof(unsigned) * nP);
       break;
+    case C_ALLGATHER:
+      sbuf = malloc(sizeof(unsigned) * n1);
+      rbuf = malloc(sizeof(unsigned) * nP);
+      break;
+    case C_RSB:
+    case C_ALLTOALL:
+      sbuf = malloc(sizeof(unsigned) * nP);
+      rbuf = malloc(sizeof(unsigned) * (coll == C_RSB ? n1 : nP));
+      if (sbuf)
+        for (int q = 0; q < P; ++q)
+          for (long i = 0; i < count; ++i) sbuf[(size_t)q * count + i] = v(-1, me, q * count + i);
+      break;
     case C_SCATTER:
       rbuf = malloc(sizeof(unsigned) * n1);
       if (is_root) {
@@ -200,11 +223,14 @@ int main(int argc, char **argv) {
     /* the send data of this call */
     if (coll == C_BCAST && is_root)
       for (long i = 0; i < count; ++i) sbuf[i] = v(c, root, i);
-    else if (coll == C_REDUCE || coll == C_ALLREDUCE || coll == C_GATHER)
+    else if (coll == C_REDUCE || coll == C_ALLREDUCE || coll == C_GATHER || coll == C_ALLGATHER)
       for (long i = 0; i < count; ++i) sbuf[i] = v(c, me, i);
     else if (coll == C_SCATTER && is_root)
       for (int r = 0; r < P; ++r)
         for (long i = c % S; i < count; i += S) sbuf[(size_t)r * count + i] = v(c, r, i);
+    else if (coll == C_RSB || coll == C_ALLTOALL)
+      for (int q = 0; q < P; ++q)
+        for (long i = c % S; i < count; i += S) sbuf[(size_t)q * count + i] = v(c, me, q * count + i);
     double t0 = MPI_Wtime();
     switch (coll) {
       case C_BCAST: MPI_Bcast(sbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
@@ -212,6 +238,9 @@ int main(int argc, char **argv) {
       case C_ALLREDUCE: MPI_Allreduce(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, MPI_COMM_WORLD); break;
       case C_GATHER: MPI_Gather(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
       case C_SCATTER: MPI_Scatter(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
+      case C_ALLGATHER: MPI_Allgather(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, MPI_COMM_WORLD); break;
+      case C_RSB: MPI_Reduce_scatter_block(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, MPI_COMM_WORLD); break;
+      case C_ALLTOALL: MPI_Alltoall(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, MPI_COMM_WORLD); break;
     }
     inside += MPI_Wtime() - t0;
     /* check */
@@ -233,6 +262,22 @@ int main(int argc, char **argv) {
         break;
       case C_SCATTER:
         for (long i = 0; i < count; ++i) bad += rbuf[i] != v(last_call(c, i, S), me, i);
+        break;
+      case C_ALLGATHER:
+        for (int r = 0; r < P; ++r)
+          for (long i = c % S; i < count; i += S) bad += rbuf[(size_t)r * count + i] != v(c, r, i);
+        break;
+      case C_RSB:
+        for (long i = 0; i < count; ++i) {
+          const int l = last_call(c, i, S);
+          const long j = me * count + i;
+          bad += rbuf[i] != Pu * va(l, j) + tri * vb(l, j);
+        }
+        break;
+      case C_ALLTOALL:
+        for (int q = 0; q < P; ++q)
+          for (long i = c % S; i < count; i += S)
+            bad += rbuf[(size_t)q * count + i] != v(c, q, me * count + i);
         break;
     }
     if (bad && errors == 0) /* the first bad call of this rank */
