@@ -12,6 +12,7 @@
 #include "bcast.h"
 #include "gather.h"
 #include "reduce.h"
+#include "reduce_scatter.h"
 #include "reduce_scatter_block.h"
 #include "scan.h"
 #include "select.h"
@@ -19,7 +20,7 @@
 static const char *const coll_names[ARCOLL_COLL_COUNT] = {
     "bcast",   "reduce",  "allreduce", "scan",   "exscan",
     "gather",  "scatter", "alltoall",  "barrier", "allgather", "reduce_scatter_block",
-    "allgatherv"};
+    "allgatherv", "reduce_scatter"};
 
 const char *arcoll_coll_name(arcoll_coll_t c) {
   return (int)c >= 0 && c < ARCOLL_COLL_COUNT ? coll_names[c] : NULL;
@@ -48,6 +49,8 @@ const arcoll_algo_desc_t *arcoll_algorithm_table(arcoll_coll_t c, int *n) {
       t = arcoll_reduce_scatter_block_algorithms;
       len = arcoll_reduce_scatter_block_nalgorithms;
       break;
+    case ARCOLL_COLL_REDUCE_SCATTER:
+      t = arcoll_reduce_scatter_algorithms; len = arcoll_reduce_scatter_nalgorithms; break;
     default: break;
   }
   if (n) *n = len;
