@@ -49,4 +49,14 @@ double arcoll_model_reduce_scatter_block(const arcoll_model_t *md, const char *n
 double arcoll_model_reduce_scatter(const arcoll_model_t *md, const char *name, int P, double b,
                                    double M);
 
+/**
+ * Predicted time of alltoallv algorithm `name` (alltoallv.h) for P ranks
+ * and blocks of m bytes; < 0 when there is no formula for `name`.  linear:
+ * ceil((P-1)/32) T(0) + (P-1) (T(m) - T(0)); pairwise: (P-1) T(m).
+ * arcoll_model_predict() passes its `bytes` (adapt/alltoallv.c: a fixed
+ * size, the counts being known only per rank).  Defined in
+ * model_alltoallv.c.
+ */
+double arcoll_model_alltoallv(const arcoll_model_t *md, const char *name, int P, double m);
+
 #endif

@@ -1,6 +1,6 @@
 # Check programs of one interposed collective each (check_driver.h) and their
-# tests, for the collectives added after allgatherv (reduce_scatter);
-# included by CMakeLists.txt here.
+# tests, for the collectives added after allgatherv (reduce_scatter,
+# alltoallv); included by CMakeLists.txt here.
 #
 # arcoll_check_program(PROGRAM DATADIRS...): the executable PROGRAM from
 # PROGRAM.c with the test data headers of test/collectives/<DATADIR>; in the

@@ -67,3 +67,20 @@ TEST(Model, ReduceScatterUsesTheLargestBlockAndTheTotal) {
                 arcoll_model_reduce_scatter(&m, a, 6, b, 6 * b), 1e-15);
   }
 }
+
+// Alltoallv (model_alltoallv.c): linear pays one latency per window of 32
+// requests and the bytes of every block, pairwise (P-1) full messages;
+// arcoll_model_predict passes the dispatcher's fixed block size through.
+TEST(Model, AlltoallvLinearWindowsAndPairwiseSteps) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  const double ts = m.inter.t_s, B = m.inter.B, b = 4096;
+  EXPECT_NEAR(arcoll_model_alltoallv(&m, "pairwise", 8, b), 7 * (ts + b / B), 1e-12);
+  EXPECT_NEAR(arcoll_model_alltoallv(&m, "linear", 8, b), ts + 7 * b / B, 1e-12);
+  EXPECT_NEAR(arcoll_model_alltoallv(&m, "linear", 65, b), 2 * ts + 64 * b / B, 1e-12);
+  EXPECT_LT(arcoll_model_alltoallv(&m, "nosuch", 8, b), 0.0);
+  EXPECT_NEAR(arcoll_model_predict(&m, ARCOLL_COLL_ALLTOALLV,
+                                   arcoll_algorithm_find(ARCOLL_COLL_ALLTOALLV, "pairwise"), 8,
+                                   (MPI_Aint)b, 0, 0),
+              7 * (ts + b / B), 1e-12);
+}
