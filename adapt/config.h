@@ -29,7 +29,8 @@
  * | ARCOLL_DEBUG                      | 0 or 1 (print orders / choices to stderr)| 0       |
  *
  * <COLL> is BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER,
- * ALLTOALL, BARRIER, ALLGATHER, REDUCE_SCATTER_BLOCK or ALLGATHERV
+ * ALLTOALL, BARRIER, ALLGATHER, REDUCE_SCATTER_BLOCK, ALLGATHERV,
+ * REDUCE_SCATTER or ALLTOALLV
  * (arcoll_coll_name() upper-cased).
  */
 #ifndef ARCOLL_ADAPT_CONFIG_H
