@@ -10,27 +10,12 @@
  * own reference (folded in rank order; no MPI collective is the reference).
  * Usage: rsc_algorithms_check [big]   Exit status 1 on any failure.
  */
-#include <stdio.h>
-#include <stdlib.h>
+#define CHECK_PROG "rsc_algorithms_check"
+#include "../algo_check.h"
 
-#include "orders.h"
 #include "reduce_scatter.h"
 #include "rsb_data.h"
 #include "rsc_counts.h"
-
-static int me;
-static long failures = 0, checks = 0, big = 2000;
-static int next_id = 0;
-
-#define CHECK(cond, ...)                                        \
-  do {                                                          \
-    ++checks;                                                   \
-    if (!(cond) && failures++ < 12) {                           \
-      fprintf(stderr, "rsc_algorithms_check rank %d: ", me);    \
-      fprintf(stderr, __VA_ARGS__);                             \
-      fprintf(stderr, "\n");                                    \
-    }                                                           \
-  } while (0)
 
 static void run_one(const arcoll_algo_desc_t *a, MPI_Comm comm, int c, int pat, long n,
                     int inplace, const arcoll_sched_t *s, int o) {
@@ -55,15 +40,15 @@ static void run_one(const arcoll_algo_desc_t *a, MPI_Comm comm, int c, int pat, 
   free(sbuf), free(rbuf), free(exp), free(cnt), free(acnt);
 }
 
-static void run_all(MPI_Comm comm) {
+static void run_all(MPI_Comm comm, int norders) {
   int P;
   MPI_Comm_size(comm, &P);
   int *order = malloc(sizeof(int) * (size_t)P);
   const long sizes[4] = {0, 1, 37, big};
   for (int i = 0; i < arcoll_reduce_scatter_nalgorithms; ++i) {
     const arcoll_algo_desc_t *a = &arcoll_reduce_scatter_algorithms[i];
-    for (int o = 0; o < TEST_NORDERS; ++o) {
-      test_make_order(o, P, 777u, order);
+    for (int o = 0; o < norders; ++o) {
+      algo_check_order(o, P, 777u, order);
       const arcoll_sched_t s = {o ? order : NULL, 0, 0, 44};
       for (int c = 0; c < RSB_NCASES; ++c) {
         if (c == 3 && (a->flags & ARCOLL_ALGO_COMMUTATIVE_ONLY)) continue;
@@ -77,23 +62,6 @@ static void run_all(MPI_Comm comm) {
 }
 
 int main(int argc, char **argv) {
-  int P;
-  MPI_Init(&argc, &argv);
-  if (argc > 1) big = atol(argv[1]);
-  MPI_Comm_size(MPI_COMM_WORLD, &P);
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  rsb_init();
-  run_all(MPI_COMM_WORLD);
-  MPI_Comm rev;
-  MPI_Comm_split(MPI_COMM_WORLD, 0, P - me, &rev);
-  run_all(rev);
-  MPI_Comm_free(&rev);
-  long mine[2] = {failures, checks}, tot[2];
-  MPI_Reduce(mine, tot, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD); /* the verdict only */
-  if (me == 0)
-    printf("rsc_algorithms_check P=%d: %s (%ld failures, %ld checks)\n", P,
-           tot[0] ? "FAIL" : "OK", tot[0], tot[1]);
-  rsb_free();
-  MPI_Finalize();
-  return tot[0] && me == 0 ? 1 : 0;
+  const algo_check_t d = {rsb_init, rsb_free, run_all, ALGO_CHECK_NORDERS};
+  return algo_check_main(argc, argv, &d);
 }
