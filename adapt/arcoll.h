@@ -34,8 +34,8 @@ int arcoll_bcast_last_order(MPI_Comm comm, int *order, int len, long long *ncall
  * invalid arguments, no eligible algorithm).
  * @param collective "bcast", "reduce", "allreduce", "scan", "exscan",
  *                   "gather", "scatter", "alltoall", "barrier", "allgather",
- *                   "reduce_scatter_block", "allgatherv", "gatherv" or
- *                   "scatterv".
+ *                   "reduce_scatter_block", "allgatherv", "gatherv",
+ *                   "scatterv", "reduce_scatter" or "alltoallv".
  * @return a static string, or NULL for an unknown collective or one that
  *         has not been called yet on this thread.
  */

@@ -44,7 +44,7 @@ extern "C" {
 #define ARCOLL_EXPORT __attribute__((visibility("default")))
 #define ARCOLL_HIDDEN __attribute__((visibility("hidden")))
 
-/** Point-to-point tag of collective c on the private communicator (7001..7014). */
+/** Point-to-point tag of collective c on the private communicator (7001..7001 + ARCOLL_COLL_COUNT - 1). */
 #define ARCOLL_TAG(c) (7001 + (int)(c))
 
 /** Tags of collective c's lateness exchange (late_tracker.h: records, summaries, clock
@@ -110,8 +110,8 @@ ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm);
  * The algorithm for collective c on st's communicator for `bytes` bytes
  * (per rank for bcast/reduce/allreduce/scan/exscan, per block for
  * gather/scatter/alltoall/allgather/reduce_scatter_block, of the largest
- * block for allgatherv, ARCOLL_VBLOCK_NOMINAL_BYTES for gatherv/scatterv,
- * 0 for barrier)
+ * block for allgatherv and reduce_scatter, ARCOLL_VBLOCK_NOMINAL_BYTES for
+ * gatherv/scatterv, a fixed 4 KiB for alltoallv, 0 for barrier)
  * and an op that is commutative or not.  Cached per (c, commutative, size class); the choice depends only on
  * the class (its representative size), so every rank gets the same one.
  * Returns NULL when the call must go to PMPI (no eligible algorithm).

@@ -12,7 +12,8 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/model_allgather.c
   ${CMAKE_CURRENT_LIST_DIR}/model_allgatherv.c
   ${CMAKE_CURRENT_LIST_DIR}/model_gatherv.c
-  ${CMAKE_CURRENT_LIST_DIR}/model_reduce_scatter_block.c
+  ${CMAKE_CURRENT_LIST_DIR}/model_reduce_scatter.c
+  ${CMAKE_CURRENT_LIST_DIR}/model_alltoallv.c
   ${CMAKE_CURRENT_LIST_DIR}/select.c
   ${CMAKE_CURRENT_LIST_DIR}/online.c
   ${CMAKE_CURRENT_LIST_DIR}/model_io.cpp)

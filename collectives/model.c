@@ -280,6 +280,15 @@ double arcoll_model_predict(const arcoll_model_t *m, arcoll_coll_t coll,
               ? -1
               : (none ? 0 : arcoll_model_gatherv(m, n, P, M, P * M));
       break;
+    case ARCOLL_COLL_REDUCE_SCATTER: /* bytes: the largest block; total bounded by P x it */
+      t = arcoll_model_reduce_scatter(m, n, 2, 1, 2) < 0
+              ? -1
+              : (none ? 0 : arcoll_model_reduce_scatter(m, n, P, M, P * M));
+      break;
+    case ARCOLL_COLL_ALLTOALLV: /* bytes: the dispatcher's fixed block size */
+      t = arcoll_model_alltoallv(m, n, 2, 1) < 0 ? -1
+                                                 : (none ? 0 : arcoll_model_alltoallv(m, n, P, M));
+      break;
     case ARCOLL_COLL_BARRIER:
       /* dissemination: ceil(log2 P) rounds of a 0-byte send-receive
        * (seed-style 2 t_s per round counts send and receive apart) */

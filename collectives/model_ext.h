@@ -45,9 +45,31 @@ double arcoll_model_gatherv(const arcoll_model_t *md, const char *name, int P, d
 /**
  * Predicted time of reduce_scatter_block algorithm `name`
  * (reduce_scatter_block.h) for P ranks and blocks of m bytes; < 0 when there
- * is no formula for `name`.  Defined in model_reduce_scatter_block.c.
+ * is no formula for `name`.  arcoll_model_reduce_scatter(md, name, P, m,
+ * P m).  Defined in model_reduce_scatter.c.
  */
 double arcoll_model_reduce_scatter_block(const arcoll_model_t *md, const char *name, int P,
                                          double m);
+
+/**
+ * Predicted time of reduce_scatter algorithm `name` (reduce_scatter.h) for
+ * P ranks, largest block b bytes and all blocks together M bytes
+ * (b <= M <= P b); < 0 when there is no formula for `name`.
+ * arcoll_model_predict() calls it with b = its `bytes` (the dispatcher's
+ * size: the largest block) and M = P b (the bound).  Defined in
+ * model_reduce_scatter.c.
+ */
+double arcoll_model_reduce_scatter(const arcoll_model_t *md, const char *name, int P, double b,
+                                   double M);
+
+/**
+ * Predicted time of alltoallv algorithm `name` (alltoallv.h) for P ranks
+ * and blocks of m bytes; < 0 when there is no formula for `name`.  linear:
+ * ceil((P-1)/32) T(0) + (P-1) (T(m) - T(0)); pairwise: (P-1) T(m).
+ * arcoll_model_predict() passes its `bytes` (adapt/alltoallv.c: a fixed
+ * size, the counts being known only per rank).  Defined in
+ * model_alltoallv.c.
+ */
+double arcoll_model_alltoallv(const arcoll_model_t *md, const char *name, int P, double m);
 
 #endif

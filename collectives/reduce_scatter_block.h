@@ -17,6 +17,9 @@
  * Every message uses tag s->tag.  Return MPI_SUCCESS, the first error of an
  * MPI call, MPI_ERR_NO_MEM or MPI_ERR_ARG (s->order not a permutation).
  *
+ * The algorithms are those of reduce_scatter.h with recvcounts = P copies
+ * of recvcount (wrappers in reduce_scatter_block.c): one implementation.
+ *
  * Costs (seconds; Thakur, Rabenseifner, Gropp 2005): m = bytes of one
  * block, M = P m, T(x) = t_s + x / B, gamma seconds per byte reduced.
  */

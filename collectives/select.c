@@ -9,10 +9,12 @@
 #include "allgatherv.h"
 #include "allreduce.h"
 #include "alltoall.h"
+#include "alltoallv.h"
 #include "bcast.h"
 #include "gather.h"
 #include "gatherv.h"
 #include "reduce.h"
+#include "reduce_scatter.h"
 #include "reduce_scatter_block.h"
 #include "scan.h"
 #include "select.h"
@@ -20,7 +22,7 @@
 static const char *const coll_names[ARCOLL_COLL_COUNT] = {
     "bcast",   "reduce",  "allreduce", "scan",   "exscan",
     "gather",  "scatter", "alltoall",  "barrier", "allgather", "reduce_scatter_block",
-    "allgatherv", "gatherv", "scatterv"};
+    "allgatherv", "gatherv", "scatterv", "reduce_scatter", "alltoallv"};
 
 const char *arcoll_coll_name(arcoll_coll_t c) {
   return (int)c >= 0 && c < ARCOLL_COLL_COUNT ? coll_names[c] : NULL;
@@ -53,6 +55,10 @@ const arcoll_algo_desc_t *arcoll_algorithm_table(arcoll_coll_t c, int *n) {
       t = arcoll_reduce_scatter_block_algorithms;
       len = arcoll_reduce_scatter_block_nalgorithms;
       break;
+    case ARCOLL_COLL_REDUCE_SCATTER:
+      t = arcoll_reduce_scatter_algorithms; len = arcoll_reduce_scatter_nalgorithms; break;
+    case ARCOLL_COLL_ALLTOALLV:
+      t = arcoll_alltoallv_algorithms; len = arcoll_alltoallv_nalgorithms; break;
     default: break;
   }
   if (n) *n = len;

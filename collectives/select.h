@@ -103,6 +103,8 @@ typedef enum {
   ARCOLL_COLL_ALLGATHERV,
   ARCOLL_COLL_GATHERV,
   ARCOLL_COLL_SCATTERV,
+  ARCOLL_COLL_REDUCE_SCATTER,
+  ARCOLL_COLL_ALLTOALLV,
   ARCOLL_COLL_COUNT
 } arcoll_coll_t;
 
@@ -143,7 +145,9 @@ int arcoll_model_save(const char *path, const arcoll_model_t *m, const char *ext
  * Predicted time (seconds) of algorithm `algo` of collective c for P ranks
  * and `bytes` bytes per rank (the count x type size of MPI_Bcast, MPI_Reduce,
  * MPI_Allreduce, MPI_Scan; of one block for gather, scatter, alltoall,
- * allgather and reduce_scatter_block),
+ * allgather and reduce_scatter_block; of the largest block for allgatherv and
+ * reduce_scatter; a fixed block size for alltoallv, whose counts differ
+ * between ranks: adapt/alltoallv.c),
  * with the given segment size / parameter k (0: the algorithm's default).
  * Returns a negative value when the model has no formula for it.
  */

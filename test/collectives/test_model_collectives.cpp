@@ -65,3 +65,52 @@ TEST(Model, GathervLinearIsTheRootLinkBinomialTheSubtrees) {
                                      0, 0),
                 T(b) + T(2 * b) + T(4 * b), 1e-12);
 }
+
+// Reduce_scatter (model_reduce_scatter.c): pairwise and ring wait for the
+// largest block b at every step whatever the total M; recursive halving's
+// steps carry P/2^i blocks capped by M, + fold and unfold when P is not a
+// power of two; reduce_scatter_block is the case M = P b; arcoll_model_predict
+// takes bytes = b and M = P b.  Default model: T(x) = t_s + x / B.
+TEST(Model, ReduceScatterUsesTheLargestBlockAndTheTotal) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  const double ts = m.inter.t_s, B = m.inter.B, g = m.gamma, b = 1 << 16;
+  auto S = [&](double x) { return ts + x / B + g * x; };  // one step: send + reduce x bytes
+  EXPECT_NEAR(arcoll_model_reduce_scatter(&m, "pairwise", 8, b, 8 * b), 7 * S(b), 1e-12);
+  EXPECT_NEAR(arcoll_model_reduce_scatter(&m, "ring", 8, b, b), 7 * S(b), 1e-12);
+  // halving P = 8: 4, 2, 1 blocks; with M = 2b the first step is capped at 2b
+  EXPECT_NEAR(arcoll_model_reduce_scatter(&m, "recursive_halving", 8, b, 8 * b),
+              S(4 * b) + S(2 * b) + S(b), 1e-12);
+  EXPECT_NEAR(arcoll_model_reduce_scatter(&m, "recursive_halving", 8, b, 2 * b),
+              2 * S(2 * b) + S(b), 1e-12);
+  // P = 5 (P2 = 4): steps of 2.5 and 1.25 blocks, fold (M, reduced) and unfold (b)
+  EXPECT_NEAR(arcoll_model_reduce_scatter(&m, "recursive_halving", 5, b, 5 * b),
+              S(2.5 * b) + S(1.25 * b) + S(5 * b) + ts + b / B, 1e-12);
+  EXPECT_LT(arcoll_model_reduce_scatter(&m, "nosuch", 8, b, b), 0.0);
+  for (const char *a : {"pairwise", "ring", "recursive_halving"}) {
+    SCOPED_TRACE(a);
+    EXPECT_NEAR(arcoll_model_reduce_scatter_block(&m, a, 6, b),
+                arcoll_model_reduce_scatter(&m, a, 6, b, 6 * b), 1e-15);
+    EXPECT_NEAR(arcoll_model_predict(&m, ARCOLL_COLL_REDUCE_SCATTER,
+                                     arcoll_algorithm_find(ARCOLL_COLL_REDUCE_SCATTER, a), 6,
+                                     (MPI_Aint)b, 0, 0),
+                arcoll_model_reduce_scatter(&m, a, 6, b, 6 * b), 1e-15);
+  }
+}
+
+// Alltoallv (model_alltoallv.c): linear pays one latency per window of 32
+// requests and the bytes of every block, pairwise (P-1) full messages;
+// arcoll_model_predict passes the dispatcher's fixed block size through.
+TEST(Model, AlltoallvLinearWindowsAndPairwiseSteps) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  const double ts = m.inter.t_s, B = m.inter.B, b = 4096;
+  EXPECT_NEAR(arcoll_model_alltoallv(&m, "pairwise", 8, b), 7 * (ts + b / B), 1e-12);
+  EXPECT_NEAR(arcoll_model_alltoallv(&m, "linear", 8, b), ts + 7 * b / B, 1e-12);
+  EXPECT_NEAR(arcoll_model_alltoallv(&m, "linear", 65, b), 2 * ts + 64 * b / B, 1e-12);
+  EXPECT_LT(arcoll_model_alltoallv(&m, "nosuch", 8, b), 0.0);
+  EXPECT_NEAR(arcoll_model_predict(&m, ARCOLL_COLL_ALLTOALLV,
+                                   arcoll_algorithm_find(ARCOLL_COLL_ALLTOALLV, "pairwise"), 8,
+                                   (MPI_Aint)b, 0, 0),
+              7 * (ts + b / B), 1e-12);
+}

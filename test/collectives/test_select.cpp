@@ -37,7 +37,8 @@ std::string point_name(int c, int P, MPI_Aint bytes) {
 TEST(Select, NamesAndTables) {
   const char *expect[] = {"bcast", "reduce", "allreduce", "scan", "exscan",
                           "gather", "scatter", "alltoall", "barrier", "allgather",
-                          "reduce_scatter_block", "allgatherv", "gatherv", "scatterv"};
+                          "reduce_scatter_block", "allgatherv", "gatherv", "scatterv",
+                          "reduce_scatter", "alltoallv"};
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) {
     ASSERT_STREQ(arcoll_coll_name((arcoll_coll_t)c), expect[c]);
     int n = -1;

@@ -1,6 +1,7 @@
 /*
- * Test data of the reduce_scatter_block checks (algorithms_check.c here,
- * direct calls; test/adapt/reduce_scatter_block_check.c, through libarcoll):
+ * Test data of the reduce_scatter_block and reduce_scatter checks
+ * (algorithms_check.c here and in ../reduce_scatter, direct calls;
+ * test/adapt/reduce_scatter{_block,}_check.c, through libarcoll):
  * cases, inputs and the expected result, computed by each rank from (call
  * id, rank, index) alone by folding the P inputs in rank order - no MPI
  * collective is the reference.
@@ -96,13 +97,14 @@ static void *rsb_alloc(int c, long n) {
   return p;
 }
 
-/* expected result of block `blk` (count elements) over P ranks, into out:
- * x_0 op x_1 op ... op x_{P-1}, folded from the left in rank order */
-static void rsb_expect(int c, void *out, long count, int blk, int P, int id) {
+/* expected result of the `count` elements from global index g0 over P
+ * ranks, into out: x_0 op x_1 op ... op x_{P-1}, folded from the left in
+ * rank order (reduce_scatter's blocks start anywhere) */
+static void rsb_expect_at(int c, void *out, long count, long g0, int P, int id) {
   int x[4] = {RSB_GAP, RSB_GAP, RSB_GAP, RSB_GAP};
   for (long e = 0; e < count; ++e) {
     int *o = (int *)((char *)out + e * rsb_extent(c));
-    const long g = (long)blk * count + e;
+    const long g = g0 + e;
     rsb_elem(c, o, id, 0, g);
     for (int r = 1; r < P; ++r) {
       rsb_elem(c, x, id, r, g);
@@ -118,6 +120,11 @@ static void rsb_expect(int c, void *out, long count, int blk, int P, int id) {
       else rsb_mat_mul(o, x, o);
     }
   }
+}
+
+/* expected result of block `blk` (count elements, equal blocks) */
+static void rsb_expect(int c, void *out, long count, int blk, int P, int id) {
+  rsb_expect_at(c, out, count, (long)blk * count, P, id);
 }
 
 static long rsb_diff(int c, const void *got, const void *exp, long count) {

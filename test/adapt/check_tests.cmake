@@ -1,0 +1,70 @@
+# Check programs of one interposed collective each (check_driver.h) and their
+# tests, for the collectives added after allgatherv (reduce_scatter,
+# alltoallv); included by CMakeLists.txt here.
+#
+# arcoll_check_program(PROGRAM DATADIRS...): the executable PROGRAM from
+# PROGRAM.c with the test data headers of test/collectives/<DATADIR>; in the
+# nested SMPI build linked with libarcoll (ARCOLL_TEST_LINKED), under MPICH
+# it gets libarcoll by LD_PRELOAD (collectives/ linked for the tables only).
+function(arcoll_check_program program)
+  add_executable(${program} ${program}.c)
+  foreach(d ${ARGN})
+    target_include_directories(${program} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/../collectives/${d})
+  endforeach()
+  if(ARCOLL_SMPI_BUILD)
+    target_compile_definitions(${program} PRIVATE ARCOLL_TEST_LINKED=1)
+    target_link_libraries(${program} PRIVATE -Wl,--no-as-needed arcoll -Wl,--as-needed
+      arcoll_collectives arcoll_mpi ${CMAKE_DL_LIBS})
+  else()
+    target_link_libraries(${program} PRIVATE arcoll_collectives arcoll_mpi ${CMAKE_DL_LIBS})
+  endif()
+endfunction()
+
+# arcoll_check_tests(COLL PROGRAM NALGO BIG NAMES CONFIGS...), MPICH build:
+#   adapt.COLL.MODE.np{2,3,4}   MODE = auto, forced0..NALGO-1, errors (BIG elements)
+#   adapt.COLL.bad_algorithm.np2  ARCOLL_<COLL>_ALGORITHM=bogus stops MPI_Init listing NAMES
+#   adapt.smpi.COLL.MODE.npN    SMPI, one per CONFIG "N:BIG:auto|all" (all: every forced too)
+# each passing when the program prints "PROGRAM MODE P=N: OK".
+function(arcoll_check_tests coll program nalgo big names)
+  string(TOUPPER ${coll} up)
+  math(EXPR last "${nalgo} - 1")
+  set(forced)
+  foreach(k RANGE ${last})
+    list(APPEND forced forced${k})
+  endforeach()
+  foreach(np 2 3 4)
+    foreach(mode auto ${forced} errors)
+      arcoll_adapt_mpi_test(adapt.${coll}.${mode}.np${np} ${np} PROGRAM ${program}
+        ARGS ${mode} ${big})
+      set_tests_properties(adapt.${coll}.${mode}.np${np} PROPERTIES
+        PASS_REGULAR_EXPRESSION "${program} ${mode} P=${np}: OK")
+    endforeach()
+  endforeach()
+  arcoll_adapt_mpi_test(adapt.${coll}.bad_algorithm.np2 2 PROGRAM ${program} ARGS errors
+    ENV ARCOLL_${up}_ALGORITHM=bogus)
+  set_tests_properties(adapt.${coll}.bad_algorithm.np2 PROPERTIES PASS_REGULAR_EXPRESSION
+    "ARCOLL_${up}_ALGORITHM='bogus' is not valid; use one of: auto .*pmpi .*, ${names}")
+  if(NOT ARCOLL_HAVE_SMPI)
+    return()
+  endif()
+  foreach(cfg ${ARGN})
+    string(REPLACE ":" ";" _c ${cfg})
+    list(GET _c 0 np)
+    list(GET _c 1 sbig)
+    list(GET _c 2 which)
+    set(modes auto)
+    if(which STREQUAL "all")
+      set(modes auto ${forced})
+    endif()
+    foreach(mode ${modes})
+      add_test(NAME adapt.smpi.${coll}.${mode}.np${np}
+        COMMAND smpirun -np ${np} -platform ${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.xml
+          -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.hostfile
+          --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
+          --log=root.thres:warning --cfg=smpi/simulate-computation:no
+          ${CMAKE_BINARY_DIR}/smpi/test/adapt/${program} ${mode} ${sbig})
+      set_tests_properties(adapt.smpi.${coll}.${mode}.np${np} PROPERTIES LABELS smpi
+        TIMEOUT 300 RESOURCE_LOCK mpi PASS_REGULAR_EXPRESSION "${program} ${mode} P=${np}: OK")
+    endforeach()
+  endforeach()
+endfunction()
