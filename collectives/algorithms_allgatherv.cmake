@@ -1,6 +1,8 @@
 # Irregular group allgather: MPI_Allgatherv algorithms (header allgatherv.h;
-# shared preparation and hindexed block-set datatypes in allgatherv_prep.c;
-# table in algos_allgatherv.c).
+# table in algos_allgatherv.c).  The preparation and hindexed block-set
+# datatypes (allgatherv_prep.c) and the ring, recursive-doubling and Bruck
+# files also define allgather's algorithms of those names (the equal-counts
+# case, allgather.h).
 target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_prep.c
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_ring.c

@@ -12,16 +12,26 @@
  * caller's contribution is already in its block of recvbuf (sendcount and
  * sendtype ignored).  Zero-size blocks: no communication.
  *
+ * One implementation with allgatherv.h: an allgather is the allgatherv with
+ * every count recvcount and displacement r x recvcount.  Ring, recursive
+ * doubling and Bruck run the allgatherv bodies (allgatherv_ring.c, ...) over
+ * the shared preparation's equal-counts form (arcoll_agv_prepare_equal() in
+ * allgatherv_prep.h: no P-sized count / displacement arrays); gather_bcast
+ * has its own segmented byte broadcast (allgather_gather_bcast.c).
+ *
  * Data movement: the caller's block is first copied into place (unless in
  * place); then every message carries whole blocks straight from and into
  * recvbuf, described by a derived datatype over the blocks of a set of
- * positions (allgather_prep.h), so nothing is packed.  Positions: the
+ * positions (allgatherv_prep.h), so nothing is packed (gather_bcast packs
+ * for its broadcast unless recvtype is plain bytes).  Positions: the
  * algorithms work over positions 0..P-1, order[pos] = communicator rank
  * (coll.h); block of position q = block order[q] of recvbuf.
  *
  * Every message uses tag s->tag.  Return MPI_SUCCESS, the first error of an
  * MPI call, MPI_ERR_NO_MEM, MPI_ERR_ARG (s->order not a permutation) or
- * MPI_ERR_COUNT (a block of more than INT_MAX elements).
+ * MPI_ERR_COUNT (recvcount or sendcount above INT_MAX, or recvcount below 0;
+ * recvcount 0 or a zero-size recvtype is checked first and returns
+ * MPI_SUCCESS).
  *
  * Costs (seconds): m = bytes of one block, M = P m, T(x) = t_s + x / B
  * (LogGP-measured T(x) in model_allgather.c), L = ceil(log2 P).

@@ -14,15 +14,17 @@
  * (sendcount, sendtype ignored).  recvcounts / displs must be the same on
  * every rank (MPI's rule).
  *
- * Data movement: as allgather.h - the caller's block copied into place, then
- * every message carries whole blocks straight from and into recvbuf,
- * described by an hindexed datatype over the blocks of a set of positions
+ * Data movement: the caller's block copied into place, then every message
+ * carries whole blocks straight from and into recvbuf, described by an
+ * hindexed datatype over the blocks of a set of positions
  * (allgatherv_prep.h); nothing is packed.  Positions 0..P-1, order[pos] =
- * communicator rank (coll.h).
+ * communicator rank (coll.h).  The ring, recursive-doubling and Bruck bodies
+ * also serve allgather.h (its equal-counts case).
  *
  * Every message uses tag s->tag.  Return MPI_SUCCESS, the first error of an
  * MPI call, MPI_ERR_NO_MEM, MPI_ERR_ARG (s->order not a permutation) or
- * MPI_ERR_COUNT (a count above INT_MAX or negative).
+ * MPI_ERR_COUNT (a count above INT_MAX or negative, or sendcount above
+ * INT_MAX).
  *
  * Costs (seconds): b_max = bytes of the largest block, M = total bytes of
  * all blocks, T(x) = t_s + x / B (model_allgatherv.c); each step is as slow

@@ -1,7 +1,9 @@
 /* Gather + broadcast allgatherv: binomial gather of block ranges to position
  * 0, then binomial broadcast of every block, both along the schedule's
  * order with block-set datatypes into recvbuf (no packing, irregular and
- * zero-size blocks alike); see allgatherv.h. */
+ * zero-size blocks alike); see allgatherv.h.  (allgather's gather_bcast,
+ * allgather_gather_bcast.c, broadcasts bytes instead, to honour
+ * segment_bytes.) */
 #include "allgatherv.h"
 #include "allgatherv_prep.h"
 #include "bcast_etc_util.h"
@@ -47,19 +49,17 @@ static int bcast(arcoll_agv_t *a, int tag, MPI_Comm comm) {
   return rc;
 }
 
+/* Gather of block ranges, then broadcast of every block. */
+static int gather_bcast(arcoll_agv_t *a, int tag, MPI_Comm comm) {
+  const int rc = gather(a, tag, comm);
+  return rc == MPI_SUCCESS ? bcast(a, tag, comm) : rc;
+}
+
 int arcoll_allgatherv_gather_bcast(const void *sendbuf, MPI_Aint sendcount,
                                    MPI_Datatype sendtype, void *recvbuf,
                                    const MPI_Aint *recvcounts, const MPI_Aint *displs,
                                    MPI_Datatype recvtype, MPI_Comm comm,
                                    const arcoll_sched_t *s) {
-  arcoll_agv_t a;
-  int rc = arcoll_agv_prepare(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                              recvtype, comm, s, &a);
-  if (rc == ARCOLL_AGV_NOTHING) return MPI_SUCCESS;
-  if (rc != MPI_SUCCESS) return rc;
-  const int tag = arcoll_sched_tag(s);
-  rc = gather(&a, tag, comm);
-  if (rc == MPI_SUCCESS) rc = bcast(&a, tag, comm);
-  arcoll_agv_done(&a);
-  return rc;
+  return arcoll_agv_call(gather_bcast, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                         recvtype, comm, s);
 }
