@@ -88,8 +88,9 @@ static arcoll_site_entry_t *new_entry(arcoll_history_t *h, uint64_t site, int ro
 }
 
 /* Latest first: a late rank already on a free leaf stays; otherwise it swaps
- * places with whoever holds the smallest free subtree (h->positions is sorted
- * by subtree size, descending). */
+ * places with whoever holds a free leaf of its own subtree (toward the
+ * leaves), else the smallest free subtree (h->positions is sorted by subtree
+ * size, descending). */
 static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
   const int P = h->P, root = e->root;
   int *late = h->scratch, nlate = 0;
@@ -114,15 +115,28 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
       reserved[cur] = 1, late[j] = -1;
   }
   /* pass 2: the others, latest first, swap places with whoever holds the
-   * best free slot (the end of h->positions) */
+   * best free slot: toward the leaves, the last free leaf of the late rank's
+   * own subtree (positions [cur, cur + size): the last one is always a leaf),
+   * so the rank that takes its inner place is one of its neighbours in the
+   * order - on a machine whose ranks are numbered by node and switch, the
+   * subtree stays where it was (SMPI two-level tree P = 64, 32 KiB bcast,
+   * rank 24 late: swapping with position 63 put rank 63, another leaf
+   * switch, at the head of ranks 25..31); else (toward the root, or no free
+   * leaf there) the end of h->positions */
   int next = P - 1;
   for (int j = 0; j < nlate; ++j) {
     if (late[j] < 0) continue;
     int cur = 1; /* where it is now: an earlier swap may have displaced it */
     while (e->order[cur] != late[j]) ++cur;
-    while (next > 0 && reserved[h->positions[next]]) --next;
-    if (next <= 0) break;
-    const int q = h->positions[next];
+    int q = -1;
+    if (!h->up)
+      for (int x = cur + arcoll_binomial_subtree_size(cur, P) - 1; x > cur && q < 0; --x)
+        if (!reserved[x] && arcoll_binomial_subtree_size(x, P) == 1) q = x;
+    if (q < 0) {
+      while (next > 0 && reserved[h->positions[next]]) --next;
+      if (next <= 0) break;
+      q = h->positions[next];
+    }
     if (arcoll_binomial_subtree_size(q, P) > arcoll_binomial_subtree_size(cur, P)) break;
     const int displaced = e->order[q];
     e->order[q] = late[j];

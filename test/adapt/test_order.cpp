@@ -63,6 +63,21 @@ TEST(Order, ClassicWithoutHistory) {
   EXPECT_EQ(arcoll_history_order(&H.h, 0, 3), nullptr);
 }
 
+// A late inner rank swaps with the last position of its own subtree: its
+// neighbour in the order takes the inner place (the subtree stays where it
+// was on a machine numbered by node and switch); a late leaf stays.
+TEST(Order, LateRankTakesTheLastLeafOfItsOwnSubtree) {
+  const int P = 64;
+  History H(P);
+  fold(H, group(42, 0, 1e-5, {{24, 1e-3}, {33, 2e-3}}), 0);  // 24: subtree [24, 32); 33: a leaf
+  auto order = order_of(H, 1, 0);
+  EXPECT_EQ(where(order, 24), 31);
+  EXPECT_EQ(order[24], 31);
+  EXPECT_EQ(where(order, 33), 33);
+  for (int i = 0; i < P; ++i)
+    if (i != 24 && i != 31) EXPECT_EQ(order[i], i) << i;
+}
+
 TEST(Order, LateRankBecomesLeaf) {
   for (int P : {3, 5, 8, 13, 64, 256}) {
     History H(P);
@@ -136,8 +151,14 @@ TEST(Order, SeveralLateRanksTakeLeavesLatestLast) {
   fold(H, group(1, 0, 1e-5, {{2, 9e-3}, {4, 8e-3}, {8, 7e-3}}), 0);
   auto order = order_of(H, 1, 0);
   for (int r : {2, 4, 8}) EXPECT_EQ(arcoll_binomial_subtree_size(where(order, r), P), 1) << r;
-  // the latest rank takes the last entry of the positions sorted by size
-  EXPECT_EQ(order[H.h.positions[P - 1]], 2);
+  // each takes the last leaf of its own subtree: positions 3 (of [2, 4)),
+  // 7 (of [4, 8)), 15 (of [8, 16)); the neighbour before it takes its place
+  EXPECT_EQ(where(order, 2), 3);
+  EXPECT_EQ(where(order, 4), 7);
+  EXPECT_EQ(where(order, 8), 15);
+  EXPECT_EQ(order[2], 3);
+  EXPECT_EQ(order[4], 7);
+  EXPECT_EQ(order[8], 15);
   int moved = 0;
   for (int i = 0; i < P; ++i) moved += order[i] != i;
   EXPECT_EQ(moved, 6);  // three swaps, nothing else moves
