@@ -56,14 +56,7 @@ void apply_hwloc(Host &h, const std::string &xml, bool have_slots, const std::st
 std::vector<Host> parse_hostfile(const std::string &text, const std::string &path, const std::string &hwloc_all) {
   std::vector<Host> hosts;
   std::map<std::string, std::string> where_of;
-  std::istringstream in(text);
-  std::string line;
-  int lineno = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
-    std::string where = fmt::format("{}:{}", path, lineno);
-    std::string body = trim(strip_comment(line));
-    if (body.empty()) continue;
+  text::for_each_line(text, path, [&](const std::string &body, const std::string &where) {
     std::istringstream toks(body);
     std::vector<std::string> tk;
     std::string tok;
@@ -124,7 +117,7 @@ std::vector<Host> parse_hostfile(const std::string &text, const std::string &pat
                                       where, h.name, where_of[h.name]));
     where_of[h.name] = where;
     hosts.push_back(h);
-  }
+  });
   if (hosts.empty()) throw TopologyError(fmt::format("{}: no host; add lines like \"node01:2\"", path));
   return hosts;
 }

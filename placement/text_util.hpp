@@ -1,7 +1,8 @@
 /**
  * @file text_util.hpp
  * @brief Line helpers shared by the readers of topology.conf and hostfiles
- *        (topology.cpp, hostfile.cpp): trim, lower case, `#` comments, whole file.
+ *        (topology.cpp, hostfile.cpp): trim, lower case, `#` comments, the
+ *        meaningful lines of a file, whole file.
  */
 #ifndef ARCOLL_PLACEMENT_TEXT_UTIL_HPP
 #define ARCOLL_PLACEMENT_TEXT_UTIL_HPP
@@ -35,6 +36,21 @@ inline std::string trim(const std::string &s) {
 inline std::string strip_comment(const std::string &line) {
   size_t h = line.find('#');
   return h == std::string::npos ? line : line.substr(0, h);
+}
+
+/** Calls fn(body, where) for every line of `text` that is not blank once its
+ *  `#` comment is cut: body trimmed, where = "PATH:LINE" (1-based) for
+ *  error messages. */
+template <class Fn>
+void for_each_line(const std::string &text, const std::string &path, Fn fn) {
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    const std::string body = trim(strip_comment(line));
+    if (!body.empty()) fn(body, fmt::format("{}:{}", path, lineno));
+  }
 }
 
 /** The whole file at `path`; TopologyError "PATH: cannot open WHAT for reading" otherwise. */

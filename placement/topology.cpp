@@ -265,14 +265,7 @@ Topology parse_topology_conf(const std::string &text, const std::string &path) {
     double linkspeed = 0;
   };
   std::vector<SwitchLine> sw;
-  std::istringstream in(text);
-  std::string line;
-  int lineno = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
-    std::string where = fmt::format("{}:{}", path, lineno);
-    std::string body = trim(strip_comment(line));
-    if (body.empty()) continue;
+  text::for_each_line(text, path, [&](const std::string &body, const std::string &where) {
     SwitchLine s;
     s.where = where;
     bool have_nodes = false, have_switches = false;
@@ -316,7 +309,7 @@ Topology parse_topology_conf(const std::string &text, const std::string &path) {
     if (s.name.empty())
       throw TopologyError(fmt::format("{}: line has no SwitchName=; every line must define one switch", where));
     sw.push_back(std::move(s));
-  }
+  });
   if (sw.empty())
     throw TopologyError(fmt::format("{}: no switch defined; add at least one line like "
                                     "\"SwitchName=s0 Nodes=node[01-04]\"", path));
