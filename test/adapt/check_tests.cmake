@@ -1,14 +1,20 @@
 # Check programs of one interposed collective each (check_driver.h) and their
-# tests, for the collectives added after allgatherv (reduce_scatter,
-# alltoallv); included by CMakeLists.txt here.
+# tests, for the collectives added after allgatherv (gatherv and scatterv in
+# vblocks_tests.cmake, reduce_scatter, alltoallv), and the SMPI test command
+# shared with coll_loop_tests.cmake; included by CMakeLists.txt here.
 #
-# arcoll_check_program(PROGRAM DATADIRS...): the executable PROGRAM from
-# PROGRAM.c with the test data headers of test/collectives/<DATADIR>; in the
-# nested SMPI build linked with libarcoll (ARCOLL_TEST_LINKED), under MPICH
-# it gets libarcoll by LD_PRELOAD (collectives/ linked for the tables only).
+# arcoll_check_program(PROGRAM [SOURCE FILE] DATADIRS...): the executable
+# PROGRAM from FILE (default PROGRAM.c) with the test data headers of
+# test/collectives/<DATADIR>; in the nested SMPI build linked with libarcoll
+# (ARCOLL_TEST_LINKED), under MPICH it gets libarcoll by LD_PRELOAD
+# (collectives/ linked for the tables only).
 function(arcoll_check_program program)
-  add_executable(${program} ${program}.c)
-  foreach(d ${ARGN})
+  cmake_parse_arguments(A "" "SOURCE" "" ${ARGN})
+  if(NOT A_SOURCE)
+    set(A_SOURCE ${program}.c)
+  endif()
+  add_executable(${program} ${A_SOURCE})
+  foreach(d ${A_UNPARSED_ARGUMENTS})
     target_include_directories(${program} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/../collectives/${d})
   endforeach()
   if(ARCOLL_SMPI_BUILD)
@@ -18,6 +24,28 @@ function(arcoll_check_program program)
   else()
     target_link_libraries(${program} PRIVATE arcoll_collectives arcoll_mpi ${CMAKE_DL_LIBS})
   endif()
+endfunction()
+
+# arcoll_adapt_smpi_test(NAME NP BINARY [COMPUTE] [ARGS ...] [ENV K=V ...]):
+# BINARY (linked with libarcoll) under smpirun on cluster256 with libarcoll
+# privatised; --cfg=smpi/simulate-computation:no unless COMPUTE (then the
+# program's own CPU time is simulated too).  Label smpi, timeout 300 s.
+function(arcoll_adapt_smpi_test name np binary)
+  cmake_parse_arguments(A "COMPUTE" "" "ARGS;ENV" ${ARGN})
+  set(cfg --cfg=smpi/simulate-computation:no)
+  if(A_COMPUTE)
+    set(cfg)
+  endif()
+  set(envcmd)
+  if(A_ENV)
+    set(envcmd ${CMAKE_COMMAND} -E env ${A_ENV})
+  endif()
+  add_test(NAME ${name}
+    COMMAND ${envcmd} smpirun -np ${np} -platform ${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.xml
+      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.hostfile
+      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
+      --log=root.thres:warning ${cfg} ${binary} ${A_ARGS})
+  set_tests_properties(${name} PROPERTIES LABELS smpi TIMEOUT 300 RESOURCE_LOCK mpi)
 endfunction()
 
 # arcoll_check_tests(COLL PROGRAM NALGO BIG NAMES CONFIGS...), MPICH build:
@@ -57,14 +85,10 @@ function(arcoll_check_tests coll program nalgo big names)
       set(modes auto ${forced})
     endif()
     foreach(mode ${modes})
-      add_test(NAME adapt.smpi.${coll}.${mode}.np${np}
-        COMMAND smpirun -np ${np} -platform ${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.xml
-          -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.hostfile
-          --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
-          --log=root.thres:warning --cfg=smpi/simulate-computation:no
-          ${CMAKE_BINARY_DIR}/smpi/test/adapt/${program} ${mode} ${sbig})
-      set_tests_properties(adapt.smpi.${coll}.${mode}.np${np} PROPERTIES LABELS smpi
-        TIMEOUT 300 RESOURCE_LOCK mpi PASS_REGULAR_EXPRESSION "${program} ${mode} P=${np}: OK")
+      arcoll_adapt_smpi_test(adapt.smpi.${coll}.${mode}.np${np} ${np}
+        ${CMAKE_BINARY_DIR}/smpi/test/adapt/${program} ARGS ${mode} ${sbig})
+      set_tests_properties(adapt.smpi.${coll}.${mode}.np${np} PROPERTIES
+        PASS_REGULAR_EXPRESSION "${program} ${mode} P=${np}: OK")
     endforeach()
   endforeach()
 endfunction()

@@ -5,19 +5,15 @@
 # one late rank), 30 calls of 4 KiB blocks.
 set(_cl_colls bcast reduce gather allreduce scatter allgather reduce_scatter_block alltoall)
 foreach(c IN LISTS _cl_colls)
-  add_test(NAME adapt.coll_loop.${c}.np3
-    COMMAND ${ARCOLL_MPIEXEC} -n 3 -genv LD_PRELOAD $<TARGET_FILE:arcoll>
-      $<TARGET_FILE:coll_loop> -c ${c} -m 4096 -n 30 -s noise)
-  set_tests_properties(adapt.coll_loop.${c}.np3 PROPERTIES LABELS mpi TIMEOUT 120
-    RESOURCE_LOCK mpi PASS_REGULAR_EXPRESSION "RESULT coll=${c} .* errors=0")
+  arcoll_adapt_mpi_test(adapt.coll_loop.${c}.np3 3 PROGRAM coll_loop
+    ARGS -c ${c} -m 4096 -n 30 -s noise)
+  set_tests_properties(adapt.coll_loop.${c}.np3 PROPERTIES
+    PASS_REGULAR_EXPRESSION "RESULT coll=${c} .* errors=0")
   if(ARCOLL_HAVE_SMPI)
-    add_test(NAME adapt.smpi.coll_loop.${c}.np13
-      COMMAND smpirun -np 13 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.xml
-        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.hostfile
-        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
-        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-        -c ${c} -m 4096 -n 30 -s one_late)
-    set_tests_properties(adapt.smpi.coll_loop.${c}.np13 PROPERTIES LABELS smpi TIMEOUT 120
-      RESOURCE_LOCK mpi PASS_REGULAR_EXPRESSION "RESULT coll=${c} .* errors=0")
+    arcoll_adapt_smpi_test(adapt.smpi.coll_loop.${c}.np13 13
+      ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll COMPUTE
+      ARGS -c ${c} -m 4096 -n 30 -s one_late)
+    set_tests_properties(adapt.smpi.coll_loop.${c}.np13 PROPERTIES TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "RESULT coll=${c} .* errors=0")
   endif()
 endforeach()
