@@ -32,22 +32,12 @@
  *  (the size class of every call; see above). */
 #define ARCOLL_ALLTOALLV_CHOICE_BYTES 4096
 
-/* counts and displs into v[0..P) and v[P..2P); wide: the _c form's arrays;
- * returns the total count, or -1 for a negative count */
+/* counts and displs into v[0..P) and v[P..2P) (arcoll_widen_counts; wide:
+ * the _c form's arrays); returns the total count, or -1 for a negative count */
 static MPI_Aint widen(const void *counts, const void *displs, int wide, int P, MPI_Aint *v) {
   MPI_Aint total = 0;
+  arcoll_widen_counts(counts, displs, wide, P, v);
   for (int r = 0; r < P; ++r) {
-#if MPI_VERSION >= 4
-    if (wide) {
-      v[r] = (MPI_Aint)((const MPI_Count *)counts)[r];
-      v[P + r] = ((const MPI_Aint *)displs)[r];
-    } else
-#endif
-    {
-      (void)wide;
-      v[r] = ((const int *)counts)[r];
-      v[P + r] = ((const int *)displs)[r];
-    }
     if (v[r] < 0) return -1;
     total += v[r];
   }
