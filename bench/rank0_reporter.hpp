@@ -1,5 +1,6 @@
 // A Google Benchmark reporter for MPI benchmarks: every rank collects the
-// per-run times (ns, real time per iteration) by benchmark name, only rank 0
+// per-run times (ns per iteration: real time, and the CPU time of the calling
+// thread) by benchmark name, only rank 0
 // prints the console table.  Shared by bench_dispatch and bench_noharm.
 #pragma once
 #include <benchmark/benchmark.h>
@@ -16,10 +17,16 @@ class Rank0Reporter : public benchmark::ConsoleReporter {
   /// key(name) maps a benchmark name to the key its times are collected under.
   Rank0Reporter(int rank, std::function<std::string(const std::string &)> key)
       : rank_(rank), key_(std::move(key)) {}
-  std::map<std::string, std::vector<double>> ns;  ///< key -> ns per iteration, one per run
+  std::map<std::string, std::vector<double>> ns;  ///< key -> real ns per iteration, one per run
+  /// key -> ns of the calling thread's CPU time per iteration, one per run:
+  /// what a call costs its rank, insensitive to other processes sharing the cores
+  std::map<std::string, std::vector<double>> cpu_ns;
   void ReportRuns(const std::vector<Run> &runs) override {
     for (const Run &r : runs)
-      if (r.run_type == Run::RT_Iteration) ns[key_(r.benchmark_name())].push_back(r.GetAdjustedRealTime());
+      if (r.run_type == Run::RT_Iteration) {
+        ns[key_(r.benchmark_name())].push_back(r.GetAdjustedRealTime());
+        cpu_ns[key_(r.benchmark_name())].push_back(r.GetAdjustedCPUTime());
+      }
     if (rank_ == 0) ConsoleReporter::ReportRuns(runs);
   }
   bool ReportContext(const Context &c) override {

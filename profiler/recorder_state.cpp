@@ -9,10 +9,7 @@
 
 namespace arcoll::profiler::rec {
 
-State &S() {
-  static State s;
-  return s;
-}
+State g_state;
 
 void say(const std::string &msg) { std::fprintf(stderr, "arcoll: %s\n", msg.c_str()); }
 

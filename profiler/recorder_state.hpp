@@ -95,8 +95,12 @@ struct State {
   uint64_t comm_gen = 0, cached_gen = 0;
 };
 
-/** The process's recorder state (one per rank; privatized under SMPI). */
-State &S();
+/** The process's recorder state (one per rank; privatized under SMPI). A
+ *  namespace-scope object rather than a function-local static: every hook
+ *  reaches it without a call or an initialisation guard (the wrapper's cost
+ *  per call, bench/README.md). No static initialiser of this library uses it. */
+extern State g_state;
+inline State &S() { return g_state; }
 
 /** Exclusive access to the recorder's buffers: the mutex under
  *  MPI_THREAD_MULTIPLE; otherwise only the `busy` flag that emergency_flush
@@ -127,12 +131,28 @@ void say(const std::string &msg);
 bool env_flag(const char *name, bool dflt, bool verbose);
 /** Appends one record (type, body, optional tail) to this rank's buffer. */
 void put(uint32_t type, const void *p, uint32_t len, const void *tail = nullptr, uint32_t tlen = 0);
+/** Says once (rank's stderr) that the trace could not be written. */
+void report_write_error();
+/** put() of one fixed-size record, inline on the hot path. */
+template <class T>
+inline void put_fixed(uint32_t type, const T &rec) {
+  if (!S().writer.record_fixed(type, rec)) report_write_error();
+}
 /** Writes the current step's CCS records (caller holds S().mu). */
 void flush_ccs_locked();
 /** Ends a communication step: CCS written, step numbered, buffer written every
  *  ARCOLL_FLUSH_SECONDS; `now` = PMPI_Wtime() of the caller, seconds (caller
  *  holds S().mu). */
 void sync_point_locked(double now);
+/** sync_point_locked() without a call when the step sent nothing and no flush is due. */
+inline void sync_point_fast_locked(double now) {
+  State &s = S();
+  if (s.nccs_used || (s.flush_every >= 0 && now - s.last_flush >= s.flush_every)) {
+    sync_point_locked(now);
+    return;
+  }
+  s.step++;
+}
 /** Writes the buffered records of this rank to its part file now, if no other
  *  thread is inside the recorder (MPI_Abort, SIGTERM); true when written. */
 bool emergency_flush(const char *why);
@@ -144,7 +164,15 @@ double env_flush_seconds(bool verbose);
 /** Attribute delete callback of the CommInfo keyval. */
 int comm_delete_fn(MPI_Comm, int, void *attr, void *);
 /** Cached info about `comm` (created on first use; local, not collective). */
-CommInfo *comm_info(MPI_Comm comm);
+CommInfo *comm_info_slow(MPI_Comm comm);
+/** comm_info_slow() behind the one-entry cache (inline: MPI_COMM_WORLD and a
+ *  repeated communicator cost a few compares). */
+inline CommInfo *comm_info(MPI_Comm comm) {
+  State &s = S();
+  if (comm == MPI_COMM_WORLD) return &s.world;
+  if (s.comm_cache_ok && comm == s.cached_comm && s.cached_gen == s.comm_gen) return s.cached_ci;
+  return comm_info_slow(comm);
+}
 /** Assigns the communicator id (collective over `comm`, first collective only) and writes RT_COMM. */
 void ensure_comm_id(CommInfo *ci, MPI_Comm comm);
 /** Call-site id of return address `ra`, writing RT_CALLSITE for a new site (caller holds S().mu). */

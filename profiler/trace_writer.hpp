@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,20 @@ class RecordWriter {
   bool record(uint32_t type, const void *payload, uint32_t len);
   /** Same with a payload made of two pieces (fixed struct + variable tail). */
   bool record2(uint32_t type, const void *a, uint32_t alen, const void *b, uint32_t blen);
+  /** record() of a fixed-size payload `T` (e.g. arcoll_rec_coll): inline
+   *  copy while the buffer has room (the profiler's hot path: no call, the
+   *  copies sized at compile time), record() otherwise. */
+  template <class T>
+  bool record_fixed(uint32_t type, const T &payload) {
+    const std::size_t need = sizeof(arcoll_record_header) + sizeof(T);
+    if (failed_ || !f_ || used_ + need > buf_.size()) return record(type, &payload, uint32_t(sizeof(T)));
+    const arcoll_record_header h{type, uint32_t(sizeof(T))};
+    unsigned char *d = buf_.data() + used_;
+    std::memcpy(d, &h, sizeof h);
+    std::memcpy(d + sizeof h, &payload, sizeof(T));
+    used_ += need;
+    return true;
+  }
   /** Writes the buffered records as one block to the file. */
   bool flush();
   /** Flushes and closes; returns false if any write failed. */

@@ -9,7 +9,10 @@
 #
 # Usage: tools/profiler-overhead.sh [BUILD_DIR]   (or ARCOLL_BUILD_DIR=...)
 #   Knobs (env): NP (256), ITERS (20), BYTES (65536), LOAD (3e6 flops),
+#   EXTRA (more arguments of the program, e.g. "-x 65536"),
 #   PLATFORM (tools/platforms/cluster256.xml), HOSTFILE.
+#   tools/demo.sh's program and arguments:
+#   NP=4 BYTES=262144 LOAD=2e7 EXTRA="-x 65536" tools/profiler-overhead.sh
 # Every smpirun holds flock /tmp/arcoll-mpi.lock.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,6 +23,7 @@ for f in "$lib" "$plain"; do
   [[ -e $f ]] || { echo "profiler-overhead: $f not found; build the SMPI backend first (cmake --build $build)" >&2; exit 1; }
 done
 NP=${NP:-256} ITERS=${ITERS:-20} BYTES=${BYTES:-65536} LOAD=${LOAD:-3e6}
+read -r -a extra <<<"${EXTRA:-}"
 PLATFORM=${PLATFORM:-$here/tools/platforms/cluster256.xml}
 HOSTFILE=${HOSTFILE:-$here/tools/platforms/cluster256.hostfile}
 work=$(mktemp -d)
@@ -38,11 +42,11 @@ run() { # prints "bcast_time simulated_time"
   echo "$(sed -nE 's/.*bcast_time=([^ ]+).*/\1/p' <<<"$out") $(sed -nE 's/.*Simulated time: ([0-9.e+-]+).*/\1/p' <<<"$out")"
 }
 
-echo "imbalanced_bcast: $NP ranks, $BYTES bytes, $ITERS iterations, smpi/simulate-computation on"
+echo "imbalanced_bcast: $NP ranks, $BYTES bytes, $ITERS iterations${EXTRA:+, $EXTRA}, smpi/simulate-computation on"
 printf '%-10s %16s %16s %8s %16s %16s %8s\n' case "bcast plain [ms]" "profiled [ms]" ratio \
   "run plain [ms]" "profiled [ms]" ratio
 for load in 0 "$LOAD"; do
-  a=(-n "$ITERS" -m "$BYTES" -l "$load")
+  a=(-n "$ITERS" -m "$BYTES" -l "$load" ${extra[@]+"${extra[@]}"})
   read -r pb pt < <(run "$plain" "${a[@]}")
   read -r qb qt < <(ARCOLL_TRACE="$work/t.arctrace" run \
     --cfg=smpi/privatize-libs:"$lib" "$profiled" "${a[@]}")
