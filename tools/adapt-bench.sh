@@ -19,7 +19,9 @@
 #
 # Usage: tools/adapt-bench.sh [--quick] [--out DIR] [--build DIR] [--calls N]
 #          [--scenarios "balanced one_late ..."] [--colls "bcast reduce gather allreduce"]
-#            (also scatter, allgather, reduce_scatter_block, alltoall: no best_smpi list)
+#            (also scatter, allgather, reduce_scatter_block, alltoall, gatherv,
+#             scatterv, allgatherv, alltoallv, reduce_scatter: no best_smpi list;
+#             the v-variants' blocks are 0.5 / 1 / 1.5 x the size, coll_loop_v.h)
 #          [--sizes "8 32768 1048576"] [--procs "64 256"] [--platforms "flat tree"]
 #          [--columns "mpich ompi best_smpi auto noorder late"] [--timeout SEC]
 #          [--host-speed FLOPS|default] [--best-by inside_sum|loop] [--report-only]
@@ -93,7 +95,7 @@ die() { echo "adapt-bench.sh: $*" >&2; exit 2; }
 for x in $SCENARIOS; do
   case $x in balanced|one_late|eight_late|moving|noise|late_root|seed001) ;; *) die "unknown scenario '$x'" ;; esac
 done
-for x in $COLLS; do case $x in bcast|reduce|gather|allreduce|scatter|allgather|reduce_scatter_block|alltoall) ;; *) die "unknown collective '$x'" ;; esac; done
+for x in $COLLS; do case $x in bcast|reduce|gather|allreduce|scatter|allgather|reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter) ;; *) die "unknown collective '$x'" ;; esac; done
 for x in $COLUMNS; do case $x in mpich|ompi|best_smpi|auto|noorder|late) ;; *) die "unknown column '$x'" ;; esac; done
 for x in $PLATFORMS; do case $x in flat|tree) ;; *) die "unknown platform '$x' (flat or tree)" ;; esac; done
 for x in $SIZES $PROCS $CALLS $TMO; do case $x in ''|*[!0-9]*) die "'$x': expected a whole number" ;; esac; done
@@ -102,6 +104,7 @@ OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
 PLAT=$ROOT/tools/platforms/bench
 SRC=$ROOT/test/apps/coll_loop.c
+SRC_V=$ROOT/test/apps/coll_loop_v.h  # included by coll_loop.c
 LIB=$BUILD/smpi/adapt/libarcoll.so
 BIN=$OUT/bin
 if [ -z "${ARCOLL_MODEL:-}" ] && [ -f "$ROOT/tools/platforms/cluster256.model.json" ]; then
@@ -171,7 +174,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
   mkdir -p "$BIN" "$OUT/raw" "$OUT/failed"
   : > "$OUT/skipped.txt"
   command -v smpicc > /dev/null || die "smpicc not found (SimGrid SMPI)"
-  if [ ! -x "$BIN/coll_loop" ] || [ "$SRC" -nt "$BIN/coll_loop" ]; then
+  if [ ! -x "$BIN/coll_loop" ] || [ "$SRC" -nt "$BIN/coll_loop" ] || [ "$SRC_V" -nt "$BIN/coll_loop" ]; then
     echo "adapt-bench: smpicc $SRC -> $BIN/coll_loop" >&2
     smpicc -O2 -o "$BIN/coll_loop" "$SRC" 2> "$BIN/build.err" || { cat "$BIN/build.err" >&2; exit 1; }
   fi
@@ -179,6 +182,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
     [ -f "$LIB" ] || die "$LIB not found: build the SMPI backend first, or pass --build DIR"
     cmp -s "$LIB" "$BIN/libarcoll.so" || cp "$LIB" "$BIN/libarcoll.so"
     if [ ! -x "$BIN/coll_loop_arcoll" ] || [ "$SRC" -nt "$BIN/coll_loop_arcoll" ] ||
+       [ "$SRC_V" -nt "$BIN/coll_loop_arcoll" ] ||
        [ "$BIN/libarcoll.so" -nt "$BIN/coll_loop_arcoll" ]; then
       echo "adapt-bench: smpicc $SRC + $BIN/libarcoll.so -> $BIN/coll_loop_arcoll" >&2
       smpicc -O2 -o "$BIN/coll_loop_arcoll" "$SRC" -Wl,--no-as-needed -L"$BIN" -larcoll \

@@ -2,8 +2,9 @@
 # every collective it knows, through libarcoll: every element it checks right
 # (its RESULT line says errors=0) under MPICH at 3 ranks (LD_PRELOAD, 0-200 us
 # noise before each call) and under SMPI at 13 ranks (linked and privatised,
-# one late rank), 30 calls of 4 KiB blocks.
-set(_cl_colls bcast reduce gather allreduce scatter allgather reduce_scatter_block alltoall)
+# one late rank), 30 calls of 4 KiB blocks (v-variants: 2, 4, 6 KiB, coll_loop_v.h).
+set(_cl_colls bcast reduce gather allreduce scatter allgather reduce_scatter_block alltoall
+  gatherv scatterv allgatherv alltoallv reduce_scatter)
 foreach(c IN LISTS _cl_colls)
   arcoll_adapt_mpi_test(adapt.coll_loop.${c}.np3 3 PROGRAM coll_loop
     ARGS -c ${c} -m 4096 -n 30 -s noise)

@@ -5,10 +5,12 @@
  * (MPICH); this program does not know it.  Builds with smpicc and mpicc.mpich.
  *
  * Usage: coll_loop -c bcast|reduce|gather|allreduce|scatter|allgather|
- *                     reduce_scatter_block|alltoall [-m bytes] [-n calls]
+ *                     reduce_scatter_block|alltoall|gatherv|scatterv|
+ *                     allgatherv|alltoallv|reduce_scatter [-m bytes] [-n calls]
  *                  [-s scenario] [-d delay_s] [-r root] [-w work_s] [-S seed]
  *   -m  bytes per rank (gather, scatter, allgather, reduce_scatter_block,
- *       alltoall: the block of one rank), rounded down
+ *       alltoall: the block of one rank; the v-variants: its mean, blocks of
+ *       0.5, 1, 1.5 x that, coll_loop_v.h), rounded down
  *       to whole 4-byte unsigned elements (default 32768)
  *   -n  calls (default 200);  -r root (default 0);  -S seed of `noise` (default 1)
  *   -d  delay of the late ranks in seconds (default 1e-3; seed001: 3e-3 unless given)
@@ -45,6 +47,7 @@
  * send blocks (block q element i holds v(last call, me, q count + i)) and
  * checks its received block (reduce_scatter_block: whole, the sum over ranks
  * of the last writes) or blocks (alltoall: the elements i = c (mod S)).
+ * The v-variants' blocks and checks: coll_loop_v.h.
  * E = wrong elements over all ranks;
  * exit status 1 when E > 0.
  */
@@ -60,10 +63,12 @@
 #include <simgrid/host.h>
 #endif
 
-enum { C_BCAST, C_REDUCE, C_GATHER, C_ALLREDUCE, C_SCATTER, C_ALLGATHER, C_RSB, C_ALLTOALL };
+enum { C_BCAST, C_REDUCE, C_GATHER, C_ALLREDUCE, C_SCATTER, C_ALLGATHER, C_RSB, C_ALLTOALL,
+       C_GATHERV, C_SCATTERV, C_ALLGATHERV, C_ALLTOALLV, C_RS };
 static const char *coll_names[] = {"bcast",     "reduce",  "gather",
                                    "allreduce", "scatter", "allgather",
-                                   "reduce_scatter_block", "alltoall", NULL};
+                                   "reduce_scatter_block", "alltoall", "gatherv", "scatterv",
+                                   "allgatherv", "alltoallv", "reduce_scatter", NULL};
 enum { S_BALANCED, S_ONE_LATE, S_EIGHT_LATE, S_MOVING, S_NOISE, S_LATE_ROOT, S_SEED001 };
 static const char *scen_names[] = {"balanced", "one_late", "eight_late", "moving", "noise",
                                    "late_root", "seed001", NULL};
@@ -98,6 +103,8 @@ static inline int last_call(int c, long i, long S) {
   return l < 0 ? -1 : (int)l;
 }
 
+#include "coll_loop_v.h"
+
 static int lookup(const char **names, const char *s) {
   for (int i = 0; names[i]; ++i)
     if (strcmp(names[i], s) == 0) return i;
@@ -107,7 +114,8 @@ static int lookup(const char **names, const char *s) {
 static void usage(int me, const char *prog) {
   if (me == 0)
     fprintf(stderr, "usage: %s -c bcast|reduce|gather|allreduce|scatter|allgather|"
-                    "reduce_scatter_block|alltoall [-m bytes] [-n calls] "
+                    "reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|"
+                    "reduce_scatter [-m bytes] [-n calls] "
                     "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001] [-d delay_s] "
                     "[-r root] [-w work_s] [-S seed]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
@@ -209,7 +217,9 @@ int main(int argc, char **argv) {
       }
       break;
   }
-  if ((coll != C_SCATTER || is_root) && !sbuf) MPI_Abort(MPI_COMM_WORLD, 3);
+  cl_v_t vx = {coll, P, me, root, count, S, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+  if (coll >= C_GATHERV && cl_v_setup(&vx)) MPI_Abort(MPI_COMM_WORLD, 3);
+  if (coll < C_GATHERV && (coll != C_SCATTER || is_root) && !sbuf) MPI_Abort(MPI_COMM_WORLD, 3);
   unsigned Pu = (unsigned)P, tri = (unsigned)((unsigned long long)P * (P - 1) / 2);
   long errors = 0;
   double inside = 0;
@@ -231,7 +241,9 @@ int main(int argc, char **argv) {
     else if (coll == C_RSB || coll == C_ALLTOALL)
       for (int q = 0; q < P; ++q)
         for (long i = c % S; i < count; i += S) sbuf[(size_t)q * count + i] = v(c, me, q * count + i);
+    if (coll >= C_GATHERV) cl_v_fill(&vx, c);
     double t0 = MPI_Wtime();
+    if (coll >= C_GATHERV) cl_v_call(&vx);
     switch (coll) {
       case C_BCAST: MPI_Bcast(sbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
       case C_REDUCE: MPI_Reduce(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, root, MPI_COMM_WORLD); break;
@@ -244,7 +256,7 @@ int main(int argc, char **argv) {
     }
     inside += MPI_Wtime() - t0;
     /* check */
-    long bad = 0;
+    long bad = coll >= C_GATHERV ? cl_v_check(&vx, c) : 0;
     switch (coll) {
       case C_BCAST:
         if (!is_root)
@@ -301,6 +313,7 @@ int main(int argc, char **argv) {
   }
   free(sbuf);
   free(rbuf);
+  if (coll >= C_GATHERV) cl_v_free(&vx);
   MPI_Finalize();
   return total_errors > 0 ? 1 : 0;
 }
