@@ -12,7 +12,7 @@ const arcoll_algo_desc_t arcoll_gatherv_algorithms[] = {
     {"gatherv", "linear", FN(arcoll_gatherv_linear), 0,
      S000 ": T = T(0) + (P-1) X(M/P) (every block through the root's link)"},
     {"gatherv", "binomial", FN(arcoll_gatherv_binomial), ORD,
-     TRG " binomial gather, subtree streams (MPI_Probe): T = sum_l T(min(2^l b_max, M))"},
+     TRG " binomial gather, subtree streams (length in the first message): T = sum_l T(min(2^l b_max, M))"},
 };
 const int arcoll_gatherv_nalgorithms = NELEM(arcoll_gatherv_algorithms);
 

@@ -68,8 +68,9 @@ int arcoll_gatherv_linear(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype 
 
 /** Binomial gatherv over the order (tree.h layout: position p's subtree is
  *  [p, p + size(p))): a non-root position packs its block, appends its
- *  children's streams (children in position order, each learnt with
- *  MPI_Probe + MPI_Get_count) and sends the stream to its parent; the root,
+ *  children's streams (children in position order, each announcing its
+ *  length in its first message: gatherv_stream.h's sized streams) and sends
+ *  the stream to its parent; the root,
  *  which knows every count, receives each child's stream (known size, all
  *  at once) and unpacks block q into recvbuf at displs[order[q]] with
  *  recvtype.  Honours: order, tag, segment_bytes (chunk). */

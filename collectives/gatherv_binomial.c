@@ -5,7 +5,8 @@
  *
  * Position p's subtree covers positions [p, p + size(p)) (tree.h); its
  * stream holds their packed blocks in position order.  Only the root knows
- * the sizes: inner positions learn each child's stream with MPI_Probe.
+ * the sizes: every stream announces its length in its first message
+ * (gatherv_stream.h, sized streams).
  */
 #include <stdlib.h>
 
@@ -26,8 +27,8 @@ static int inner(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
   rc = arcoll_vs_pack(sendbuf, sendcount, sendtype, buf, comm);
   const int lowbit = pos & -pos;
   for (int d = 1; d < lowbit && pos + d < P && rc == MPI_SUCCESS; d <<= 1)
-    rc = arcoll_vs_recv_any(&buf, &cap, &used, chunk, order[pos + d], tag, comm);
-  if (rc == MPI_SUCCESS) rc = arcoll_vs_send(buf, used, chunk, order[pos & (pos - 1)], tag, comm);
+    rc = arcoll_vs_recv_sized(&buf, &cap, &used, chunk, order[pos + d], tag, comm);
+  if (rc == MPI_SUCCESS) rc = arcoll_vs_send_sized(buf, used, chunk, order[pos & (pos - 1)], tag, comm);
   free(buf);
   return rc;
 }
@@ -45,29 +46,36 @@ static int root_part(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendt
   if (!off) return MPI_ERR_NO_MEM;
   off[0] = off[1] = 0; /* stream offset of position q (the root's block is not in it) */
   for (int q = 1; q < P; ++q) off[q + 1] = off[q] + recvcounts[order[q]] * (MPI_Aint)size;
-  for (int d = 1; d < P; d <<= 1)
-    nreq += arcoll_vs_nmsg(off[d + arcoll_binomial_subtree_size(d, P)] - off[d], chunk);
-  char *tmp = malloc((size_t)off[P] + 1);
+  int nchild = 0;
+  for (int d = 1; d < P; d <<= 1, ++nchild)
+    nreq += arcoll_vs_sized_nreq(off[d + arcoll_binomial_subtree_size(d, P)] - off[d], chunk);
+  const MPI_Aint first = ARCOLL_VS_HEADER + arcoll_vs_first(chunk);
+  char *tmp = malloc((size_t)off[P] + 1), *firsts = malloc((size_t)(nchild * first) + 1);
   MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)nreq);
-  if (!tmp || !req) {
-    free(off), free(tmp), free(req);
+  if (!tmp || !req || !firsts) {
+    free(off), free(tmp), free(req), free(firsts);
     return MPI_ERR_NO_MEM;
   }
   for (MPI_Aint i = 0; i < nreq; ++i) req[i] = MPI_REQUEST_NULL;
   MPI_Request *r = req;
-  for (int d = 1; d < P && rc == MPI_SUCCESS; d <<= 1) {
+  int c = 0;
+  for (int d = 1; d < P && rc == MPI_SUCCESS; d <<= 1, ++c) {
     const MPI_Aint bytes = off[d + arcoll_binomial_subtree_size(d, P)] - off[d];
-    rc = arcoll_vs_irecv(tmp + off[d], bytes, chunk, order[d], tag, comm, r);
-    r += arcoll_vs_nmsg(bytes, chunk);
+    rc = arcoll_vs_irecv_sized(tmp + off[d], bytes, firsts + c * first, chunk, order[d], tag, comm, r);
+    r += arcoll_vs_sized_nreq(bytes, chunk);
   }
   if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) /* while the streams come in */
     rc = arcoll_vs_copy(sendbuf, sendcount, sendtype, (char *)recvbuf + displs[order[0]] * ext,
                         recvcounts[order[0]], recvtype, comm);
   rc = arcoll_wait_all(nreq, req, rc);
+  c = 0;
+  for (int d = 1; d < P && rc == MPI_SUCCESS; d <<= 1, ++c)
+    rc = arcoll_vs_sized_done(tmp + off[d], off[d + arcoll_binomial_subtree_size(d, P)] - off[d],
+                              firsts + c * first, chunk);
   for (int q = 1; q < P && rc == MPI_SUCCESS; ++q)
     rc = arcoll_vs_unpack(tmp + off[q], (char *)recvbuf + displs[order[q]] * ext,
                           recvcounts[order[q]], recvtype, comm);
-  free(off), free(tmp), free(req);
+  free(off), free(tmp), free(req), free(firsts);
   return rc;
 }
 

@@ -3,7 +3,9 @@
 #include "gatherv_stream.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define VS_MAX_CHUNK ((MPI_Aint)1 << 30)
 
@@ -38,28 +40,105 @@ int arcoll_vs_irecv(char *buf, MPI_Aint bytes, MPI_Aint chunk, int src, int tag,
   return rc;
 }
 
-int arcoll_vs_recv_any(char **buf, MPI_Aint *cap, MPI_Aint *used, MPI_Aint chunk, int src, int tag,
-                       MPI_Comm comm) {
-  for (;;) {
-    MPI_Status st;
-    int n = 0, rc;
-    /* MPI_Probe + MPI_Recv, not MPI_Mprobe (SMPI does not implement it):
-     * nothing else receives from (src, tag) on this communicator meanwhile,
-     * since MPI forbids concurrent collectives on one communicator */
-    if ((rc = MPI_Probe(src, tag, comm, &st)) != MPI_SUCCESS) return rc;
-    if ((rc = MPI_Get_count(&st, MPI_BYTE, &n)) != MPI_SUCCESS) return rc;
-    if (n < 0 || n > chunk) return MPI_ERR_TRUNCATE; /* MPI_UNDEFINED or a foreign message */
-    if (*used + n > *cap) {
-      MPI_Aint c = *cap * 2 > *used + n ? *cap * 2 : *used + n;
-      char *p = realloc(*buf, (size_t)c + 1);
-      if (!p) return MPI_ERR_NO_MEM;
-      *buf = p, *cap = c;
-    }
-    rc = MPI_Recv(*buf + *used, n, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) return rc;
-    *used += n;
-    if (n < chunk) return MPI_SUCCESS;
+MPI_Aint arcoll_vs_first(MPI_Aint chunk) { return chunk < 65536 ? chunk : 65536; }
+
+/* The pieces after the first message: chunk bytes each, the last shorter
+ * (none when rest is 0); both sides know rest. */
+static int send_rest(const char *buf, MPI_Aint rest, MPI_Aint chunk, int dest, int tag,
+                     MPI_Comm comm) {
+  int rc = MPI_SUCCESS;
+  for (MPI_Aint at = 0; at < rest && rc == MPI_SUCCESS; at += chunk)
+    rc = MPI_Send(buf + at, (int)(rest - at < chunk ? rest - at : chunk), MPI_BYTE, dest, tag, comm);
+  return rc;
+}
+
+static MPI_Aint rest_nmsg(MPI_Aint rest, MPI_Aint chunk) { return (rest + chunk - 1) / chunk; }
+
+static int irecv_rest(char *buf, MPI_Aint rest, MPI_Aint chunk, int src, int tag, MPI_Comm comm,
+                      MPI_Request *req) {
+  int rc = MPI_SUCCESS;
+  for (MPI_Aint i = 0; i < rest_nmsg(rest, chunk); ++i) {
+    req[i] = MPI_REQUEST_NULL;
+    const MPI_Aint at = i * chunk, n = rest - at < chunk ? rest - at : chunk;
+    if (rc == MPI_SUCCESS) rc = MPI_Irecv(buf + at, (int)n, MPI_BYTE, src, tag, comm, &req[i]);
   }
+  return rc;
+}
+
+int arcoll_vs_send_sized(const char *buf, MPI_Aint bytes, MPI_Aint chunk, int dest, int tag,
+                         MPI_Comm comm) {
+  const MPI_Aint f = arcoll_vs_first(chunk), first = bytes < f ? bytes : f;
+  char *msg = malloc((size_t)(ARCOLL_VS_HEADER + first));
+  if (!msg) return MPI_ERR_NO_MEM;
+  const int64_t total = (int64_t)bytes;
+  memcpy(msg, &total, ARCOLL_VS_HEADER);
+  if (first) memcpy(msg + ARCOLL_VS_HEADER, buf, (size_t)first);
+  int rc = MPI_Send(msg, (int)(ARCOLL_VS_HEADER + first), MPI_BYTE, dest, tag, comm);
+  free(msg);
+  if (rc == MPI_SUCCESS) rc = send_rest(buf + first, bytes - first, chunk, dest, tag, comm);
+  return rc;
+}
+
+int arcoll_vs_recv_sized(char **buf, MPI_Aint *cap, MPI_Aint *used, MPI_Aint chunk, int src,
+                         int tag, MPI_Comm comm) {
+  const MPI_Aint f = arcoll_vs_first(chunk);
+  char *msg = malloc((size_t)(ARCOLL_VS_HEADER + f));
+  if (!msg) return MPI_ERR_NO_MEM;
+  MPI_Status st;
+  int n = 0, rc = MPI_Recv(msg, (int)(ARCOLL_VS_HEADER + f), MPI_BYTE, src, tag, comm, &st);
+  if (rc == MPI_SUCCESS) rc = MPI_Get_count(&st, MPI_BYTE, &n);
+  int64_t total = -1;
+  if (rc == MPI_SUCCESS && n >= ARCOLL_VS_HEADER) memcpy(&total, msg, ARCOLL_VS_HEADER);
+  const MPI_Aint first = n - ARCOLL_VS_HEADER;
+  /* a foreign or inconsistent message (ranks passing different counts) */
+  if (rc == MPI_SUCCESS && (total < 0 || first != (total < f ? total : f))) rc = MPI_ERR_TRUNCATE;
+  if (rc == MPI_SUCCESS && *used + total > *cap) {
+    MPI_Aint c = *cap * 2 > *used + total ? *cap * 2 : *used + (MPI_Aint)total;
+    char *p = realloc(*buf, (size_t)c + 1);
+    if (!p) rc = MPI_ERR_NO_MEM;
+    else *buf = p, *cap = c;
+  }
+  if (rc == MPI_SUCCESS) {
+    if (first) memcpy(*buf + *used, msg + ARCOLL_VS_HEADER, (size_t)first);
+    const MPI_Aint rest = (MPI_Aint)total - first;
+    MPI_Request *req = rest ? malloc(sizeof(MPI_Request) * (size_t)rest_nmsg(rest, chunk)) : NULL;
+    if (rest && !req) rc = MPI_ERR_NO_MEM;
+    else if (rest) {
+      rc = irecv_rest(*buf + *used + first, rest, chunk, src, tag, comm, req);
+      rc = arcoll_wait_all(rest_nmsg(rest, chunk), req, rc);
+    }
+    free(req);
+    if (rc == MPI_SUCCESS) *used += (MPI_Aint)total;
+  }
+  free(msg);
+  return rc;
+}
+
+MPI_Aint arcoll_vs_sized_nreq(MPI_Aint bytes, MPI_Aint chunk) {
+  const MPI_Aint f = arcoll_vs_first(chunk);
+  return 1 + rest_nmsg(bytes - (bytes < f ? bytes : f), chunk);
+}
+
+int arcoll_vs_irecv_sized(char *buf, MPI_Aint bytes, char *first_msg, MPI_Aint chunk, int src,
+                          int tag, MPI_Comm comm, MPI_Request *req) {
+  const MPI_Aint f = arcoll_vs_first(chunk), first = bytes < f ? bytes : f;
+  req[0] = MPI_REQUEST_NULL;
+  int rc = MPI_Irecv(first_msg, (int)(ARCOLL_VS_HEADER + first), MPI_BYTE, src, tag, comm, &req[0]);
+  const MPI_Aint rest = bytes - first;
+  if (rest) {
+    int rc2 = irecv_rest(buf + first, rest, chunk, src, tag, comm, req + 1);
+    if (rc == MPI_SUCCESS) rc = rc2;
+  }
+  return rc;
+}
+
+int arcoll_vs_sized_done(char *buf, MPI_Aint bytes, const char *first_msg, MPI_Aint chunk) {
+  const MPI_Aint f = arcoll_vs_first(chunk), first = bytes < f ? bytes : f;
+  int64_t total;
+  memcpy(&total, first_msg, ARCOLL_VS_HEADER);
+  if (total != (int64_t)bytes) return MPI_ERR_TRUNCATE;
+  if (first) memcpy(buf, first_msg + ARCOLL_VS_HEADER, (size_t)first);
+  return MPI_SUCCESS;
 }
 
 /* Pack (pack != 0) or unpack count elements of t at buf from / into bytes,
