@@ -7,8 +7,8 @@
  * gives SMPI's own bcast).  Driven by tools/compress-bench.sh.
  * Usage: smpi_compress_bench BYTES text|random ITERS STEADY
  * Prints: "RESULT bcast BYTES KIND mean_all_s mean_steady_s ALGO CODEC"
- * (mean_steady_s over the last STEADY calls; ALGO / CODEC of the last call,
- * "-" without libarcoll's introspection).
+ * (mean_steady_s over the last STEADY calls; ALGO / CODEC of the last timed
+ * call, CODEC "-" when ALGO is not `compressed`).
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -52,6 +52,9 @@ int main(int argc, char **argv) {
     sum_all += mx;
     if (it >= iters - steady) sum_steady += mx;
   }
+  const char *algo = arcoll_last_algorithm("bcast"); /* of the last timed call */
+  const char *codec = arcoll_bcast_last_codec(NULL, NULL);
+  if (algo && strcmp(algo, "compressed") != 0) codec = "-";
   /* correctness of the last call: every rank's bytes hash like the root's */
   uint64_t h = 1469598103934665603ull, h0;
   for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
@@ -59,8 +62,6 @@ int main(int argc, char **argv) {
   MPI_Bcast(&h0, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
   int bad = h != h0, anybad = 0;
   MPI_Reduce(&bad, &anybad, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-  const char *algo = arcoll_last_algorithm("bcast");
-  const char *codec = arcoll_bcast_last_codec(NULL, NULL);
   if (me == 0)
     printf("RESULT bcast %zu %s %.6f %.6f %s %s%s\n", n, argv[2], sum_all / iters,
            sum_steady / steady, algo ? algo : "-", codec ? codec : "-",

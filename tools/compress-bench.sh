@@ -13,17 +13,21 @@
 # exploration) and over all ITERS calls, and the ratios off/auto, smpi/auto.
 # A benchmark, not a test.  Takes /tmp/arcoll-mpi.lock for every smpirun.
 #
-# Usage: tools/compress-bench.sh [--iters N (30)] [--steady N (10)] [--sizes "1048576 4194304"]
+# Usage: tools/compress-bench.sh [--iters N (30)] [--steady N (10)] [--sizes "1048576 4194304"] [--ideal]
+#   --ideal: smpi/bw-factor:0:1 and smpi/lat-factor:0:1 (SMPI's default factors
+#   give messages below 64 KiB 34-109 % of the bandwidth and 1.6-2x the
+#   latency, which compressed segments, being small, pay most)
 # Environment: ARCOLL_BUILD_DIR (default build).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${ARCOLL_BUILD_DIR:-$ROOT/build}
-ITERS=30 STEADY=10 SIZES="1048576 4194304"
+ITERS=30 STEADY=10 SIZES="1048576 4194304" FACTORS=()
 while [ $# -gt 0 ]; do
   case $1 in
     --iters) ITERS=$2; shift 2 ;;
     --steady) STEADY=$2; shift 2 ;;
     --sizes) SIZES=$2; shift 2 ;;
+    --ideal) FACTORS=(--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1); shift ;;
     -h|--help) sed -n 2,20p "$0"; exit 0 ;;
     *) echo "compress-bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -45,7 +49,7 @@ run() { # config bytes kind -> RESULT line
   esac
   env "${env[@]}" flock /tmp/arcoll-mpi.lock smpirun -np 20 -platform "$PLAT" -hostfile "$HOSTS" \
     --cfg=smpi/privatize-libs:"$LIB" --cfg=smpi/simulate-computation:yes \
-    --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich \
+    --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich ${FACTORS[@]+"${FACTORS[@]}"} \
     --log=root.thres:warning --log=smpi_config.thres:warning \
     "$BIN" "$bytes" "$kind" "$ITERS" "$STEADY" | grep '^RESULT'
 }
