@@ -67,10 +67,16 @@ static double max3(double a, double b, double c) {
 
 arcoll_codec_t arcoll_compress_decide(const void *data, MPI_Aint bytes, int P, MPI_Aint seg,
                                       arcoll_compress_decision_t *d) {
+  return arcoll_compress_decide_min(data, bytes, P, seg, bytes, d);
+}
+
+arcoll_codec_t arcoll_compress_decide_min(const void *data, MPI_Aint bytes, int P, MPI_Aint seg,
+                                          MPI_Aint moved, arcoll_compress_decision_t *d) {
   arcoll_compress_decision_t r = {ARCOLL_CODEC_RAW, 1.0, -1.0, -1.0, bytes, 1};
   if (g_mode == ARCOLL_COMPRESS_LZ4) r.codec = ARCOLL_CODEC_LZ4;
   else if (g_mode == ARCOLL_COMPRESS_ZSTD) r.codec = ARCOLL_CODEC_ZSTD;
-  else if (g_mode == ARCOLL_COMPRESS_AUTO && P >= 2 && bytes >= ARCOLL_COMPRESS_MIN_BYTES) {
+  else if (g_mode == ARCOLL_COMPRESS_AUTO && P >= 2 && bytes > 0 &&
+           moved >= ARCOLL_COMPRESS_MIN_BYTES) {
     const double s = (double)(seg > 0 && seg < bytes ? seg : bytes);
     const double k = (double)((bytes + (MPI_Aint)s - 1) / (MPI_Aint)s);
     r.t_raw_s = (P - 2 + k) * tsend(s);

@@ -85,6 +85,14 @@ arcoll_codec_t arcoll_compress_decide(const void *data, MPI_Aint bytes, int P, M
                                       arcoll_compress_decision_t *d);
 
 /**
+ * arcoll_compress_decide() with the 64 KiB threshold applied to `moved`
+ * bytes instead of `bytes` (allgather: a block of `bytes` is decided by its
+ * owner, the threshold is on what crosses each link, (P-1) x bytes).
+ */
+arcoll_codec_t arcoll_compress_decide_min(const void *data, MPI_Aint bytes, int P, MPI_Aint seg,
+                                          MPI_Aint moved, arcoll_compress_decision_t *d);
+
+/**
  * Introspection (tests, ARCOLL_DEBUG): the last decision this process made
  * or received (set by the compressed algorithms); returns 0, or -1 when
  * there was none yet.
