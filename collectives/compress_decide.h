@@ -66,7 +66,7 @@ arcoll_compress_mode_t arcoll_compress_mode(void);
 /** What a root decided for one call (and what a receiver learnt). */
 typedef struct arcoll_compress_decision {
   arcoll_codec_t codec;  /**< the stream's codec; RAW = not compressed */
-  double ratio;          /**< sampled ratio (input / output bytes) of codec, 1 if none */
+  double ratio;          /**< sampled ratio (input / output bytes) of the best-predicted codec (auto), 1 if nothing was sampled */
   double t_raw_s;        /**< predicted uncompressed time, seconds (-1: not predicted) */
   double t_codec_s;      /**< predicted compressed time with codec, seconds (-1: none) */
   MPI_Aint bytes;        /**< message bytes */
