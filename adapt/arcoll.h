@@ -41,6 +41,20 @@ int arcoll_bcast_last_order(MPI_Comm comm, int *order, int len, long long *ncall
  */
 const char *arcoll_last_algorithm(const char *collective);
 
+/**
+ * Introspection of the compressed broadcast (collectives/compress_decide.h,
+ * seed 004_045dc3534e1f0a8b.txt): the codec of the calling process's last
+ * `compressed` bcast, "raw" (the root decided not to compress), "lz4" or
+ * "zstd".  At the root it is the root's own decision; elsewhere what the
+ * first segment's header said.
+ * @param ratio        out (may be NULL): at the root, the best sampled ratio
+ *                     (input / output bytes; 1 when nothing was sampled);
+ *                     1 elsewhere.
+ * @param decided_here out (may be NULL): 1 at the root, 0 elsewhere.
+ * @return a static string, or NULL when no compressed bcast ran yet.
+ */
+const char *arcoll_bcast_last_codec(double *ratio, int *decided_here);
+
 #ifdef __cplusplus
 }
 #endif

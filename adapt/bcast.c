@@ -18,6 +18,7 @@
 
 #include "arcoll.h"
 #include "bcast.h"
+#include "compress_decide.h"
 #include "dispatch.h"
 #include "site.h"
 
@@ -38,6 +39,14 @@ ARCOLL_EXPORT int arcoll_bcast_last_order(MPI_Comm comm, int *order, int len,
   if (ncalls) *ncalls = (long long)st->ncalls;
   if (adaptive) *adaptive = st->last_adaptive;
   return st->P;
+}
+
+ARCOLL_EXPORT const char *arcoll_bcast_last_codec(double *ratio, int *decided_here) {
+  arcoll_compress_decision_t d;
+  if (arcoll_compress_last(&d) != 0) return NULL;
+  if (ratio) *ratio = d.ratio;
+  if (decided_here) *decided_here = d.root;
+  return arcoll_codec_name(d.codec);
 }
 
 /* ---- the broadcast ------------------------------------------------------- */
@@ -155,6 +164,13 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   const double t0 = arcoll_online_t0(ch);
   rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, lc.order);
   rc = arcoll_online_done(st, ch, t0, rc);
+  if (arcoll_g_cfg.debug && st->me == root && !strcmp(ch->algo->name, "compressed")) {
+    arcoll_compress_decision_t d;
+    if (arcoll_compress_last(&d) == 0)
+      fprintf(stderr, "arcoll: bcast compressed %lld B: %s (sampled ratio %.2f, predicted raw "
+              "%.3g s, compressed %.3g s)\n", (long long)d.bytes, arcoll_codec_name(d.codec),
+              d.ratio, d.t_raw_s, d.t_codec_s);
+  }
   if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);
   return arcoll_finish(comm, rc);
 }

@@ -6,6 +6,7 @@
 #define ARCOLL_STR(x) ARCOLL_STR_(x)
 
 #include "coll.h"
+#include "compress_decide.h"
 #include "online.h"
 
 #include <ctype.h>
@@ -192,6 +193,16 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
               &cfg->online_skew, err, errlen))
     return -1;
   if (parse_tuning(cfg, err, errlen)) return -1;
+  arcoll_compress_mode_t cm = ARCOLL_COMPRESS_AUTO;
+  if (arcoll_compress_parse(getenv("ARCOLL_COMPRESS"), &cm) != 0) {
+    snprintf(err, (size_t)errlen,
+             "ARCOLL_COMPRESS='%s' is not valid; use one of: auto (default: the root of each "
+             "broadcast of 64 KiB or more decides from a sample of the data and the model), "
+             "off (never compress), lz4 (always compress with LZ4), zstd (always compress with "
+             "zstd level 1)", getenv("ARCOLL_COMPRESS"));
+    return -1;
+  }
+  cfg->compress = (int)cm;
   if ((s = getenv("ARCOLL_DEBUG")) && *s) {
     if (!strcmp(s, "0")) cfg->debug = 0;
     else if (!strcmp(s, "1")) cfg->debug = 1;

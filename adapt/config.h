@@ -67,6 +67,7 @@ typedef struct arcoll_config {
   arcoll_model_t model;    /**< ARCOLL_MODEL or arcoll_model_default() */
   arcoll_tuning_t tuning;  /**< ARCOLL_TUNING's choices (empty when unset) */
   char tuning_out[4096];   /**< ARCOLL_TUNING_OUT ("" when unset) */
+  int compress;            /**< ARCOLL_COMPRESS (arcoll_compress_mode_t, compress_decide.h) */
 } arcoll_config_t;
 
 /**

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include "dispatch.h"
+#include "compress_decide.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -42,6 +43,9 @@ void arcoll_configure(void) {
     }
     PMPI_Abort(MPI_COMM_WORLD, 1);
   }
+  /* the compressed collectives' switch (collectives/compress_decide.h) */
+  arcoll_compress_configure((arcoll_compress_mode_t)arcoll_g_cfg.compress,
+                            arcoll_g_cfg.model.inter.t_s, arcoll_g_cfg.model.inter.B);
   arcoll_g_configured = 1;
 }
 

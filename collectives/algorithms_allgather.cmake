@@ -6,4 +6,5 @@
 # gather_bcast keeps its own segmented byte broadcast.
 target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/allgather_gather_bcast.c
+  ${CMAKE_CURRENT_LIST_DIR}/allgather_compressed.c
   ${CMAKE_CURRENT_LIST_DIR}/algos_allgather.c)

@@ -14,6 +14,9 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bcast_twotree.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_linear.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_knomial.c
+  ${CMAKE_CURRENT_LIST_DIR}/bcast_compressed.c
+  ${CMAKE_CURRENT_LIST_DIR}/compress_codec.c
+  ${CMAKE_CURRENT_LIST_DIR}/compress_decide.c
   ${CMAKE_CURRENT_LIST_DIR}/gather_linear.c
   ${CMAKE_CURRENT_LIST_DIR}/gather_binomial.c
   ${CMAKE_CURRENT_LIST_DIR}/scatter_linear.c

@@ -16,5 +16,8 @@ const arcoll_algo_desc_t arcoll_allgather_algorithms[] = {
      "Bruck, Ho, Kipnis, Upfal, Weathersby 1997: T = ceil(log2 P) t_s + (P-1) m/B"},
     {"allgather", "gather_bcast", FN(arcoll_allgather_gather_bcast), ORD | SEG,
      "binomial gather + binomial bcast: T = gather(m) + bcast(P m)"},
+    {"allgather", "compressed", FN(arcoll_allgather_compressed), ORD,
+     "seed 004_045dc3534e1f0a8b.txt (ZipMPI) compressed ring: T = C + (P-1) T(m/r) + D, "
+     "each block compressed once by its owner"},
 };
 const int arcoll_allgather_nalgorithms = NELEM(arcoll_allgather_algorithms);

@@ -32,6 +32,9 @@ const arcoll_algo_desc_t arcoll_bcast_algorithms[] = {
     {"bcast", "knomial", FN(arcoll_bcast_knomial), ORD | SEG,
      "k-nomial tree (MPICH / MVAPICH2 knomial, radix k = 4): "
      "T = sum_i [T_send(M) + ((k-1)(D-i) - 1) X(M)], D = ceil(log_k P)"},
+    {"bcast", "compressed", FN(arcoll_bcast_compressed), ORD | SEG,
+     "seed 004_045dc3534e1f0a8b.txt (ZipMPI) compressed chain: T = C + (P-1) T_send(s/r) + "
+     "(k-1) max(C, T_send(s/r), D) + D, C = s/Vc, D = s/Vd, s = M/k"},
 };
 const int arcoll_bcast_nalgorithms = NELEM(arcoll_bcast_algorithms);
 

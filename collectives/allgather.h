@@ -85,6 +85,23 @@ int arcoll_allgather_bruck(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype
                            void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype,
                            MPI_Comm comm, const arcoll_sched_t *s);
 
+/**
+ * Compressed ring (seed 004_045dc3534e1f0a8b.txt, ZipMPI;
+ * allgather_compressed.c): every rank packs its block and decides for it
+ * alone (compress_decide.h with the ring as a chain of P-1 hops of one
+ * segment: ARCOLL_COMPRESS, a sample of the block, the model), then P-1 ring
+ * steps forward [4-byte header][LZ4 / zstd / raw bytes] messages as received
+ * (no recompression); each block is decompressed while the next step's
+ * transfer runs.  Bit-identical for every datatype (packed / unpacked).
+ * T = C + (P-1) T(m/r) + D (raw: the ring's (P-1) T(m)), C / D: m over the
+ * codec throughputs.  Errors as above, plus MPI_ERR_OTHER for a block that
+ * does not decompress and MPI_ERR_COUNT for blocks above INT_MAX / 2 bytes.
+ * Honours: order, tag.
+ */
+int arcoll_allgather_compressed(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, const arcoll_sched_t *s);
+
 /** Gather + broadcast over the existing trees: binomial gather (gather.h)
  *  of the blocks to position 0, then binomial broadcast (bcast.h) of the M
  *  bytes along the same order (as packed bytes unless recvtype is a
@@ -96,7 +113,7 @@ int arcoll_allgather_gather_bcast(const void *sendbuf, MPI_Aint sendcount,
                                   MPI_Datatype recvtype, MPI_Comm comm,
                                   const arcoll_sched_t *s);
 
-/** Table: allgather {ring, recursive_doubling, bruck, gather_bcast}. */
+/** Table: allgather {ring, recursive_doubling, bruck, gather_bcast, compressed}. */
 extern const arcoll_algo_desc_t arcoll_allgather_algorithms[];
 extern const int arcoll_allgather_nalgorithms;
 

@@ -136,8 +136,26 @@ int arcoll_bcast_linear(void *buf, MPI_Aint count, MPI_Datatype datatype, int ro
 int arcoll_bcast_knomial(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                          MPI_Comm comm, const arcoll_sched_t *s);
 
+/**
+ * Compressed pipelined chain (seed 004_045dc3534e1f0a8b.txt, ZipMPI;
+ * bcast_compressed.c): the root compresses segments of s->segment_bytes
+ * (<= 0: 64 KiB; clamped to [1 KiB, 1 MiB]) with LZ4 or zstd when its
+ * per-call decision says so (compress_decide.h: ARCOLL_COMPRESS, sampled
+ * ratio and the cost model), else sends them raw; each segment is one
+ * message [4-byte header][compressed or raw bytes] down the chain order[0]
+ * -> order[1] -> ...; inner ranks forward the bytes as received and every
+ * rank decompresses into buf.  Bit-identical for every datatype (derived
+ * types are packed at the root and unpacked at the receivers).  Cost:
+ * compress_decide.h (raw: the chain's (k + P - 2) T_send(M/k)).  Errors as
+ * above, plus MPI_ERR_OTHER for a segment that does not decompress and
+ * MPI_ERR_COUNT for a non-contiguous datatype above INT_MAX bytes.
+ * Honours: order, segment_bytes, tag.
+ */
+int arcoll_bcast_compressed(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm, const arcoll_sched_t *s);
+
 /** Table of the bcast algorithms: binomial, chain, twopath, ksegment, nebst,
- *  scatter_ring, twotree, linear, knomial. */
+ *  scatter_ring, twotree, linear, knomial, compressed. */
 extern const arcoll_algo_desc_t arcoll_bcast_algorithms[];
 extern const int arcoll_bcast_nalgorithms;
 

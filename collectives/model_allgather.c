@@ -12,6 +12,8 @@ static double T(const arcoll_model_t *md, double x) {
 
 double arcoll_model_allgather(const arcoll_model_t *md, const char *name, int P, double m,
                               MPI_Aint seg) {
+  if (!strcmp(name, "compressed")) /* its raw form, the ring (the data are unknown here) */
+    return (P - 1) * T(md, m);
   if (!strcmp(name, "ring")) /* Thakur et al.: (P-1) (t_s + m/B) */
     return (P - 1) * T(md, m);
   if (!strcmp(name, "recursive_doubling")) {

@@ -35,6 +35,12 @@ double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double 
     double k = nsegments(M, seg);
     return pipeline(c, NULL, P - 1, k, M / k, 0);
   }
+  if (!strcmp(name, "compressed")) {
+    /* The data are unknown here: its raw form, the chain (the root's
+     * per-call decision, compress_decide.h, models the compressed form). */
+    double k = nsegments(M, seg);
+    return pipeline(c, NULL, P - 1, k, M / k, 0);
+  }
   if (!strcmp(name, "twopath")) {
     /* Seed 000: (k + P/2 - 2) 2 T_send(M/k).  The code (tree_2path over
      * bcast_tree) sends every segment to both heads: fan-out 2 at the root,

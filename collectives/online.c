@@ -2,6 +2,8 @@
  * refinement around the fastest; see online.h. */
 #include "online.h"
 
+#include "compress_decide.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -53,6 +55,24 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
         e->cand[e->n++] = all[i];
         break;
       }
+  }
+  /* bcast from ARCOLL_COMPRESS_MIN_BYTES (allgather: (P-1) blocks from
+   * it), ARCOLL_COMPRESS not off: the compressed algorithm is always measured (select.c leaves it out: its model
+   * is the chain's, the data decide); when the slots are full it replaces
+   * the last-ranked algorithm that is neither binomial nor the best's own
+   * (the unsegmented variant of the best stays) */
+  if (((c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_COMPRESS_MIN_BYTES) ||
+       (c == ARCOLL_COLL_ALLGATHER && bytes * (P - 1) >= ARCOLL_COMPRESS_MIN_BYTES)) &&
+      e->n > 0 && arcoll_compress_mode() != ARCOLL_COMPRESS_OFF) {
+    const arcoll_algo_desc_t *z = arcoll_algorithm_find(c, "compressed");
+    arcoll_choice_t zc;
+    if (z && arcoll_select_config(m, c, z, P, bytes, &zc) == 0) {
+      int at = e->n < ncand ? e->n++ : e->n - 1;
+      while (at > 0 && e->n == ncand &&
+             (!strcmp(e->cand[at].algo->name, "binomial") || e->cand[at].algo == e->cand[0].algo))
+        --at;
+      if (at > 0) e->cand[at] = zc;
+    }
   }
   /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: binomial first, then the
    * imbalance check after its runs (online.h) */

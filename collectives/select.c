@@ -161,6 +161,9 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
     const arcoll_algo_desc_t *a = &t[i];
     arcoll_choice_t ch;
     if (!commutative && (a->flags & ARCOLL_ALGO_COMMUTATIVE_ONLY)) continue;
+    /* compressed: its model is the chain's (the data are unknown), a tie
+     * the ranking cannot break; the online selection adds it (online.c) */
+    if (!strcmp(a->name, "compressed")) continue;
     if (best_config(m, c, a, P, bytes, segs, nseg, &ch) != 0) continue;
     /* insertion by predicted time; strict < keeps table order on ties */
     int pos = nout;
@@ -195,6 +198,14 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
     }
   }
   return nout;
+}
+
+int arcoll_select_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_algo_desc_t *a,
+                         int P, MPI_Aint bytes, arcoll_choice_t *out) {
+  MPI_Aint segs[64];
+  if (!m || !a || !out || P < 1) return -1;
+  const int nseg = segment_candidates(m, P, bytes, segs, 64);
+  return best_config(m, c, a, P, bytes, segs, nseg, out);
 }
 
 int arcoll_select(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,

@@ -164,6 +164,15 @@ int arcoll_select(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint byte
                   int commutative, arcoll_choice_t *out);
 
 /**
+ * Algorithm a of collective c with its best segment size / k by the model
+ * (the configuration arcoll_select_candidates() would rank), even for an
+ * algorithm the ranking leaves out (bcast compressed).  Returns 0 and fills
+ * *out, or -1 when the model has no formula for it.
+ */
+int arcoll_select_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_algo_desc_t *a,
+                         int P, MPI_Aint bytes, arcoll_choice_t *out);
+
+/**
  * The nmax most promising configurations of collective c, one per algorithm:
  * each eligible algorithm with its best segment size / k by the model, sorted
  * by predicted time (ascending; ties in table order).  out[0] is

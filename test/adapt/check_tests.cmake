@@ -92,3 +92,47 @@ function(arcoll_check_tests coll program nalgo big names)
     endforeach()
   endforeach()
 endfunction()
+
+# The compressed broadcast through libarcoll (compress_check.c; seed 004):
+#   adapt.compress.forced_lz4.np{2,3,4}, forced_zstd.np3: data and codec agreement
+#   adapt.compress.switch.np{2,3,4}: ARCOLL_COMPRESS=auto with a 100 Mb/s model
+#     compresses text-like / zero data of 1 MiB and never random data
+#   adapt.compress.auto.np{2,3,4}: the online selection with `compressed` a candidate
+#   adapt.compress.bad_value.np2: ARCOLL_COMPRESS=gzip stops MPI_Init naming the values
+#   adapt.smpi.compress.switch.npN, N = 1 2 3 5 8 13
+# (the program: arcoll_check_program(compress_check) in CMakeLists.txt, both builds)
+function(arcoll_compress_tests)
+  set(_model ${CMAKE_CURRENT_SOURCE_DIR}/slow_network.model.json)
+  foreach(np 2 3 4)
+    arcoll_adapt_mpi_test(adapt.compress.forced_lz4.np${np} ${np} PROGRAM compress_check
+      ARGS forced ENV ARCOLL_BCAST_ALGORITHM=compressed ARCOLL_COMPRESS=lz4)
+    arcoll_adapt_mpi_test(adapt.compress.switch.np${np} ${np} PROGRAM compress_check
+      ARGS switch ENV ARCOLL_BCAST_ALGORITHM=compressed ARCOLL_COMPRESS=auto ARCOLL_MODEL=${_model})
+    arcoll_adapt_mpi_test(adapt.compress.auto.np${np} ${np} PROGRAM compress_check
+      ARGS auto ENV ARCOLL_MODEL=${_model})
+    set_tests_properties(adapt.compress.forced_lz4.np${np} PROPERTIES
+      PASS_REGULAR_EXPRESSION "compress_check forced P=${np}: OK")
+    set_tests_properties(adapt.compress.switch.np${np} PROPERTIES
+      PASS_REGULAR_EXPRESSION "compress_check switch P=${np}: OK")
+    set_tests_properties(adapt.compress.auto.np${np} PROPERTIES
+      PASS_REGULAR_EXPRESSION "compress_check auto P=${np}: OK")
+  endforeach()
+  arcoll_adapt_mpi_test(adapt.compress.forced_zstd.np3 3 PROGRAM compress_check
+    ARGS forced ENV ARCOLL_BCAST_ALGORITHM=compressed ARCOLL_COMPRESS=zstd)
+  set_tests_properties(adapt.compress.forced_zstd.np3 PROPERTIES
+    PASS_REGULAR_EXPRESSION "compress_check forced P=3: OK")
+  arcoll_adapt_mpi_test(adapt.compress.bad_value.np2 2 PROGRAM compress_check
+    ARGS forced ENV ARCOLL_COMPRESS=gzip)
+  set_tests_properties(adapt.compress.bad_value.np2 PROPERTIES PASS_REGULAR_EXPRESSION
+    "ARCOLL_COMPRESS='gzip' is not valid; use one of: auto .*off .*lz4 .*zstd")
+  if(NOT ARCOLL_HAVE_SMPI)
+    return()
+  endif()
+  foreach(np 1 2 3 5 8 13)
+    arcoll_adapt_smpi_test(adapt.smpi.compress.switch.np${np} ${np}
+      ${CMAKE_BINARY_DIR}/smpi/test/adapt/compress_check ARGS switch
+      ENV ARCOLL_BCAST_ALGORITHM=compressed ARCOLL_COMPRESS=auto ARCOLL_MODEL=${_model})
+    set_tests_properties(adapt.smpi.compress.switch.np${np} PROPERTIES
+      PASS_REGULAR_EXPRESSION "compress_check switch P=${np}: OK")
+  endforeach()
+endfunction()

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compress_decide.h"
 #include "online.h"
 
 namespace {
@@ -46,6 +47,8 @@ std::vector<Measured> explore(arcoll_explorer_t &e, const TimeFn &time_of) {
 arcoll_choice_t setup(arcoll_explorer_t &e, arcoll_model_t &m, int refine,
                       MPI_Aint bytes = 2 << 20) {
   arcoll_model_default(&m);
+  // the model's candidates only (the compressed one: CompressedIsMeasured...)
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
   const int n = arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, 64, bytes, 1, 4, 2, refine);
   EXPECT_GE(n, 2);
   for (int i = 0; i < e.n; ++i)
@@ -131,6 +134,8 @@ TEST(Online, CostlyCandidatesUseUpTheBudgetAndStopTheRefinement) {
 TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
   arcoll_model_t m;
   arcoll_model_default(&m);
+  // the model's ranking alone: no compressed candidate (CompressedIsMeasured...)
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
   int pruned = 0;
   for (arcoll_coll_t c : {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE, ARCOLL_COLL_ALLREDUCE, ARCOLL_COLL_SCAN,
                           ARCOLL_COLL_SCATTER, ARCOLL_COLL_GATHER})
@@ -165,6 +170,35 @@ TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
         pruned += n - within;
       }
   EXPECT_GT(pruned, 0);  // the rule does drop candidates somewhere in this grid
+}
+
+// bcast from ARCOLL_COMPRESS_MIN_BYTES: the compressed chain is a measured
+// candidate unless ARCOLL_COMPRESS=off (the model cannot rank it: online.c);
+// it never displaces binomial or the best's unsegmented variant.
+TEST(Online, CompressedIsMeasuredFrom64KiBUnlessOff) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  auto has = [](const arcoll_explorer_t &e, const char *name) {
+    for (int i = 0; i < e.n; ++i)
+      if (!strcmp(e.cand[i].algo->name, name)) return true;
+    return false;
+  };
+  for (int P : {2, 4, 20, 64})
+    for (MPI_Aint bytes : {(MPI_Aint)8, (MPI_Aint)65535, (MPI_Aint)65536, (MPI_Aint)(4 << 20)})
+      for (int ncand : {2, 5, 8}) {
+        arcoll_explorer_t e;
+        arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);
+        arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, P, bytes, 1, ncand, 1, 0);
+        EXPECT_EQ(has(e, "compressed"), bytes >= ARCOLL_COMPRESS_MIN_BYTES)
+            << "P=" << P << " m=" << bytes << " ncand=" << ncand;
+        arcoll_explorer_t off;
+        arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+        arcoll_explorer_init(&off, &m, ARCOLL_COLL_BCAST, P, bytes, 1, ncand, 1, 0);
+        EXPECT_FALSE(has(off, "compressed")) << "P=" << P << " m=" << bytes;
+        if (has(off, "binomial") && ncand > 2) EXPECT_TRUE(has(e, "binomial")) << "P=" << P;
+        EXPECT_EQ(e.cand[0].algo, off.cand[0].algo);  // the model's best stays first
+      }
+  arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);
 }
 
 TEST(Online, UnsegmentedWinnerIsNotRefined) {
