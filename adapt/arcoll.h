@@ -41,6 +41,14 @@ int arcoll_bcast_last_order(MPI_Comm comm, int *order, int len, long long *ncall
  */
 const char *arcoll_last_algorithm(const char *collective);
 
+/**
+ * Number of nonblocking and persistent collective schedules libarcoll has
+ * built in this process (MPI_I<coll> calls and MPI_<Coll>_init calls it ran
+ * instead of the MPI library; adapt/README.md "Nonblocking and persistent
+ * collectives").  0 with ARCOLL_NONBLOCKING=off.
+ */
+long long arcoll_nbc_schedules(void);
+
 #ifdef __cplusplus
 }
 #endif
