@@ -209,6 +209,28 @@ int main(int argc, char **argv) {
         }
     }
   }
+  /* large: ibcast (scatter + allgather at P = 2^k > 2) and iallreduce
+   * (Rabenseifner at P = 2^k), odd counts, both outstanding */
+  for (int k = 0; k < 4; ++k) {
+    const int n = k < 2 ? 40000 : 40011, root = k % 2 ? P - 1 : 0, vec = k == 3;
+    int *bc = tbuf(n, vec), *ar = tbuf(n, 0), *ai = tbuf(n, 0);
+    for (int i = 0; i < n * (vec ? 2 : 1); ++i) tset(bc, vec, i, me == root ? val(300 + k, root, i) : -1);
+    for (int i = 0; i < n; ++i) ai[i] = ar[i] = val(310 + k, me, i);
+    MPI_Request r[2];
+    MPI_Ibcast(bc, n, vec ? vec_t : MPI_INT, root, MPI_COMM_WORLD, &r[0]);
+    MPI_Iallreduce(k % 2 ? MPI_IN_PLACE : ai, ar, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    int bad = 0, badr = 0;
+    for (int i = 0; i < n * (vec ? 2 : 1); ++i) bad += tget(bc, vec, i) != val(300 + k, root, i);
+    for (int i = 0; i < n; ++i) {
+      int e = 0;
+      for (int q = 0; q < P; ++q) e += val(310 + k, q, i);
+      badr += ar[i] != e;
+    }
+    CHECK(!bad && gaps_ok(bc, n, vec), "large ibcast n=%d root %d vec %d: %d wrong", n, root, vec, bad);
+    CHECK(!badr, "large iallreduce n=%d in place %d: %d wrong", n, k % 2, badr);
+    free(bc), free(ar), free(ai);
+  }
   /* non-commutative op through iallreduce too */
   {
     const int n = 7;
