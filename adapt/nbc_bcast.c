@@ -7,10 +7,10 @@
  *    log2 P copies (seed 000: L (t_s + M/B), here ~ L(L+1)/2 M/B at the root
  *    with concurrent sends);
  *  - from ARCOLL_NBC_BCAST_SCATTER_BYTES with P a power of two: binomial
- *    scatter of P blocks of ceil(M/P) bytes, then recursive-doubling
+ *    scatter of P blocks of ceil(M/P) bytes (one child per round), then
+ *    recursive-doubling
  *    allgather in place (van de Geijn; Thakur et al. 2005: 2 log2 P t_s +
- *    2 (P-1)/P M/B), 2 log2 P rounds, each posting its sends and receives
- *    at once.
+ *    2 (P-1)/P M/B), up to 3 log2 P rounds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,10 +54,14 @@ static void scatter_allgather(nbc_sched_t *s, char *data, MPI_Aint blk, int root
     nbc_recv(s, data + (MPI_Aint)pos * blk, (MPI_Aint)low * blk, MPI_BYTE, RANK(pos - low));
     nbc_round(s);
   }
-  for (int mask = low >> 1; mask >= 1; mask >>= 1)
+  /* one child per round, largest subtree first: sent together they would
+   * share the link and the largest, whose subtree waits longest, would
+   * arrive last (SMPI P = 64, 1 MiB: 2.86 -> see adapt/README.md) */
+  for (int mask = low >> 1; mask >= 1; mask >>= 1) {
     nbc_send(s, data + (MPI_Aint)(pos + mask) * blk, (MPI_Aint)mask * blk, MPI_BYTE,
              RANK(pos + mask));
-  nbc_round(s);
+    nbc_round(s);
+  }
   /* allgather: after the step of `mask` every position holds its aligned
    * group of 2 mask blocks */
   for (int mask = 1; mask < P; mask <<= 1) {
