@@ -55,6 +55,14 @@ const char *arcoll_last_algorithm(const char *collective);
  */
 const char *arcoll_bcast_last_codec(double *ratio, int *decided_here);
 
+/**
+ * Number of nonblocking and persistent collective schedules libarcoll has
+ * built in this process (MPI_I<coll> calls and MPI_<Coll>_init calls it ran
+ * instead of the MPI library; adapt/README.md "Nonblocking and persistent
+ * collectives").  0 with ARCOLL_NONBLOCKING=off.
+ */
+long long arcoll_nbc_schedules(void);
+
 #ifdef __cplusplus
 }
 #endif

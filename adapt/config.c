@@ -120,6 +120,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->late_order = -1;
   cfg->ewma_alpha = 0.5;
   cfg->debug = 0;
+  cfg->nonblocking = 1;
   cfg->online_candidates = ARCOLL_ONLINE_DEFAULT_CANDIDATES;
   cfg->online_trials = 2;
   cfg->online_refine = ARCOLL_ONLINE_DEFAULT_REFINE;
@@ -203,6 +204,17 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
     return -1;
   }
   cfg->compress = (int)cm;
+  if ((s = getenv("ARCOLL_NONBLOCKING")) && *s) {
+    if (!strcmp(s, "on") || !strcmp(s, "1")) cfg->nonblocking = 1;
+    else if (!strcmp(s, "off") || !strcmp(s, "0")) cfg->nonblocking = 0;
+    else {
+      snprintf(err, (size_t)errlen,
+               "ARCOLL_NONBLOCKING='%s' is not valid; use on (default: nonblocking and "
+               "persistent collectives run as arcoll schedules) or off (pass them to the MPI "
+               "library)", s);
+      return -1;
+    }
+  }
   if ((s = getenv("ARCOLL_DEBUG")) && *s) {
     if (!strcmp(s, "0")) cfg->debug = 0;
     else if (!strcmp(s, "1")) cfg->debug = 1;

@@ -27,6 +27,8 @@
  * |                                   | its choices replace the online selection |         |
  * | ARCOLL_TUNING_OUT                 | tuning file written at MPI_Finalize      | none    |
  * | ARCOLL_DEBUG                      | 0 or 1 (print orders / choices to stderr)| 0       |
+ * | ARCOLL_NONBLOCKING                | on: nonblocking / persistent collectives | on      |
+ * |                                   | run as arcoll schedules (nbc.h); off: PMPI|        |
  *
  * <COLL> is BCAST, REDUCE, ALLREDUCE, SCAN, EXSCAN, GATHER, SCATTER,
  * ALLTOALL, BARRIER, ALLGATHER, REDUCE_SCATTER_BLOCK, ALLGATHERV, GATHERV,
@@ -60,6 +62,7 @@ typedef struct arcoll_config {
   int late_order;          /**< ARCOLL_LATE_ORDER: 1 on, 0 off, -1 unset (arcoll_late_applies) */
   double ewma_alpha;
   int debug;
+  int nonblocking;         /**< ARCOLL_NONBLOCKING: 1 on (default), 0 off (nbc.h) */
   int online_candidates;   /**< ARCOLL_ONLINE_CANDIDATES: candidates measured per class (1 = model only) */
   int online_trials;       /**< ARCOLL_ONLINE_TRIALS: runs per candidate */
   int online_refine;       /**< ARCOLL_ONLINE_REFINE: segment-refinement rounds (0 = none) */

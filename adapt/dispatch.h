@@ -83,6 +83,9 @@ typedef struct arcoll_comm_state {
   int bcast_calls_recorded; /**< 1 once a broadcast ran in arcoll */
   /** per collective [ARCOLL_NCLASS]: binomial choices used while ranks are late */
   arcoll_cached_t *late_alt[ARCOLL_COLL_COUNT];
+  /** nonblocking / persistent collectives started on this communicator
+   *  (tags of their schedules, nbc.h) */
+  unsigned nbc_seq, pnbc_seq;
   struct arcoll_comm_state *next;
 } arcoll_comm_state_t;
 
