@@ -49,15 +49,26 @@ void arcoll_configure(void) {
   arcoll_g_configured = 1;
 }
 
+/* After MPI_Init: the configuration, and MPI_COMM_WORLD's state while every
+ * rank is in MPI_Init (creating a state is collective; nonblocking
+ * collectives only use a state that exists, nbc_api.c, so that one started
+ * first on a communicator never blocks: MPI lets ranks start nonblocking
+ * collectives on different communicators in different orders). */
+static void after_init(void) {
+  arcoll_configure();
+  int rc;
+  if (arcoll_g_cfg.nonblocking) (void)arcoll_state(MPI_COMM_WORLD, &rc); /* else: at first use */
+}
+
 ARCOLL_EXPORT int MPI_Init(int *argc, char ***argv) {
   int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS) arcoll_configure();
+  if (rc == MPI_SUCCESS) after_init();
   return rc;
 }
 
 ARCOLL_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS) arcoll_configure();
+  if (rc == MPI_SUCCESS) after_init();
   return rc;
 }
 

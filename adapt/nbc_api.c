@@ -31,9 +31,16 @@ ARCOLL_HIDDEN int nbc_end(MPI_Comm comm, nbc_sched_t *s, int persistent, MPI_Req
                                         : nbc_start_nonblocking(s, req));
 }
 
-/* 1 if arcoll runs collective c on comm (P ranks): enabled, intracommunicator, P > 1. */
+/* 1 if arcoll runs collective c on comm (P ranks): enabled, intracommunicator,
+ * P > 1, and comm has its arcoll state already (MPI_COMM_WORLD from MPI_Init,
+ * any other communicator from its first blocking collective that arcoll ran).
+ * Creating a state is a collective call (PMPI_Comm_split): done here it would
+ * deadlock a correct program that starts nonblocking collectives on two new
+ * communicators in different orders on different ranks.  Every rank sees the
+ * same answer: states are created by the same blocking calls on all ranks,
+ * and MPI orders a communicator's collectives alike on all ranks. */
 ARCOLL_HIDDEN int nbc_handles(arcoll_coll_t c, MPI_Comm comm, MPI_Request *req, int *P) {
-  return req && arcoll_nbc_enabled() && arcoll_intra(c, comm, P);
+  return req && arcoll_nbc_enabled() && arcoll_intra(c, comm, P) && arcoll_state_peek(comm);
 }
 
 static int bcast(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_Comm comm,

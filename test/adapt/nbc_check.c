@@ -249,6 +249,35 @@ int main(int argc, char **argv) {
   typedef long long (*count_fn)(void);
   count_fn cnt = ARCOLL_TEST_SYMBOL(count_fn, arcoll_nbc_schedules);
   const long long ran = cnt ? cnt() : 0;
+  /* two new communicators, their first collectives nonblocking and started
+   * in opposite orders on even and odd ranks (legal MPI): nothing may block
+   * (libarcoll passes them to MPI until a blocking collective made its state),
+   * values right; after a blocking barrier on A, A's ibcast is arcoll's */
+  {
+    MPI_Comm A, B;
+    MPI_Comm_dup(MPI_COMM_WORLD, &A);
+    MPI_Comm_dup(MPI_COMM_WORLD, &B);
+    int a[3] = {me == 0 ? 71 : -1, 72, 73}, b[3] = {me == 0 ? 81 : -1, 82, 83};
+    MPI_Request r[2];
+    for (int k = 0; k < 2; ++k) {
+      const int first_a = (me % 2 == 0) == (k == 0);
+      if (first_a) MPI_Ibcast(a, 3, MPI_INT, 0, A, &r[k]);
+      else MPI_Ibcast(b, 3, MPI_INT, 0, B, &r[k]);
+    }
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+    CHECK(a[0] == 71 && b[0] == 81, "crossed ibcasts on new communicators: %d %d", a[0], b[0]);
+    CHECK(!cnt || cnt() == ran, "a nonblocking collective created a communicator's state");
+    MPI_Barrier(A);
+    int x = me == 0 ? 91 : -1;
+    MPI_Ibcast(&x, 1, MPI_INT, 0, A, &r[0]);
+    MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    CHECK(x == 91, "ibcast on A after a barrier: %d", x);
+    if (strcmp(mode, "off") != 0)
+      CHECK(P == 1 || !cnt || cnt() == ran + 1, "ibcast after A's barrier ran in arcoll: %lld -> %lld",
+            ran, cnt ? cnt() : 0);
+    MPI_Comm_free(&A);
+    MPI_Comm_free(&B);
+  }
   if (!strcmp(mode, "off")) CHECK(ran == 0, "ARCOLL_NONBLOCKING=off but %lld schedules", ran);
   else CHECK(P == 1 || ran > 0, "no schedule ran in arcoll (libarcoll %s)", cnt ? "found" : "missing");
   long f = failures, tot = 0;
