@@ -35,6 +35,23 @@ static int env_int(const char *name, long long lo, long long hi, const char *wha
   return 0;
 }
 
+/* on|1 / off|0 variable `name` into *out (1 / 0), left unchanged when unset
+ * or empty.  On a bad value writes "NAME='v' is not valid; use on (ON) or
+ * off (OFF)SUFFIX" into err and returns -1. */
+static int env_on_off(const char *name, const char *on, const char *off, const char *suffix,
+                      int *out, char *err, int errlen) {
+  const char *s = getenv(name);
+  if (!s || !*s) return 0;
+  if (!strcmp(s, "on") || !strcmp(s, "1")) *out = 1;
+  else if (!strcmp(s, "off") || !strcmp(s, "0")) *out = 0;
+  else {
+    snprintf(err, (size_t)errlen, "%s='%s' is not valid; use on (%s) or off (%s)%s", name, s, on, off,
+             suffix);
+    return -1;
+  }
+  return 0;
+}
+
 /* ARCOLL_<COLL>_ALGORITHM of collective c. */
 static int parse_algorithm(arcoll_config_t *cfg, arcoll_coll_t c, char *err, int errlen) {
   char var[64], upper[32];
@@ -155,17 +172,11 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
               "doubles up to " ARCOLL_STR(ARCOLL_LATE_MAX_INTERVAL) " while the late ranks stay the same)",
               "", &cfg->exchange_interval, err, errlen))
     return -1;
-  if ((s = getenv("ARCOLL_LATE_ORDER")) && *s) {
-    if (!strcmp(s, "on") || !strcmp(s, "1")) cfg->late_order = 1;
-    else if (!strcmp(s, "off") || !strcmp(s, "0")) cfg->late_order = 0;
-    else {
-      snprintf(err, (size_t)errlen,
-               "ARCOLL_LATE_ORDER='%s' is not valid; use on (late ranks become leaves of "
-               "rooted collectives) or off (plain order, no lateness tracking); unset: bcast "
-               "of 8 KiB and more, and ARCOLL_BCAST_ALGORITHM=adaptive", s);
-      return -1;
-    }
-  }
+  if (env_on_off("ARCOLL_LATE_ORDER", "late ranks become leaves of rooted collectives",
+                 "plain order, no lateness tracking",
+                 "; unset: bcast of 8 KiB and more, and ARCOLL_BCAST_ALGORITHM=adaptive",
+                 &cfg->late_order, err, errlen))
+    return -1;
   if ((s = getenv("ARCOLL_BCAST_EWMA_ALPHA")) && *s) {
     char *end;
     double a = strtod(s, &end);
@@ -204,17 +215,10 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
     return -1;
   }
   cfg->compress = (int)cm;
-  if ((s = getenv("ARCOLL_NONBLOCKING")) && *s) {
-    if (!strcmp(s, "on") || !strcmp(s, "1")) cfg->nonblocking = 1;
-    else if (!strcmp(s, "off") || !strcmp(s, "0")) cfg->nonblocking = 0;
-    else {
-      snprintf(err, (size_t)errlen,
-               "ARCOLL_NONBLOCKING='%s' is not valid; use on (default: nonblocking and "
-               "persistent collectives run as arcoll schedules) or off (pass them to the MPI "
-               "library)", s);
-      return -1;
-    }
-  }
+  if (env_on_off("ARCOLL_NONBLOCKING",
+                 "default: nonblocking and persistent collectives run as arcoll schedules",
+                 "pass them to the MPI library", "", &cfg->nonblocking, err, errlen))
+    return -1;
   if ((s = getenv("ARCOLL_DEBUG")) && *s) {
     if (!strcmp(s, "0")) cfg->debug = 0;
     else if (!strcmp(s, "1")) cfg->debug = 1;

@@ -137,3 +137,12 @@ void arcoll_codec_set_speed(arcoll_codec_t c, double comp_Bps, double decomp_Bps
   speed_c[c] = comp_Bps > 0 && decomp_Bps > 0 ? comp_Bps : 0;
   speed_d[c] = comp_Bps > 0 && decomp_Bps > 0 ? decomp_Bps : 0;
 }
+
+void arcoll_sample_data(char *buf, size_t n, int kind, unsigned seed) {
+  if (kind == ARCOLL_DATA_TEXT) arcoll_text_like(buf, n, seed);
+  else if (kind == ARCOLL_DATA_ZEROS) memset(buf, 0, n);
+  else {
+    uint64_t x = 0x9E3779B97F4A7C15ull * (seed + 1);
+    for (size_t i = 0; i < n; ++i) x ^= x << 13, x ^= x >> 7, x ^= x << 17, buf[i] = (char)(x >> 24);
+  }
+}

@@ -72,6 +72,17 @@ void arcoll_codec_set_speed(arcoll_codec_t c, double comp_Bps, double decomp_Bps
  */
 void arcoll_text_like(char *buf, size_t n, unsigned seed);
 
+/** Kinds of arcoll_sample_data(). */
+enum { ARCOLL_DATA_TEXT, ARCOLL_DATA_RANDOM, ARCOLL_DATA_ZEROS, ARCOLL_DATA_KINDS };
+
+/**
+ * Fill buf[0..n) with deterministic sample data, a function of seed:
+ * ARCOLL_DATA_TEXT arcoll_text_like(); ARCOLL_DATA_RANDOM xorshift bytes
+ * (incompressible: a codec's output is larger); ARCOLL_DATA_ZEROS zeros.
+ * For the tests and benchmarks of the compressed collectives.
+ */
+void arcoll_sample_data(char *buf, size_t n, int kind, unsigned seed);
+
 #ifdef __cplusplus
 }
 #endif

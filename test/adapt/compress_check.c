@@ -31,17 +31,9 @@ typedef const char *(*codec_fn)(double *, int *);
 const char *arcoll_bcast_last_codec(double *ratio, int *decided_here);
 #endif
 
-enum { TEXT, RANDOM, ZEROS, NKIND };
+enum { TEXT = ARCOLL_DATA_TEXT, RANDOM = ARCOLL_DATA_RANDOM, ZEROS = ARCOLL_DATA_ZEROS, NKIND = ARCOLL_DATA_KINDS };
 static const char *const kind_name[NKIND] = {"text", "random", "zeros"};
 
-static void fill(char *b, size_t n, int kind, unsigned seed) {
-  if (kind == TEXT) arcoll_text_like(b, n, seed);
-  else if (kind == ZEROS) memset(b, 0, n);
-  else {
-    uint64_t x = 0x9E3779B97F4A7C15ull * (seed + 1);
-    for (size_t i = 0; i < n; ++i) x ^= x << 13, x ^= x >> 7, x ^= x << 17, b[i] = (char)(x >> 24);
-  }
-}
 
 static int codec_index(const char *c) {
   return !c ? -1 : !strcmp(c, "raw") ? 0 : !strcmp(c, "lz4") ? 1 : !strcmp(c, "zstd") ? 2 : 9;
@@ -52,7 +44,7 @@ static int codec_index(const char *c) {
 static int one(const char *mode, int root, size_t n, int kind, int as_int) {
   static unsigned seed = 1;
   char *ref = malloc(n + 8), *buf = malloc(n + 8);
-  fill(ref, n, kind, seed++);
+  arcoll_sample_data(ref, n, kind, seed++);
   memcpy(buf, ref, n);
   if (me != root) memset(buf, 0x5A, n + 8);
   const int count = as_int ? (int)(n / 4) : (int)n;

@@ -18,27 +18,16 @@
 #include "bcast.h"
 #include "compress_decide.h"
 
-enum { TEXT, RANDOM, ZEROS, NKIND };
+enum { TEXT = ARCOLL_DATA_TEXT, RANDOM = ARCOLL_DATA_RANDOM, ZEROS = ARCOLL_DATA_ZEROS, NKIND = ARCOLL_DATA_KINDS };
 static const char *const kind_name[NKIND] = {"text", "random", "zeros"};
 
-static void fill(char *b, MPI_Aint n, int kind, unsigned seed) {
-  if (kind == TEXT) arcoll_text_like(b, (size_t)n, seed);
-  else if (kind == ZEROS) memset(b, 0, (size_t)n);
-  else {
-    uint64_t x = 0x9E3779B97F4A7C15ull * (seed + 1);
-    for (MPI_Aint i = 0; i < n; ++i) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      b[i] = (char)(x >> 24);
-    }
-  }
-}
 
 /* One call; returns the root's codec (every rank). */
 static int one(MPI_Comm comm, const int *order, int root, MPI_Aint n, int kind, MPI_Aint seg,
                const char *what) {
   const unsigned seed = (unsigned)next_id++;
   char *ref = malloc((size_t)n + 1), *buf = malloc((size_t)n + 1);
-  fill(ref, n, kind, seed);
+  arcoll_sample_data(ref, n, kind, seed);
   int r;
   MPI_Comm_rank(comm, &r);
   if (r == root) memcpy(buf, ref, (size_t)n);

@@ -18,16 +18,8 @@
 #include "allgather.h"
 #include "compress_decide.h"
 
-enum { TEXT, RANDOM, ZEROS, NKIND };
+enum { TEXT = ARCOLL_DATA_TEXT, RANDOM = ARCOLL_DATA_RANDOM, ZEROS = ARCOLL_DATA_ZEROS, NKIND = ARCOLL_DATA_KINDS };
 
-static void fill(char *b, size_t n, int kind, unsigned seed) {
-  if (kind == TEXT) arcoll_text_like(b, n, seed);
-  else if (kind == ZEROS) memset(b, 0, n);
-  else {
-    uint64_t x = 0x9E3779B97F4A7C15ull * (seed + 1);
-    for (size_t i = 0; i < n; ++i) x ^= x << 13, x ^= x >> 7, x ^= x << 17, b[i] = (char)(x >> 24);
-  }
-}
 
 static void bytes_case(MPI_Comm comm, const int *order, size_t m, int kind, int mi, int inplace) {
   int P, r;
@@ -35,7 +27,7 @@ static void bytes_case(MPI_Comm comm, const int *order, size_t m, int kind, int 
   MPI_Comm_rank(comm, &r);
   const unsigned seed = (unsigned)(next_id += P);
   char *ref = malloc(m * P + 1), *out = malloc(m * P + 1), *mine = malloc(m + 1);
-  for (int q = 0; q < P; ++q) fill(ref + q * m, m, kind, seed + (unsigned)q);
+  for (int q = 0; q < P; ++q) arcoll_sample_data(ref + q * m, m, kind, seed + (unsigned)q);
   memset(out, 0x5A, m * P + 1);
   memcpy(mine, ref + r * m, m);
   if (inplace) memcpy(out + r * m, mine, m);
