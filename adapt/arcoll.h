@@ -58,7 +58,7 @@ const char *arcoll_bcast_last_codec(double *ratio, int *decided_here);
 /**
  * Number of nonblocking and persistent collective schedules libarcoll has
  * built in this process (MPI_I<coll> calls and MPI_<Coll>_init calls it ran
- * instead of the MPI library; adapt/README.md "Nonblocking and persistent
+ * instead of the MPI library; adapt/NONBLOCKING.md "Nonblocking and persistent
  * collectives").  0 with ARCOLL_NONBLOCKING=off.
  */
 long long arcoll_nbc_schedules(void);

@@ -2,7 +2,7 @@
  * @file nbc.h
  * @brief Internal to libarcoll.so: nonblocking and persistent collectives
  *        (issue 19) as *schedules* of point-to-point rounds progressed by
- *        libarcoll itself (adapt/README.md, "Nonblocking and persistent
+ *        libarcoll itself (adapt/NONBLOCKING.md, "Nonblocking and persistent
  *        collectives").  Not installed.
  *
  * A schedule is a list of rounds.  A round is a set of communication ops

@@ -56,7 +56,7 @@ static void scatter_allgather(nbc_sched_t *s, char *data, MPI_Aint blk, int root
   }
   /* one child per round, largest subtree first: sent together they would
    * share the link and the largest, whose subtree waits longest, would
-   * arrive last (SMPI P = 64, 1 MiB: 2.86 -> see adapt/README.md) */
+   * arrive last (SMPI P = 64, 1 MiB: 2.86 -> see adapt/NONBLOCKING.md) */
   for (int mask = low >> 1; mask >= 1; mask >>= 1) {
     nbc_send(s, data + (MPI_Aint)(pos + mask) * blk, (MPI_Aint)mask * blk, MPI_BYTE,
              RANK(pos + mask));

@@ -19,7 +19,7 @@
 # lateness exchange in the blocking reference).  Known problem: ibcast at
 # P = 256 did not finish in 10 min of simulation (SMPI busy in test
 # simcalls: some MPI_Test polling loop advances no simulated time at
-# smpi/test:0; adapt/README.md).  Each run is limited to 20 minutes.
+# smpi/test:0; adapt/NONBLOCKING.md).  Each run is limited to 20 minutes.
 #
 # Usage: tools/nbc-overlap.sh [--procs "64 256"] [--colls "iallreduce ibcast"]
 #          [--bytes 1048576] [--reps 3] [--out DIR] [--build DIR]
