@@ -220,7 +220,7 @@ void arcoll_coll_end(arcoll_coll_ctx *ctx, int rc, int op, unsigned flags, int r
     put(RT_COUNTERS, &idx, sizeof idx, v, uint32_t(8 * s.ncounters));
   }
   s.ncoll++;
-  if (blocking) sync_point_fast_locked(t_exit);
+  if (blocking) sync_point_locked(t_exit);
 }
 
 void arcoll_pcontrol(int level) {
@@ -287,18 +287,18 @@ int64_t arcoll_type_size(MPI_Datatype dt) {
     bool used;
   };
   static Slot cache[16];  // used only without MPI_THREAD_MULTIPLE (no lock here)
-  if (S().threaded) {
-    MPI_Count n = 0;
-    return PMPI_Type_size_x(dt, &n) == MPI_SUCCESS && n >= 0 ? int64_t(n) : 0;
+  Slot *c = nullptr;
+  if (!S().threaded) {
+    const std::size_t key = std::hash<MPI_Datatype>{}(dt);
+    c = &cache[(key ^ (key >> 8) ^ (key >> 16)) & 15];
+    if (c->used && c->dt == dt) return c->size;
   }
-  const std::size_t key = std::hash<MPI_Datatype>{}(dt);
-  Slot &c = cache[(key ^ (key >> 8) ^ (key >> 16)) & 15];
-  if (c.used && c.dt == dt) return c.size;
   MPI_Count n = 0;
   if (PMPI_Type_size_x(dt, &n) != MPI_SUCCESS || n < 0) return 0;
   int ni = 0, na = 0, nd = 0, combiner = MPI_UNDEFINED;
-  if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner == MPI_COMBINER_NAMED)
-    c = Slot{dt, int64_t(n), true};
+  if (c && PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
+      combiner == MPI_COMBINER_NAMED)
+    *c = Slot{dt, int64_t(n), true};
   return int64_t(n);
 }
 

@@ -59,17 +59,9 @@ void flush_ccs_locked() {
   s.nccs_used = 0;
 }
 
-void sync_point_locked(double now) {
-  State &s = S();
-  flush_ccs_locked();
-  s.step++;
-  // bound what a crash, MPI_Abort or SIGKILL loses (profiler/README.md "Aborted runs")
-  if (s.flush_every >= 0) {
-    if (now - s.last_flush >= s.flush_every) {
-      s.writer.flush();
-      s.last_flush = now;
-    }
-  }
+void flush_buffer_locked(double now) {
+  S().writer.flush();
+  S().last_flush = now;
 }
 
 /** Writes the buffered records of this rank to its part file now, if no other

@@ -140,18 +140,18 @@ inline void put_fixed(uint32_t type, const T &rec) {
 }
 /** Writes the current step's CCS records (caller holds S().mu). */
 void flush_ccs_locked();
+/** Writes the buffer to the part file now and notes the time (caller holds S().mu). */
+void flush_buffer_locked(double now);
 /** Ends a communication step: CCS written, step numbered, buffer written every
  *  ARCOLL_FLUSH_SECONDS; `now` = PMPI_Wtime() of the caller, seconds (caller
- *  holds S().mu). */
-void sync_point_locked(double now);
-/** sync_point_locked() without a call when the step sent nothing and no flush is due. */
-inline void sync_point_fast_locked(double now) {
+ *  holds S().mu).  Inline: a step that sent nothing with no flush due (almost
+ *  every collective) costs an increment and two compares. */
+inline void sync_point_locked(double now) {
   State &s = S();
-  if (s.nccs_used || (s.flush_every >= 0 && now - s.last_flush >= s.flush_every)) {
-    sync_point_locked(now);
-    return;
-  }
+  if (s.nccs_used) flush_ccs_locked();
   s.step++;
+  // bound what a crash, MPI_Abort or SIGKILL loses (profiler/README.md "Aborted runs")
+  if (s.flush_every >= 0 && now - s.last_flush >= s.flush_every) flush_buffer_locked(now);
 }
 /** Writes the buffered records of this rank to its part file now, if no other
  *  thread is inside the recorder (MPI_Abort, SIGTERM); true when written. */
