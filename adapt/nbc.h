@@ -143,6 +143,10 @@ ARCOLL_HIDDEN int nbc_start_nonblocking(nbc_sched_t *s, MPI_Request *req);
 ARCOLL_HIDDEN int nbc_start_persistent(nbc_sched_t *s);
 /** Advance every running schedule as far as it goes without blocking. */
 ARCOLL_HIDDEN void arcoll_nbc_progress(void);
+/** With exactly one schedule running and its round posted: block in
+ *  PMPI_Wait until that round's requests complete (errors go to the
+ *  schedule); returns 1, or 0 (nothing done) otherwise. */
+ARCOLL_HIDDEN int nbc_wait_sole_round(void);
 /** The running schedule whose user request is r (NULL: none). */
 ARCOLL_HIDDEN nbc_sched_t *nbc_find_active(MPI_Request r);
 /** 1 if r is the generalized request of an arcoll nonblocking call that
@@ -203,6 +207,23 @@ ARCOLL_HIDDEN void nbc_build_alltoall(nbc_sched_t *s, const void *sbuf, MPI_Aint
                                       MPI_Datatype stype, void *rbuf, MPI_Aint rcount,
                                       MPI_Datatype rtype, int P);
 ARCOLL_HIDDEN void nbc_build_barrier(nbc_sched_t *s, int P);
+
+/** Smallest block (bytes) for which the direct schedules (nbc_direct.c) are
+ *  used: one round per phase, every rank's messages posted at once. */
+#define ARCOLL_NBC_DIRECT_BLOCK 4096
+/** 1 if `bytes` cut into nblk blocks gives blocks of ARCOLL_NBC_DIRECT_BLOCK
+ *  bytes or more (and nblk >= 2). */
+ARCOLL_HIDDEN int nbc_direct_fits(MPI_Aint bytes, int nblk);
+/** Direct bcast of `bytes` contiguous bytes at data (complete at the root),
+ *  P >= 3: linear scatter of P - 1 blocks, then direct allgather (2 rounds). */
+ARCOLL_HIDDEN void nbc_build_bcast_direct(nbc_sched_t *s, char *data, MPI_Aint bytes, int root,
+                                          int P);
+/** Direct allreduce (any op, P >= 3, count >= P): direct reduce-scatter
+ *  combining in rank order, then direct allgather into rbuf (2 rounds);
+ *  in == rbuf for MPI_IN_PLACE. */
+ARCOLL_HIDDEN void nbc_build_allreduce_direct(nbc_sched_t *s, const void *in, void *rbuf,
+                                              MPI_Aint count, MPI_Datatype dt, MPI_Op op,
+                                              int P);
 
 /** 1 if nonblocking / persistent collectives run in arcoll (ARCOLL_NONBLOCKING). */
 ARCOLL_HIDDEN int arcoll_nbc_enabled(void);

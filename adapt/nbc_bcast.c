@@ -6,7 +6,9 @@
  *    to every child at once; ceil(log2 P) rounds; the root's link carries
  *    log2 P copies (seed 000: L (t_s + M/B), here ~ L(L+1)/2 M/B at the root
  *    with concurrent sends);
- *  - from ARCOLL_NBC_BCAST_SCATTER_BYTES with P a power of two: binomial
+ *  - blocks of ARCOLL_NBC_DIRECT_BLOCK bytes or more among P - 1 ranks
+ *    (P > 2): the direct schedule of nbc_direct.c (2 rounds);
+ *  - else from ARCOLL_NBC_BCAST_SCATTER_BYTES with P a power of two: binomial
  *    scatter of P blocks of ceil(M/P) bytes (one child per round), then
  *    recursive-doubling
  *    allgather in place (van de Geijn; Thakur et al. 2005: 2 log2 P t_s +
@@ -79,7 +81,9 @@ void nbc_build_bcast(nbc_sched_t *s, void *buf, MPI_Aint count, MPI_Datatype dt,
   PMPI_Type_size(dt, &tsize);
   const MPI_Aint bytes = count * tsize;
   if (bytes == 0) return;
-  const int scatter = bytes >= ARCOLL_NBC_BCAST_SCATTER_BYTES && P > 2 && !(P & (P - 1));
+  const int direct = P > 2 && nbc_direct_fits(bytes, P - 1);
+  const int scatter =
+      !direct && bytes >= ARCOLL_NBC_BCAST_SCATTER_BYTES && P > 2 && !(P & (P - 1));
   const MPI_Aint blk = (bytes + P - 1) / P;
   char *user = nbc_contig(buf, count, dt);
   char *data = user;
@@ -90,7 +94,8 @@ void nbc_build_bcast(nbc_sched_t *s, void *buf, MPI_Aint count, MPI_Datatype dt,
     else nbc_pack(s, buf, count, dt, data);
     nbc_round(s);
   }
-  if (scatter) scatter_allgather(s, data, blk, root, P);
+  if (direct) nbc_build_bcast_direct(s, data, bytes, root, P);
+  else if (scatter) scatter_allgather(s, data, blk, root, P);
   else binomial(s, data, bytes, root, P);
   if (s->me != root && data != user) {
     if (user) nbc_copy(s, data, user, bytes, MPI_BYTE);

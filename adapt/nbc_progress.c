@@ -227,6 +227,21 @@ int nbc_start_persistent(nbc_sched_t *s) {
   return MPI_SUCCESS;
 }
 
+int nbc_wait_sole_round(void) {
+  nbc_sched_t *s = g_running;
+  if (!s || s->next || !s->posted || !s->nreq) return 0;
+  /* one PMPI_Wait per request: SMPI 3.32's Waitall is a Waitany per
+   * request, O(n^2) for a round of n messages */
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < s->nreq && rc == MPI_SUCCESS; ++i)
+    if (s->reqs[i] != MPI_REQUEST_NULL) rc = PMPI_Wait(&s->reqs[i], MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) {
+    if (!s->err) s->err = rc;
+    drain(s);
+  }
+  return 1;
+}
+
 nbc_sched_t *nbc_find_active(MPI_Request r) {
   if (r == MPI_REQUEST_NULL) return NULL;
   for (nbc_sched_t *s = g_running; s; s = s->next)

@@ -7,14 +7,22 @@
  * p + 2^k holds ranks [p + 2^k, p + 2^(k+1)), so acc = acc op child for
  * increasing k) and rank 0 sends the result to the root.  Rounds: receive
  * from every child at once into its own temporary, then combine; send to
- * the parent.  Allreduce: with a commutative op, P a power of two and
- * count >= P, Rabenseifner's (2004) recursive-halving reduce-scatter then
- * recursive-doubling allgather in recvbuf (2 log2 P rounds; 2 (P-1)/P M/B +
- * (P-1)/P gamma M + 2 log2 P t_s); otherwise reduce to rank 0 + binomial
+ * the parent.  Allreduce: with blocks of ARCOLL_NBC_DIRECT_BLOCK bytes or
+ * more (P > 2, any op) the direct schedule of nbc_direct.c (2 rounds); else
+ * with a commutative op, P a power of two, count >= P and more than
+ * ARCOLL_NBC_ALLREDUCE_RD_BYTES, Rabenseifner's (2004) recursive-halving
+ * reduce-scatter then recursive-doubling allgather in recvbuf (2 log2 P
+ * rounds; 2 (P-1)/P M/B + (P-1)/P gamma M + 2 log2 P t_s); else with P a
+ * power of two recursive doubling (any op, log2 P rounds); otherwise reduce
+ * to rank 0 + binomial
  * bcast of (count, dt) from rank 0 (every op; 2 ceil(log2 P) (t_s + M/B +
  * gamma M)).
  */
 #include "nbc.h"
+
+/** Largest allreduce (bytes) run by recursive doubling when P = 2^k and the
+ *  op is commutative (above: Rabenseifner; non-commutative ops: always). */
+#define ARCOLL_NBC_ALLREDUCE_RD_BYTES 8192
 
 /* Reduce of `in` to `root`; the result lands in `out` at the root (out is
  * ignored elsewhere).  ranks_order = 1 forces positions = ranks. */
@@ -102,14 +110,50 @@ static void rabenseifner(nbc_sched_t *s, const void *in, void *rbuf, MPI_Aint co
 #undef LEN
 }
 
+/* Recursive doubling, P = 2^k: log2 P rounds of one exchange of the whole
+ * vector (Thakur et al. 2005: log2 P (t_s + M/B + gamma M)), half the rounds
+ * of reduce + bcast.  After the step of `mask` recvbuf holds the reduction
+ * over my aligned group of 2 mask ranks in rank order: the lower group's
+ * value is the left operand (non-commutative ops stay correct). */
+static void recursive_doubling(nbc_sched_t *s, const void *in, void *rbuf, MPI_Aint count,
+                               MPI_Datatype dt, MPI_Op op, int commut, int P) {
+  const int me = s->me;
+  void *tmp = nbc_alloc_elems(s, count, dt);
+  if (!tmp) return;
+  nbc_copy(s, in, rbuf, count, dt);
+  nbc_round(s); /* local only: runs at the start */
+  for (int mask = 1; mask < P; mask <<= 1) {
+    const int peer = me ^ mask;
+    nbc_send(s, rbuf, count, dt, peer);
+    nbc_recv(s, tmp, count, dt, peer);
+    if (commut || peer < me) {
+      nbc_reduce(s, tmp, rbuf, count, dt, op); /* rbuf = theirs op mine */
+    } else {
+      nbc_reduce(s, rbuf, tmp, count, dt, op); /* tmp = mine op theirs */
+      nbc_copy(s, tmp, rbuf, count, dt);
+    }
+    nbc_round(s);
+  }
+}
+
 void nbc_build_allreduce(nbc_sched_t *s, const void *sendbuf, void *recvbuf, MPI_Aint count,
                          MPI_Datatype dt, MPI_Op op, int P) {
   if (count == 0) return;
   const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  int commut = 0;
+  int commut = 0, tsize = 0;
   PMPI_Op_commutative(op, &commut);
-  if (commut && !(P & (P - 1)) && count >= P) {
+  PMPI_Type_size(dt, &tsize);
+  if (P > 2 && count >= P && nbc_direct_fits(count * tsize, P)) {
+    nbc_build_allreduce_direct(s, in, recvbuf, count, dt, op, P);
+    return;
+  }
+  const int pow2 = !(P & (P - 1));
+  if (pow2 && commut && count >= P && count * tsize > ARCOLL_NBC_ALLREDUCE_RD_BYTES) {
     rabenseifner(s, in, recvbuf, count, dt, op, P);
+    return;
+  }
+  if (pow2) {
+    recursive_doubling(s, in, recvbuf, count, dt, op, commut, P);
     return;
   }
   /* in == recvbuf (MPI_IN_PLACE) is safe: the reduce's last send from it

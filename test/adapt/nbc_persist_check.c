@@ -31,7 +31,7 @@ static long failures = 0, checked = 0;
 #include "nbc_check_ref.h"
 
 #if MPI_VERSION >= 4
-enum { ITER = 24, N = 300, NREQ = 5 };
+enum { ITER = 24, N = 6000, NREQ = 5 }; /* N: the direct bcast / allreduce schedules at 3-4 ranks */
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
