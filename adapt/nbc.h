@@ -211,8 +211,10 @@ ARCOLL_HIDDEN void nbc_build_barrier(nbc_sched_t *s, int P);
 /** Smallest block (bytes) for which the direct schedules (nbc_direct.c) are
  *  used: one round per phase, every rank's messages posted at once. */
 #define ARCOLL_NBC_DIRECT_BLOCK 4096
+/** Most blocks (about ranks) of a direct schedule (nbc_direct.c). */
+#define ARCOLL_NBC_DIRECT_MAX_P 128
 /** 1 if `bytes` cut into nblk blocks gives blocks of ARCOLL_NBC_DIRECT_BLOCK
- *  bytes or more (and nblk >= 2). */
+ *  bytes or more (and 2 <= nblk <= ARCOLL_NBC_DIRECT_MAX_P). */
 ARCOLL_HIDDEN int nbc_direct_fits(MPI_Aint bytes, int nblk);
 /** Direct bcast of `bytes` contiguous bytes at data (complete at the root),
  *  P >= 3: linear scatter of P - 1 blocks, then direct allgather (2 rounds). */
