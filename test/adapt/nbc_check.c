@@ -267,7 +267,8 @@ int main(int argc, char **argv) {
     MPI_Request r[8];
     for (int k = 0; k < 4; ++k) {
       memset(&v[k], 0, sizeof v[k]);
-      v[k].n = 1 + 13 * k, v[k].vec = k % 2, v[k].w = k % 2 ? 2 : 1, v[k].t = k % 2 ? vec_t : MPI_INT;
+      v[k].n = 1 + 13 * k, v[k].vec = k % 2, v[k].w = k % 2 ? 2 : 1;
+      v[k].t = k % 2 ? vec_t : MPI_INT;
       v[k].inplace = k >= 2, v[k].salt = 700 + 11 * k, v[k].large = k % 2;
       vstart(&v[k], &r[2 * k]);
     }

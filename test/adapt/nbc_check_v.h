@@ -60,7 +60,8 @@ static void v_ialltoallv(vcoll_t *v, const void *sbuf, MPI_Request *r) {
   if (v->large) {
     MPI_Count *sc = v_wcount(v, 1), *rc = v_wcount(v, 2);
     MPI_Aint *sd = v_wdispl(v, 1), *rd = v_wdispl(v, 2);
-    for (int q = 0; q < P; ++q) sc[q] = v->sc[q], sd[q] = v->sd[q], rc[q] = v->rc[q], rd[q] = v->rd[q];
+    for (int q = 0; q < P; ++q)
+      sc[q] = v->sc[q], sd[q] = v->sd[q], rc[q] = v->rc[q], rd[q] = v->rd[q];
     MPI_Ialltoallv_c(sbuf, sc, sd, v->t, v->a2_out, rc, rd, v->t, MPI_COMM_WORLD, r);
     return;
   }
