@@ -6,9 +6,8 @@
  * every rank since recvcounts are).  recvcounts / displs (int, or MPI_Count
  * / MPI_Aint for _c) are widened to MPI_Aint arrays for the algorithms.
  * Passed to PMPI (which reports MPICH's own errors): intercommunicators, one
- * rank, mode pmpi, NULL recvcounts / displs, negative counts, invalid types
- * or buffers, a send size that is not this rank's block size, sendbuf equal
- * to this rank's block (MPICH's alias check), more than INT_MAX bytes in all.
+ * rank, mode pmpi, and what arcoll_allgatherv_args() rejects (dispatch.h;
+ * shared with MPI_Iallgatherv, nbc_api_vblocks.c).
  * Dispatch: dispatch.h, adapt/README.md.
  */
 #include <limits.h>
@@ -20,33 +19,47 @@
 
 #define C ARCOLL_COLL_ALLGATHERV
 
-static int allgatherv_impl(const void *sendbuf, MPI_Aint scount, MPI_Datatype stype,
+int arcoll_allgatherv_args(const void *sendbuf, MPI_Aint scount, MPI_Datatype stype,
                            void *recvbuf, const void *rcounts, const void *rdispls, int wide,
-                           MPI_Datatype rtype, MPI_Comm comm) {
-  int P, me, ssize = 0, rsize = 0, rc;
-  MPI_Aint lb, extent, total = 0, maxb = 0;
-  if (!arcoll_intra(C, comm, &P)) return ARCOLL_USE_PMPI;
-  if (!rcounts || !rdispls || !arcoll_type_ok(rtype, &rsize)) return ARCOLL_USE_PMPI;
-  if (PMPI_Comm_rank(comm, &me) != MPI_SUCCESS ||
+                           MPI_Datatype rtype, int P, int me, MPI_Aint *v, MPI_Aint *bytes,
+                           MPI_Aint *maxb) {
+  int ssize = 0, rsize = 0;
+  MPI_Aint lb, extent, total = 0;
+  *bytes = *maxb = 0;
+  if (!rcounts || !rdispls || !arcoll_type_ok(rtype, &rsize) ||
       PMPI_Type_get_extent(rtype, &lb, &extent) != MPI_SUCCESS)
-    return ARCOLL_USE_PMPI;
-  MPI_Aint *v = malloc(sizeof(MPI_Aint) * 2 * (size_t)P);
-  if (!v) return ARCOLL_USE_PMPI;
+    return 0;
   arcoll_widen_counts(rcounts, rdispls, wide, P, v);
   for (int r = 0; r < P; ++r) {
-    if (v[r] < 0 || v[r] > INT_MAX) goto pmpi;
+    if (v[r] < 0 || v[r] > INT_MAX) return 0;
     total += v[r];
-    if (v[r] * (MPI_Aint)rsize > maxb) maxb = v[r] * (MPI_Aint)rsize;
+    if (v[r] * (MPI_Aint)rsize > *maxb) *maxb = v[r] * (MPI_Aint)rsize;
   }
-  const MPI_Aint bytes = total * (MPI_Aint)rsize, mine = v[me] * (MPI_Aint)rsize;
-  if (bytes > INT_MAX || !arcoll_buf_ok(recvbuf, total, rsize, rtype)) goto pmpi;
+  *bytes = total * (MPI_Aint)rsize;
+  const MPI_Aint mine = v[me] * (MPI_Aint)rsize;
+  if (*bytes > INT_MAX || !arcoll_buf_ok(recvbuf, total, rsize, rtype)) return 0;
   if (sendbuf != MPI_IN_PLACE) {
-    if (scount < 0 || !arcoll_type_ok(stype, &ssize)) goto pmpi;
+    if (scount < 0 || !arcoll_type_ok(stype, &ssize)) return 0;
     /* truncation / buffer / alias errors: MPICH reports them */
     if (scount * (MPI_Aint)ssize != mine || !arcoll_buf_ok(sendbuf, scount, ssize, stype) ||
         (mine > 0 && (const char *)sendbuf == (const char *)recvbuf + v[P + me] * extent))
-      goto pmpi;
+      return 0;
   }
+  return 1;
+}
+
+static int allgatherv_impl(const void *sendbuf, MPI_Aint scount, MPI_Datatype stype,
+                           void *recvbuf, const void *rcounts, const void *rdispls, int wide,
+                           MPI_Datatype rtype, MPI_Comm comm) {
+  int P, me, rc;
+  MPI_Aint bytes, maxb;
+  if (!arcoll_intra(C, comm, &P) || PMPI_Comm_rank(comm, &me) != MPI_SUCCESS)
+    return ARCOLL_USE_PMPI;
+  MPI_Aint *v = malloc(sizeof(MPI_Aint) * 2 * (size_t)P);
+  if (!v) return ARCOLL_USE_PMPI;
+  if (!arcoll_allgatherv_args(sendbuf, scount, stype, recvbuf, rcounts, rdispls, wide, rtype, P,
+                              me, v, &bytes, &maxb))
+    goto pmpi;
   if (bytes == 0) {
     free(v);
     arcoll_note(C, &arcoll_none_desc);

@@ -14,9 +14,9 @@
  * elements travel as one struct-type element (alltoallv_prep.h) rather than
  * going to PMPI, since that would be a per-rank decision.
  * Passed to PMPI (which reports MPICH's own errors): intercommunicators, one
- * rank, mode pmpi; and the erroneous calls - NULL count or displacement
- * arrays, negative counts, invalid types, NULL buffers with data, sendbuf ==
- * recvbuf -, where MPICH then reports the error on the ranks that made it.
+ * rank, mode pmpi; and the erroneous calls arcoll_alltoallv_args() rejects
+ * (dispatch.h; shared with MPI_Ialltoallv, nbc_api_vblocks.c), where MPICH
+ * then reports the error on the ranks that made it.
  * counts (int, or MPI_Count for _c) and displs (int, or MPI_Aint) are
  * widened to MPI_Aint arrays.  Dispatch: dispatch.h, adapt/README.md.
  */
@@ -44,21 +44,30 @@ static MPI_Aint widen(const void *counts, const void *displs, int wide, int P, M
   return total;
 }
 
+int arcoll_alltoallv_args(const void *sbuf, const void *scounts, const void *sdispls,
+                          MPI_Datatype stype, void *rbuf, const void *rcounts,
+                          const void *rdispls, MPI_Datatype rtype, int wide, int P, MPI_Aint *v) {
+  int ssize = 0, rsize = 0;
+  const int inplace = sbuf == MPI_IN_PLACE;
+  if (!rcounts || !rdispls || !arcoll_type_ok(rtype, &rsize)) return 0;
+  if (!inplace && (!scounts || !sdispls || !arcoll_type_ok(stype, &ssize) || sbuf == rbuf))
+    return 0;
+  const MPI_Aint rtotal = widen(rcounts, rdispls, wide, P, v);
+  const MPI_Aint stotal = inplace ? 0 : widen(scounts, sdispls, wide, P, v + 2 * P);
+  return rtotal >= 0 && stotal >= 0 && arcoll_buf_ok(rbuf, rtotal, rsize, rtype) &&
+         (inplace || arcoll_buf_ok(sbuf, stotal, ssize, stype));
+}
+
 static int alltoallv_impl(const void *sbuf, const void *scounts, const void *sdispls,
                           MPI_Datatype stype, void *rbuf, const void *rcounts,
                           const void *rdispls, MPI_Datatype rtype, int wide, MPI_Comm comm) {
-  int P, ssize = 0, rsize = 0, rc;
+  int P, rc;
   const int inplace = sbuf == MPI_IN_PLACE;
   if (!arcoll_intra(C, comm, &P)) return ARCOLL_USE_PMPI;
-  if (!rcounts || !rdispls || !arcoll_type_ok(rtype, &rsize)) return ARCOLL_USE_PMPI;
-  if (!inplace && (!scounts || !sdispls || !arcoll_type_ok(stype, &ssize) || sbuf == rbuf))
-    return ARCOLL_USE_PMPI;
   MPI_Aint *v = malloc(sizeof(MPI_Aint) * 4 * (size_t)P), *sv = v + 2 * P;
   if (!v) return ARCOLL_USE_PMPI;
-  const MPI_Aint rtotal = widen(rcounts, rdispls, wide, P, v);
-  const MPI_Aint stotal = inplace ? 0 : widen(scounts, sdispls, wide, P, sv);
-  if (rtotal < 0 || stotal < 0 || !arcoll_buf_ok(rbuf, rtotal, rsize, rtype) ||
-      (!inplace && !arcoll_buf_ok(sbuf, stotal, ssize, stype))) {
+  if (!arcoll_alltoallv_args(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, wide,
+                             P, v)) {
     free(v);
     return ARCOLL_USE_PMPI;
   }

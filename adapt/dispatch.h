@@ -261,6 +261,38 @@ ARCOLL_HIDDEN int arcoll_rooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI
 ARCOLL_HIDDEN void arcoll_widen_counts(const void *counts, const void *displs, int wide, int P,
                                        MPI_Aint *v);
 
+/**
+ * The argument checks of MPI_Allgatherv (allgatherv.c), shared with
+ * MPI_Iallgatherv (nbc_api_vblocks.c): rcounts / rdispls (int arrays, or
+ * MPI_Count / MPI_Aint arrays when wide) widened into v[0..P) and
+ * v[P..2P) (room for 2P), *bytes = all blocks' bytes, *maxb = the largest
+ * block's bytes.  Returns 1 when arcoll may run the call; 0 (pass it to
+ * PMPI) for NULL arrays, negative counts or counts above INT_MAX, more than
+ * INT_MAX bytes in all, invalid types or buffers, a send size that is not
+ * this rank's (me) block size, sendbuf equal to this rank's block (MPICH's
+ * alias check).  Depends on rank-local arguments only where the call is
+ * erroneous.
+ */
+ARCOLL_HIDDEN int arcoll_allgatherv_args(const void *sendbuf, MPI_Aint scount,
+                                         MPI_Datatype stype, void *recvbuf, const void *rcounts,
+                                         const void *rdispls, int wide, MPI_Datatype rtype, int P,
+                                         int me, MPI_Aint *v, MPI_Aint *bytes, MPI_Aint *maxb);
+
+/**
+ * The argument checks of MPI_Alltoallv (alltoallv.c), shared with
+ * MPI_Ialltoallv (nbc_api_vblocks.c): receive counts / displacements
+ * widened into v[0..P) / v[P..2P), send ones (unless sbuf is MPI_IN_PLACE)
+ * into v[2P..3P) / v[3P..4P) (room for 4P; wide: the _c form's arrays).
+ * Returns 1 when arcoll may run the call; 0 (pass it to PMPI) only for
+ * erroneous calls - NULL arrays, negative counts, invalid types, NULL
+ * buffers with data, sbuf == rbuf - since each rank sees only its own
+ * counts and all must take the same path.
+ */
+ARCOLL_HIDDEN int arcoll_alltoallv_args(const void *sbuf, const void *scounts,
+                                        const void *sdispls, MPI_Datatype stype, void *rbuf,
+                                        const void *rcounts, const void *rdispls,
+                                        MPI_Datatype rtype, int wide, int P, MPI_Aint *v);
+
 /** The block size (bytes) for which MPI_Gatherv / MPI_Scatterv choose their
  *  algorithm, whatever the call moves: only the root knows the counts, and
  *  every rank must make the same choice (vblocks.c). */

@@ -206,6 +206,16 @@ ARCOLL_HIDDEN void nbc_build_allgather(nbc_sched_t *s, const void *sbuf, MPI_Ain
 ARCOLL_HIDDEN void nbc_build_alltoall(nbc_sched_t *s, const void *sbuf, MPI_Aint scount,
                                       MPI_Datatype stype, void *rbuf, MPI_Aint rcount,
                                       MPI_Datatype rtype, int P);
+/** Irregular blocks: counts and displacements (units of the type's extent)
+ *  per rank, widened to MPI_Aint (arcoll_widen_counts); for alltoallv the
+ *  send side is ignored when sbuf is MPI_IN_PLACE. */
+ARCOLL_HIDDEN void nbc_build_allgatherv(nbc_sched_t *s, const void *sbuf, MPI_Aint scount,
+                                        MPI_Datatype stype, void *rbuf, const MPI_Aint *rcounts,
+                                        const MPI_Aint *displs, MPI_Datatype rtype, int P);
+ARCOLL_HIDDEN void nbc_build_alltoallv(nbc_sched_t *s, const void *sbuf, const MPI_Aint *scounts,
+                                       const MPI_Aint *sdispls, MPI_Datatype stype, void *rbuf,
+                                       const MPI_Aint *rcounts, const MPI_Aint *rdispls,
+                                       MPI_Datatype rtype, int P);
 ARCOLL_HIDDEN void nbc_build_barrier(nbc_sched_t *s, int P);
 
 /** Smallest block (bytes) for which the direct schedules (nbc_direct.c) are
@@ -226,6 +236,18 @@ ARCOLL_HIDDEN void nbc_build_bcast_direct(nbc_sched_t *s, char *data, MPI_Aint b
 ARCOLL_HIDDEN void nbc_build_allreduce_direct(nbc_sched_t *s, const void *in, void *rbuf,
                                               MPI_Aint count, MPI_Datatype dt, MPI_Op op,
                                               int P);
+
+/* ---- entry points (nbc_api.c), shared by nbc_api_blocks.c, nbc_api_vblocks.c ---- */
+
+/** 1 if arcoll runs collective c on comm (*P its size): ARCOLL_NONBLOCKING
+ *  on, req not NULL, arcoll_intra(), and comm has its arcoll state already
+ *  (never created here: see nbc_api.c). */
+ARCOLL_HIDDEN int nbc_handles(arcoll_coll_t c, MPI_Comm comm, MPI_Request *req, int *P);
+/** The state and a new schedule of comm; NULL with *rc set on failure. */
+ARCOLL_HIDDEN nbc_sched_t *nbc_begin(MPI_Comm comm, int persistent, int *rc);
+/** Start (nonblocking) or register (persistent) a built s; errors go to
+ *  comm's error handler; returns MPI_SUCCESS or the error. */
+ARCOLL_HIDDEN int nbc_end(MPI_Comm comm, nbc_sched_t *s, int persistent, MPI_Request *req);
 
 /** 1 if nonblocking / persistent collectives run in arcoll (ARCOLL_NONBLOCKING). */
 ARCOLL_HIDDEN int arcoll_nbc_enabled(void);

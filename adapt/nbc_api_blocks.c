@@ -9,10 +9,6 @@
 
 #include "nbc.h"
 
-ARCOLL_HIDDEN nbc_sched_t *nbc_begin(MPI_Comm comm, int persistent, int *rc);
-ARCOLL_HIDDEN int nbc_end(MPI_Comm comm, nbc_sched_t *s, int persistent, MPI_Request *req);
-ARCOLL_HIDDEN int nbc_handles(arcoll_coll_t c, MPI_Comm comm, MPI_Request *req, int *P);
-
 /* (count, type, buf) usable for a block of *bytes bytes (set) */
 static int side_ok(const void *buf, MPI_Aint count, MPI_Datatype dt, MPI_Aint *bytes) {
   int tsize;

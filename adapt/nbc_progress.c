@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "alltoallv_prep.h"
 #include "nbc.h"
 #include "reduce_util.h"
 
@@ -124,6 +125,21 @@ static void drain(nbc_sched_t *s) {
   s->nreq = 0;
 }
 
+/* Post the send or receive o of s.  Above INT_MAX elements (alltoallv's _c
+ * form) the block moves as one element of a struct type with the same type
+ * signature (alltoallv_prep.h), freed at once (MPI keeps it for the pending
+ * operation). */
+static int post(const nbc_op_t *o, const nbc_sched_t *s, MPI_Request *req) {
+  MPI_Datatype t = o->dt;
+  int n = (int)o->count, rc = MPI_SUCCESS;
+  if (o->count > INT_MAX && (rc = arcoll_a2av_msgtype(o->count, o->dt, &n, &t)) != MPI_SUCCESS)
+    return rc;
+  if (o->kind == NBC_SEND) rc = PMPI_Isend(o->src, n, t, o->peer, s->tag, s->comm, req);
+  else rc = PMPI_Irecv(o->buf, n, t, o->peer, s->tag, s->comm, req);
+  arcoll_a2av_msgtype_free(o->dt, &t);
+  return rc;
+}
+
 /* Advance s as far as it goes; returns 1 if it finished (s may be freed). */
 static int advance(nbc_sched_t *s) {
   int rc = MPI_SUCCESS;
@@ -131,15 +147,9 @@ static int advance(nbc_sched_t *s) {
     const int first = s->round ? s->round_end[s->round - 1] : 0, end = s->round_end[s->round];
     if (!s->posted) {
       s->nreq = 0;
-      for (int i = first; i < end && rc == MPI_SUCCESS; ++i) {
-        const nbc_op_t *o = &s->ops[i];
-        if (o->kind == NBC_SEND)
-          rc = PMPI_Isend(o->src, (int)o->count, o->dt, o->peer, s->tag, s->comm,
-                          &s->reqs[s->nreq++]);
-        else if (o->kind == NBC_RECV)
-          rc = PMPI_Irecv(o->buf, (int)o->count, o->dt, o->peer, s->tag, s->comm,
-                          &s->reqs[s->nreq++]);
-      }
+      for (int i = first; i < end && rc == MPI_SUCCESS; ++i)
+        if (s->ops[i].kind == NBC_SEND || s->ops[i].kind == NBC_RECV)
+          rc = post(&s->ops[i], s, &s->reqs[s->nreq++]);
       s->posted = 1;
       if (rc != MPI_SUCCESS) {
         --s->nreq; /* the failed one holds no request */

@@ -1,22 +1,29 @@
 /*
  * Correctness of libarcoll's nonblocking collectives (adapt/nbc.h):
  * MPI_Ibcast, Iallreduce, Ireduce, Igather, Iscatter, Iallgather, Ialltoall,
- * Ibarrier, real MPICH with LD_PRELOAD or SMPI linked with libarcoll.
+ * Ibarrier, Iallgatherv, Ialltoallv, real MPICH with LD_PRELOAD or SMPI
+ * linked with libarcoll.
  *
  * Usage: nbc_check MODE   (MODE: on = ARCOLL_NONBLOCKING unset/on, the
  * schedules must run in arcoll; off = ARCOLL_NONBLOCKING=off, none may)
  *
- * One batch = the eight collectives started back to back on one
+ * One batch = the ten collectives started back to back on one
  * communicator (all outstanding at once) with one root; batches for every
  * root (P <= 13; else roots 0, P/2, P-1), counts 0, 1, 5 and 3000, MPI_INT
  * and a non-contiguous vector type (ints 0 and 3 of every 4; the gap ints
  * must stay untouched), MPI_IN_PLACE wherever MPI allows it, and the reduce /
  * allreduce also with a NON-commutative user op (2x2 matrix product mod 10007
- * on 4 contiguous ints).  Each batch is completed one of four ways:
+ * on 4 contiguous ints), iallgatherv / ialltoallv with irregular counts
+ * and displacements (nbc_check_v.h; count 3000 becomes 1000 above 13
+ * ranks).  Each batch is completed one of four ways:
  * MPI_Waitall, an MPI_Testany loop over a shuffled array, MPI_Wait in
  * reverse order, MPI_Waitall with user point-to-point requests in between.
- * Every rank computes the expected values itself (nbc_check_ref.h), never
- * with MPI's collectives.  Prints "nbc_check MODE P=N: OK" on success.
+ * Then four iallgatherv + ialltoallv pairs (the _c forms under MPI 4)
+ * outstanding together, completed by MPI_Testany.  Each iallgatherv /
+ * ialltoallv must add one schedule to arcoll_nbc_schedules() in mode on
+ * (P > 1) and none in mode off.  Every rank computes the expected values
+ * itself (nbc_check_ref.h), never with MPI's collectives.  Prints
+ * "nbc_check MODE P=N: OK" on success.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -37,8 +44,13 @@ static int P, me;
 static long failures = 0, checked = 0;
 
 #include "nbc_check_ref.h"
+#include "nbc_check_v.h"
 
-enum { NCOLL = 8 };
+typedef long long (*count_fn)(void);
+static count_fn g_cnt; /* arcoll_nbc_schedules (NULL: libarcoll missing) */
+static int g_on;       /* mode on: schedules must run in arcoll */
+
+enum { NCOLL = 10 };
 typedef struct batch {
   int root, n, vec, w, inplace, salt; /* w: ints of data per element */
   MPI_Datatype t;
@@ -46,7 +58,18 @@ typedef struct batch {
       *ag_out, *a2_in, *a2_out;
   MPI_Request r[NCOLL + 2];
   int ur[2]; /* user ring messages */
+  vcoll_t v; /* iallgatherv, ialltoallv */
 } batch_t;
+
+/* Start v's iallgatherv / ialltoallv (r[0], r[1]); in mode on each must
+ * build one arcoll schedule (P > 1), in mode off none. */
+static void vstart(vcoll_t *v, MPI_Request *r) {
+  const long long c0 = g_cnt ? g_cnt() : 0;
+  vcoll_start(v, r);
+  if (g_cnt)
+    CHECK(g_cnt() - c0 == (g_on && P > 1 ? 2 : 0), "iallgatherv + ialltoallv (large %d): %lld "
+          "schedules in arcoll", v->large, g_cnt() - c0);
+}
 
 static void start(batch_t *b) {
   const int n = b->n, L = n * b->w;
@@ -95,10 +118,13 @@ static void start(batch_t *b) {
   }
   MPI_Ialltoall(ip ? MPI_IN_PLACE : b->a2_in, n, t, b->a2_out, n, t, MPI_COMM_WORLD, &b->r[6]);
   MPI_Ibarrier(MPI_COMM_WORLD, &b->r[7]);
+  b->v.n = n > 1000 && P > 13 ? 1000 : n, b->v.vec = b->vec, b->v.w = b->w, b->v.inplace = ip;
+  b->v.salt = s, b->v.t = t;
+  vstart(&b->v, &b->r[8]);
   /* user point-to-point around the ring, completed together with the collectives */
   b->ur[0] = val(s, me, 0), b->ur[1] = -1;
-  MPI_Irecv(&b->ur[1], 1, MPI_INT, (me + P - 1) % P, 99, MPI_COMM_WORLD, &b->r[8]);
-  MPI_Isend(&b->ur[0], 1, MPI_INT, (me + 1) % P, 99, MPI_COMM_WORLD, &b->r[9]);
+  MPI_Irecv(&b->ur[1], 1, MPI_INT, (me + P - 1) % P, 99, MPI_COMM_WORLD, &b->r[NCOLL]);
+  MPI_Isend(&b->ur[0], 1, MPI_INT, (me + 1) % P, 99, MPI_COMM_WORLD, &b->r[NCOLL + 1]);
 }
 
 static void complete(batch_t *b, int how) {
@@ -176,6 +202,7 @@ static void verify(batch_t *b) {
           "ialltoall %s n=%d ip %d [%d]", what, n, b->inplace, i);
   CHECK(gaps_ok(b->a2_out, P * n, b->vec), "ialltoall %s: gaps changed", what);
   CHECK(b->ur[1] == val(s, (me + P - 1) % P, 0), "user ring message");
+  vcoll_verify(&b->v);
   free(b->bc), free(b->ar_in), free(b->ar_out), free(b->mr_in), free(b->mr_out);
   free(b->g_in), free(b->g_out), free(b->s_in), free(b->s_out), free(b->ag_in), free(b->ag_out);
   free(b->a2_in), free(b->a2_out);
@@ -187,6 +214,8 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   ref_init();
+  g_cnt = ARCOLL_TEST_SYMBOL(count_fn, arcoll_nbc_schedules);
+  g_on = strcmp(mode, "off") != 0;
   const int counts[] = {0, 1, 5, 3000};
   int salt = 0, how = 0;
   for (int root = 0; root < P; ++root) {
@@ -231,6 +260,28 @@ int main(int argc, char **argv) {
     CHECK(!badr, "large iallreduce n=%d in place %d: %d wrong", n, k % 2, badr);
     free(bc), free(ar), free(ai);
   }
+  /* four iallgatherv + ialltoallv pairs outstanding, the _c forms among
+   * them, completed in a shuffled order by MPI_Testany */
+  {
+    vcoll_t v[4];
+    MPI_Request r[8];
+    for (int k = 0; k < 4; ++k) {
+      memset(&v[k], 0, sizeof v[k]);
+      v[k].n = 1 + 13 * k, v[k].vec = k % 2, v[k].w = k % 2 ? 2 : 1;
+      v[k].t = k % 2 ? vec_t : MPI_INT;
+      v[k].inplace = k >= 2, v[k].salt = 700 + 11 * k, v[k].large = k % 2;
+      vstart(&v[k], &r[2 * k]);
+    }
+    MPI_Request sh[8];
+    for (int i = 0; i < 8; ++i) sh[i] = r[(i * 5 + 3) % 8];
+    for (int left = 8; left > 0;) {
+      int idx, flag;
+      MPI_Testany(8, sh, &idx, &flag, MPI_STATUS_IGNORE);
+      if (flag && idx == MPI_UNDEFINED) break; /* (SMPI at P = 1: already null) */
+      left -= flag;
+    }
+    for (int k = 0; k < 4; ++k) vcoll_verify(&v[k]);
+  }
   /* non-commutative op through iallreduce too: small (tree), large (64 KB:
    * the direct schedule up to P = 16), large in place */
   for (int k = 0; k < 3; ++k) {
@@ -249,8 +300,7 @@ int main(int argc, char **argv) {
     CHECK(!bad, "iallreduce matrix n=%d in place %d: %d wrong", n, ip, bad);
     free(in), free(out);
   }
-  typedef long long (*count_fn)(void);
-  count_fn cnt = ARCOLL_TEST_SYMBOL(count_fn, arcoll_nbc_schedules);
+  const count_fn cnt = g_cnt;
   const long long ran = cnt ? cnt() : 0;
   /* two new communicators, their first collectives nonblocking and started
    * in opposite orders on even and odd ranks (legal MPI): nothing may block

@@ -1,8 +1,9 @@
 # Nonblocking and persistent collectives of libarcoll (adapt/nbc.h); included
 # by CMakeLists.txt here in both builds (the programs), tests registered by
 # the MPICH build (the SMPI ones run the nested build's nbc_check).
-#   adapt.nbc.on.np{2,3,4}            nbc_check: Ibcast ... Ibarrier in arcoll, every root,
-#                                     derived types, MPI_IN_PLACE, zero counts, non-commutative op
+#   adapt.nbc.on.np{2,3,4}            nbc_check: Ibcast ... Ibarrier, Iallgatherv, Ialltoallv
+#                                     (+ _c) in arcoll, every root, derived types, MPI_IN_PLACE,
+#                                     zero and irregular counts, non-commutative op
 #   adapt.nbc.off.np2                 ARCOLL_NONBLOCKING=off: all of it through MPICH
 #   adapt.nbc.bad_value.np2           ARCOLL_NONBLOCKING=maybe stops MPI_Init with the message
 #   adapt.nbc.persistent.np{2,3,4}    nbc_persist_check: MPI-4 *_init started 24 times
