@@ -1,12 +1,14 @@
 /**
  * @file compress_decide.h
  * @brief The switch of the compressed collectives: ARCOLL_COMPRESS mode and
- *        the root's per-call decision (compressibility sample + cost model).
+ *        the senders' per-call decision (compressibility sample + cost model).
  *
  * Source: seed 004_045dc3534e1f0a8b.txt (ZipMPI: compression pays on a slow
  * network and compressible data, gains "depend on compressibility").  The
- * root alone decides, from data only it has; the decision travels in the
- * first segment's header (bcast_compressed.c), so no agreement round.
+ * rank that has the data decides alone (bcast: the root; allgather, gather,
+ * alltoall: each sender for its own blocks); the decision travels in the
+ * message headers (bcast_compressed.c, allgather_compressed.c,
+ * compress_block.h), so no agreement round.
  *
  * Model (per call; times in seconds, sizes in bytes).  A collective moves
  * messages of s raw bytes; the first one crosses `hops` store-and-forward
