@@ -46,7 +46,11 @@ const char *arcoll_last_algorithm(const char *collective);
  * seed 004_045dc3534e1f0a8b.txt): the codec of the calling process's last
  * `compressed` bcast, "raw" (the root decided not to compress), "lz4" or
  * "zstd".  At the root it is the root's own decision; elsewhere what the
- * first segment's header said.
+ * first segment's header said.  The other compressed collectives (allgather,
+ * gather, alltoall) record each sending rank's decision for its own
+ * block(s) in the same place, so after one of them this is the calling
+ * rank's own decision (a gather's root, which sends nothing, keeps its
+ * previous value).
  * @param ratio        out (may be NULL): at the root, the best sampled ratio
  *                     (input / output bytes; 1 when nothing was sampled);
  *                     1 elsewhere.

@@ -167,9 +167,9 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   if (arcoll_g_cfg.debug && st->me == root && !strcmp(ch->algo->name, "compressed")) {
     arcoll_compress_decision_t d;
     if (arcoll_compress_last(&d) == 0)
-      fprintf(stderr, "arcoll: bcast compressed %lld B: %s (sampled ratio %.2f, predicted raw "
-              "%.3g s, compressed %.3g s)\n", (long long)d.bytes, arcoll_codec_name(d.codec),
-              d.ratio, d.t_raw_s, d.t_codec_s);
+      fprintf(stderr, "arcoll: bcast compressed %lld B: %s, segments of %lld B (sampled ratio "
+              "%.2f, predicted raw %.3g s, compressed %.3g s)\n", (long long)d.bytes,
+              arcoll_codec_name(d.codec), (long long)d.seg, d.ratio, d.t_raw_s, d.t_codec_s);
   }
   if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);
   return arcoll_finish(comm, rc);

@@ -44,8 +44,8 @@ void arcoll_configure(void) {
     PMPI_Abort(MPI_COMM_WORLD, 1);
   }
   /* the compressed collectives' switch (collectives/compress_decide.h) */
-  arcoll_compress_configure((arcoll_compress_mode_t)arcoll_g_cfg.compress,
-                            arcoll_g_cfg.model.inter.t_s, arcoll_g_cfg.model.inter.B);
+  arcoll_compress_configure_model((arcoll_compress_mode_t)arcoll_g_cfg.compress,
+                                  &arcoll_g_cfg.model);
   arcoll_g_configured = 1;
 }
 

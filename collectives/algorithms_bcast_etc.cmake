@@ -17,13 +17,16 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bcast_compressed.c
   ${CMAKE_CURRENT_LIST_DIR}/compress_codec.c
   ${CMAKE_CURRENT_LIST_DIR}/compress_decide.c
+  ${CMAKE_CURRENT_LIST_DIR}/compress_block.c
   ${CMAKE_CURRENT_LIST_DIR}/gather_linear.c
   ${CMAKE_CURRENT_LIST_DIR}/gather_binomial.c
+  ${CMAKE_CURRENT_LIST_DIR}/gather_compressed.c
   ${CMAKE_CURRENT_LIST_DIR}/scatter_linear.c
   ${CMAKE_CURRENT_LIST_DIR}/scatter_binomial.c
   ${CMAKE_CURRENT_LIST_DIR}/alltoall_prep.c
   ${CMAKE_CURRENT_LIST_DIR}/alltoall_linear.c
   ${CMAKE_CURRENT_LIST_DIR}/alltoall_pairwise.c
   ${CMAKE_CURRENT_LIST_DIR}/alltoall_bruck.c
+  ${CMAKE_CURRENT_LIST_DIR}/alltoall_compressed.c
   ${CMAKE_CURRENT_LIST_DIR}/barrier_dissemination.c
   ${CMAKE_CURRENT_LIST_DIR}/algos_bcast_etc.c)

@@ -42,6 +42,9 @@ const arcoll_algo_desc_t arcoll_gather_algorithms[] = {
     {"gather", "linear", FN(arcoll_gather_linear), 0, S000 ": T = (P-1) T_send(m)"},
     {"gather", "binomial", FN(arcoll_gather_binomial), ORD,
      "Thakur, Rabenseifner, Gropp 2005: T = log P t_s + (P-1) m/B"},
+    {"gather", "compressed", FN(arcoll_gather_compressed), 0,
+     "seed 004_045dc3534e1f0a8b.txt (ZipMPI) compressed linear gather: T = C + T(m/r) + "
+     "(P-2) max(X(m/r), D) + D, each block compressed by its sender"},
 };
 const int arcoll_gather_nalgorithms = NELEM(arcoll_gather_algorithms);
 
@@ -58,6 +61,9 @@ const arcoll_algo_desc_t arcoll_alltoall_algorithms[] = {
      S003 " pairwise (partner = me ^ i): T = (P-1) T_send(m)"},
     {"alltoall", "bruck", FN(arcoll_alltoall_bruck), ORD,
      S003 " shuffle-exchange; Bruck et al. 1997: T = log P (t_s + (P/2) m/B)"},
+    {"alltoall", "compressed", FN(arcoll_alltoall_compressed), ORD,
+     "seed 004_045dc3534e1f0a8b.txt (ZipMPI) compressed linear alltoall: T = C + T(m/r) + "
+     "(P-2) max(C, X(m/r), D) + D, each block compressed by its sender"},
 };
 const int arcoll_alltoall_nalgorithms = NELEM(arcoll_alltoall_algorithms);
 

@@ -64,6 +64,19 @@ int arcoll_alltoall_bruck(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype 
                           void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype,
                           MPI_Comm comm, const arcoll_sched_t *s);
 
+/** Compressed linear alltoall (alltoall_compressed.c; seed
+ *  004_045dc3534e1f0a8b.txt, ZipMPI): every rank packs its outgoing blocks,
+ *  decides once for them (compress_decide.h arcoll_compress_decide_shape,
+ *  alltoall shape: C + T(m/r) + (P-2) max(C, X(m/r), D) + D against
+ *  T(m) + (P-2) X(m)), and runs the linear steps in batches of
+ *  ARCOLL_ALLTOALL_THROTTLE, each block one message [8-byte header: codec,
+ *  encoding, compressed length][payload] (compress_block.h), compressed
+ *  just before its send and decompressed into recvbuf as it arrives.
+ *  Blocks of more than INT_MAX - 8 bytes: MPI_ERR_COUNT.  Honours: order, tag. */
+int arcoll_alltoall_compressed(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype,
+                               MPI_Comm comm, const arcoll_sched_t *s);
+
 /** Dissemination barrier (Hensgen, Finkel, Manber 1988): ceil(log2 P)
  *  rounds; in round k position pos sends an empty message to pos + 2^k and
  *  receives one from pos - 2^k.  T = ceil(log2 P) 2 t_s (send-receive).
@@ -72,7 +85,7 @@ int arcoll_barrier_dissemination(MPI_Comm comm, const arcoll_sched_t *s);
 
 typedef int (*arcoll_barrier_fn)(MPI_Comm comm, const arcoll_sched_t *s);
 
-/** Tables: alltoall {linear, pairwise, bruck}, barrier {dissemination}. */
+/** Tables: alltoall {linear, pairwise, bruck, compressed}, barrier {dissemination}. */
 extern const arcoll_algo_desc_t arcoll_alltoall_algorithms[];
 extern const int arcoll_alltoall_nalgorithms;
 extern const arcoll_algo_desc_t arcoll_barrier_algorithms[];

@@ -92,16 +92,17 @@ static double speed_c[ARCOLL_CODEC_COUNT], speed_d[ARCOLL_CODEC_COUNT];
 
 /* Best of 3 over 256 KiB of text-like data, compressed and decompressed
  * in 64 KiB blocks (the segment size of the compressed collectives). */
-static void measure(arcoll_codec_t c) {
+int arcoll_codec_benchmark(arcoll_codec_t c, double *comp_Bps, double *decomp_Bps,
+                           double *ratio) {
   const size_t n = 256 * 1024, blk = 64 * 1024;
+  if ((unsigned)c >= ARCOLL_CODEC_COUNT) return -1;
   const size_t cap = arcoll_codec_bound(c, blk) + 64;
   char *src = malloc(n), *dst = malloc(n), *z = malloc(cap * (n / blk));
-  size_t zlen[4] = {0, 0, 0, 0};
+  size_t zlen[4] = {0, 0, 0, 0}, out = 0;
   double bc = 1e30, bd = 1e30;
   if (!src || !dst || !z) {
     free(src), free(dst), free(z);
-    speed_c[c] = speed_d[c] = 1e8; /* pessimistic: 100 MB/s */
-    return;
+    return -1;
   }
   arcoll_text_like(src, n, 7u);
   for (int rep = 0; rep < 3; ++rep) {
@@ -119,10 +120,18 @@ static void measure(arcoll_codec_t c) {
     if (t1 - t0 < bc) bc = t1 - t0;
     if (t2 - t1 < bd) bd = t2 - t1;
   }
+  for (size_t b = 0; b < n / blk; ++b) out += zlen[b] ? zlen[b] : blk;
   const double floor_s = 1e-7; /* clock resolution guard */
-  speed_c[c] = (double)n / (bc > floor_s ? bc : floor_s);
-  speed_d[c] = (double)n / (bd > floor_s ? bd : floor_s);
+  if (comp_Bps) *comp_Bps = (double)n / (bc > floor_s ? bc : floor_s);
+  if (decomp_Bps) *decomp_Bps = (double)n / (bd > floor_s ? bd : floor_s);
+  if (ratio) *ratio = (double)n / (double)out;
   free(src), free(dst), free(z);
+  return 0;
+}
+
+static void measure(arcoll_codec_t c) {
+  if (arcoll_codec_benchmark(c, &speed_c[c], &speed_d[c], NULL) != 0)
+    speed_c[c] = speed_d[c] = 1e8; /* pessimistic: 100 MB/s */
 }
 
 void arcoll_codec_speed(arcoll_codec_t c, double *comp_Bps, double *decomp_Bps) {

@@ -27,6 +27,10 @@ typedef enum arcoll_codec {
   ARCOLL_CODEC_COUNT = 3
 } arcoll_codec_t;
 
+/** Largest input of one compress / decompress call, bytes (1 GiB); larger
+ *  blocks travel raw. */
+#define ARCOLL_CODEC_MAX_BYTES ((size_t)1 << 30)
+
 /** zstd compression level (fast end: seed 004 wants speed over ratio). */
 #define ARCOLL_ZSTD_LEVEL 1
 
@@ -58,6 +62,18 @@ int arcoll_codec_decompress(arcoll_codec_t c, const void *src, size_t len, void 
  * the simulation charges), then cached.  RAW: memcpy speed.
  */
 void arcoll_codec_speed(arcoll_codec_t c, double *comp_Bps, double *decomp_Bps);
+
+/**
+ * Measure codec c now (what arcoll_codec_speed() caches, and what
+ * `arcoll calibrate` writes to the model file's "codec" entry): compress
+ * and decompress 256 KiB of arcoll_text_like() data in 64 KiB blocks, best
+ * of 3, wall clock.  Fills *comp_Bps / *decomp_Bps (bytes/second of
+ * uncompressed data) and *ratio (input / output bytes, blocks that do not
+ * shrink counted as stored); any pointer may be NULL.  Returns 0, or -1
+ * (out of memory, invalid codec; nothing filled).  Does not touch the cache.
+ */
+int arcoll_codec_benchmark(arcoll_codec_t c, double *comp_Bps, double *decomp_Bps,
+                           double *ratio);
 
 /**
  * Override the cached throughputs of codec c (tests, or a calibration file);

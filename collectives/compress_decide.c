@@ -1,11 +1,15 @@
-/* ARCOLL_COMPRESS and the root's per-call decision; see compress_decide.h. */
+/* ARCOLL_COMPRESS and the senders' per-call decision; see compress_decide.h. */
 #include "compress_decide.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static arcoll_compress_mode_t g_mode = ARCOLL_COMPRESS_AUTO;
-static double g_ts = 5e-6, g_B = 1.125e9;
+/* the network (inter-node parameters and curves) and the codec entry */
+static arcoll_p2p_params_t g_net = {5e-6, 1.125e9, 0, 0, 0, 1.0 / 1.125e9};
+static arcoll_p2p_curve_t g_curve, g_gap;
+static arcoll_codec_calib_t g_calib[ARCOLL_CODEC_COUNT];
 static arcoll_compress_decision_t g_last;
 static int g_have_last = 0;
 
@@ -22,8 +26,23 @@ int arcoll_compress_parse(const char *s, arcoll_compress_mode_t *mode) {
 
 void arcoll_compress_configure(arcoll_compress_mode_t mode, double t_s, double B) {
   g_mode = mode;
-  if (t_s > 0) g_ts = t_s;
-  if (B > 0) g_B = B;
+  if (t_s > 0 && B > 0) {
+    memset(&g_net, 0, sizeof g_net);
+    g_net.t_s = t_s, g_net.B = B, g_net.G = 1.0 / B;
+    g_curve.n = g_gap.n = 0;
+    memset(g_calib, 0, sizeof g_calib);
+  }
+}
+
+void arcoll_compress_configure_model(arcoll_compress_mode_t mode, const arcoll_model_t *m) {
+  g_mode = mode;
+  if (!m) return;
+  g_net = m->inter;
+  g_curve = m->inter_curve;
+  g_gap = m->inter_gap_curve;
+  memset(g_calib, 0, sizeof g_calib);
+  g_calib[ARCOLL_CODEC_LZ4] = m->codec_lz4;
+  g_calib[ARCOLL_CODEC_ZSTD] = m->codec_zstd;
 }
 
 arcoll_compress_mode_t arcoll_compress_mode(void) { return g_mode; }
@@ -39,7 +58,18 @@ void arcoll_compress_record(const arcoll_compress_decision_t *d) {
   g_have_last = 1;
 }
 
-static double tsend(double m) { return g_ts + m / g_B; }
+/* T(m) and X(m) of the model (select.h) */
+static double tsend(double m) { return arcoll_model_p2p(&g_net, &g_curve, m); }
+static double xfer(double m) { return arcoll_model_gap(&g_net, &g_gap, m); }
+
+/* Throughputs of codec c: the model file's codec entry, else measured. */
+static void speeds(arcoll_codec_t c, double *vc, double *vd) {
+  if (g_calib[c].compress_Bps > 0 && g_calib[c].decompress_Bps > 0) {
+    *vc = g_calib[c].compress_Bps, *vd = g_calib[c].decompress_Bps;
+    return;
+  }
+  arcoll_codec_speed(c, vc, vd);
+}
 
 /* Ratio of codec c over the sample slices (input / output bytes; a slice
  * that does not shrink counts as stored). */
@@ -65,33 +95,93 @@ static double max3(double a, double b, double c) {
   return m > c ? m : c;
 }
 
+/* Predicted times (compress_decide.h) of messages of s raw bytes */
+static double t_raw(const arcoll_compress_shape_t *sh, double s) {
+  return sh->hops * tsend(s) + (sh->k - 1) * (sh->stream ? xfer(s) : tsend(s));
+}
+
+static double t_codec(const arcoll_compress_shape_t *sh, double s, double r, double vc,
+                      double vd) {
+  const double C = s / vc, D = s / vd, w = s / r;
+  const double per = sh->stream ? xfer(w) : tsend(w);
+  return C + sh->hops * tsend(w) + (sh->k - 1) * max3(sh->serial_compress ? C : 0, per, D) + D;
+}
+
+/* The broadcast's segment for codec ratio r: the multiple of
+ * ARCOLL_COMPRESS_SEG_UNIT in [1 KiB, 1 MiB] (or M itself) with the
+ * smallest compressed chain time, over wire sizes on the curve's points and
+ * a 2^(1/4) grid; *t its time. */
+static MPI_Aint best_segment(double M, int P, double r, double vc, double vd, double *t) {
+  double wires[96];
+  int nw = 0;
+  for (int i = 0; i < g_curve.n && nw < 48; ++i)
+    if (g_curve.bytes[i] >= 512) wires[nw++] = g_curve.bytes[i];
+  for (int j = 0; j <= 40; ++j) wires[nw++] = ARCOLL_COMPRESS_SEG_UNIT * pow(2.0, j / 4.0);
+  MPI_Aint best = 0;
+  *t = -1;
+  for (int i = 0; i < nw; ++i) {
+    MPI_Aint s = (MPI_Aint)(wires[i] * r) / ARCOLL_COMPRESS_SEG_UNIT * ARCOLL_COMPRESS_SEG_UNIT;
+    if (s < ARCOLL_COMPRESS_SEG_UNIT) s = ARCOLL_COMPRESS_SEG_UNIT;
+    if (s > ARCOLL_COMPRESS_SEG_MAX) s = ARCOLL_COMPRESS_SEG_MAX;
+    const double sd = (double)s < M ? (double)s : M, k = ceil(M / sd);
+    const arcoll_compress_shape_t sh = {P - 1, k, 1, 0};
+    const double ts = t_codec(&sh, sd, r, vc, vd);
+    if (*t < 0 || ts < *t) *t = ts, best = s;
+  }
+  return best;
+}
+
+/* The decision: shape sh of messages of `msg` bytes, or (choose_seg, the
+ * bcast) the chain of P ranks with its segment chosen per codec. */
+static arcoll_codec_t decide(const char *data, MPI_Aint bytes, MPI_Aint msg,
+                             const arcoll_compress_shape_t *sh, MPI_Aint moved, int choose_seg,
+                             MPI_Aint seg, arcoll_compress_decision_t *d) {
+  arcoll_compress_decision_t r = {ARCOLL_CODEC_RAW, 1.0, -1.0, -1.0, bytes, 1, seg};
+  if (g_mode == ARCOLL_COMPRESS_LZ4) r.codec = ARCOLL_CODEC_LZ4;
+  else if (g_mode == ARCOLL_COMPRESS_ZSTD) r.codec = ARCOLL_CODEC_ZSTD;
+  else if (g_mode == ARCOLL_COMPRESS_AUTO && sh->hops >= 1 && bytes > 0 && msg > 0 &&
+           moved >= ARCOLL_COMPRESS_MIN_BYTES) {
+    r.t_raw_s = t_raw(sh, (double)msg);
+    if (choose_seg) { /* raw also at its best segment: compression must beat that */
+      double tb;
+      best_segment((double)bytes, (int)sh->hops + 1, 1.0, INFINITY, INFINITY, &tb);
+      if (tb < r.t_raw_s) r.t_raw_s = tb;
+    }
+    arcoll_codec_t best = ARCOLL_CODEC_RAW;
+    MPI_Aint best_seg = seg;
+    const arcoll_codec_t codecs[2] = {ARCOLL_CODEC_LZ4, ARCOLL_CODEC_ZSTD};
+    for (int i = 0; i < 2; ++i) {
+      const double ratio = sample_ratio(codecs[i], data, bytes);
+      double vc, vd, t;
+      MPI_Aint s = seg;
+      speeds(codecs[i], &vc, &vd);
+      if (choose_seg) s = best_segment((double)bytes, (int)sh->hops + 1, ratio, vc, vd, &t);
+      else t = t_codec(sh, (double)msg, ratio, vc, vd);
+      if (best == ARCOLL_CODEC_RAW || t < r.t_codec_s)
+        best = codecs[i], r.t_codec_s = t, r.ratio = ratio, best_seg = s;
+    }
+    if (r.t_codec_s < ARCOLL_COMPRESS_MARGIN * r.t_raw_s) r.codec = best, r.seg = best_seg;
+  }
+  if (d) *d = r;
+  return r.codec;
+}
+
 arcoll_codec_t arcoll_compress_decide(const void *data, MPI_Aint bytes, int P, MPI_Aint seg,
                                       arcoll_compress_decision_t *d) {
-  return arcoll_compress_decide_min(data, bytes, P, seg, bytes, d);
+  const double s = (double)(seg > 0 && seg < bytes ? seg : bytes);
+  const arcoll_compress_shape_t sh = {P - 1, s > 0 ? ceil((double)bytes / s) : 1, 1, 0};
+  return decide((const char *)data, bytes, (MPI_Aint)s, &sh, bytes, 1, seg, d);
 }
 
 arcoll_codec_t arcoll_compress_decide_min(const void *data, MPI_Aint bytes, int P, MPI_Aint seg,
                                           MPI_Aint moved, arcoll_compress_decision_t *d) {
-  arcoll_compress_decision_t r = {ARCOLL_CODEC_RAW, 1.0, -1.0, -1.0, bytes, 1};
-  if (g_mode == ARCOLL_COMPRESS_LZ4) r.codec = ARCOLL_CODEC_LZ4;
-  else if (g_mode == ARCOLL_COMPRESS_ZSTD) r.codec = ARCOLL_CODEC_ZSTD;
-  else if (g_mode == ARCOLL_COMPRESS_AUTO && P >= 2 && bytes > 0 &&
-           moved >= ARCOLL_COMPRESS_MIN_BYTES) {
-    const double s = (double)(seg > 0 && seg < bytes ? seg : bytes);
-    const double k = (double)((bytes + (MPI_Aint)s - 1) / (MPI_Aint)s);
-    r.t_raw_s = (P - 2 + k) * tsend(s);
-    arcoll_codec_t best = ARCOLL_CODEC_RAW;
-    const arcoll_codec_t codecs[2] = {ARCOLL_CODEC_LZ4, ARCOLL_CODEC_ZSTD};
-    for (int i = 0; i < 2; ++i) {
-      const double ratio = sample_ratio(codecs[i], (const char *)data, bytes);
-      double vc, vd;
-      arcoll_codec_speed(codecs[i], &vc, &vd);
-      const double C = s / vc, D = s / vd, X = tsend(s / ratio);
-      const double t = C + (P - 1) * X + (k - 1) * max3(C, X, D) + D;
-      if (best == ARCOLL_CODEC_RAW || t < r.t_codec_s) best = codecs[i], r.t_codec_s = t, r.ratio = ratio;
-    }
-    if (r.t_codec_s < ARCOLL_COMPRESS_MARGIN * r.t_raw_s) r.codec = best;
-  }
-  if (d) *d = r;
-  return r.codec;
+  const double s = (double)(seg > 0 && seg < bytes ? seg : bytes);
+  const arcoll_compress_shape_t sh = {P - 1, s > 0 ? ceil((double)bytes / s) : 1, 1, 0};
+  return decide((const char *)data, bytes, (MPI_Aint)s, &sh, moved, 0, 0, d);
+}
+
+arcoll_codec_t arcoll_compress_decide_shape(const void *data, MPI_Aint bytes, MPI_Aint msg,
+                                            const arcoll_compress_shape_t *shape, MPI_Aint moved,
+                                            arcoll_compress_decision_t *d) {
+  return decide((const char *)data, bytes, msg, shape, moved, 0, 0, d);
 }

@@ -64,7 +64,24 @@ int arcoll_scatter_binomial(const void *sendbuf, MPI_Aint sendcount, MPI_Datatyp
                             void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype, int root,
                             MPI_Comm comm, const arcoll_sched_t *s);
 
-/** Tables: gather {linear, binomial}, scatter {linear, binomial}. */
+/** Receives the compressed gather's root keeps posted. */
+#define ARCOLL_GATHER_COMPRESSED_WINDOW 32
+
+/** Compressed linear gather (gather_compressed.c; seed
+ *  004_045dc3534e1f0a8b.txt, ZipMPI): every non-root rank packs its block,
+ *  decides for it alone (compress_decide.h arcoll_compress_decide_shape,
+ *  gather shape: C + T(m/r) + (P-2) max(X(m/r), D) + D against
+ *  T(m) + (P-2) X(m)), compresses it with LZ4 or zstd level 1 (or not) and
+ *  sends one message [8-byte header: codec, encoding, compressed length]
+ *  [payload] (compress_block.h) to the root, which keeps
+ *  ARCOLL_GATHER_COMPRESSED_WINDOW receives posted and decompresses each
+ *  block into recvbuf as it arrives.  Blocks of more than INT_MAX - 8 bytes:
+ *  MPI_ERR_COUNT.  Honours: tag. */
+int arcoll_gather_compressed(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype, int root,
+                             MPI_Comm comm, const arcoll_sched_t *s);
+
+/** Tables: gather {linear, binomial, compressed}, scatter {linear, binomial}. */
 extern const arcoll_algo_desc_t arcoll_gather_algorithms[];
 extern const int arcoll_gather_nalgorithms;
 extern const arcoll_algo_desc_t arcoll_scatter_algorithms[];

@@ -204,7 +204,9 @@ static double scan(const cost_t *c, const char *name, int P, double M, MPI_Aint 
 
 static double gather(const cost_t *c, const char *name, int P, double m) {
   const int L = clog2(P);
-  if (!strcmp(name, "linear")) /* all P-1 blocks at once through the root's link */
+  /* compressed: its raw form, linear (the data are unknown here; each
+   * sender's decision, compress_decide.h, models the compressed form) */
+  if (!strcmp(name, "linear") || !strcmp(name, "compressed")) /* all P-1 blocks at once through the root's link */
     return c->lat + (P - 1) * xfer(c, m);
   if (!strcmp(name, "binomial")) { /* log P t_s + (P-1) m/B: blocks m, 2m, 4m, ... */
     double t = 0, b = m;
@@ -216,7 +218,8 @@ static double gather(const cost_t *c, const char *name, int P, double m) {
 
 static double alltoall(const cost_t *c, const char *name, int P, double m) {
   const int L = clog2(P);
-  if (!strcmp(name, "linear")) /* batches of 32 requests; all links busy */
+  /* compressed: its raw form, linear (the data are unknown here) */
+  if (!strcmp(name, "linear") || !strcmp(name, "compressed")) /* batches of 32 requests; all links busy */
     return ((P - 1 + 31) / 32) * c->lat + (P - 1) * xfer(c, m);
   if (!strcmp(name, "pairwise")) /* (P-1) T_send(m) */
     return (P - 1) * tsend(c, m);

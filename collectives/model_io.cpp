@@ -6,6 +6,9 @@
 //    "gamma": s/B,
 //    "intra_curve"/"inter_curve", "intra_gap_curve"/"inter_gap_curve":
 //        optional [[bytes, seconds], ...] (select.h),
+//    "codec": optional {"lz4": {"compress_Bps": B/s, "decompress_Bps": B/s,
+//        "ratio": x}, "zstd": {...}, ...} (select.h arcoll_codec_calib_t; each
+//        codec optional, its numbers > 0; other keys of "codec" ignored),
 //    ...any other keys (notes, raw measurements) are ignored}
 // B and G must be > 0; t_s, L, o, g and gamma >= 0.  Every error names the
 // file and the field.  No exception leaves this file (C callers).
@@ -86,6 +89,27 @@ void read_curve(const std::string &path, const json &root, const char *key,
   c->n = (int)it->size();
 }
 
+void read_codec(const std::string &path, const json &root, const char *name,
+                arcoll_codec_calib_t *c) {
+  *c = arcoll_codec_calib_t{0, 0, 0};
+  auto it = root.find("codec");
+  if (it == root.end()) return;  // optional
+  if (!it->is_object()) throw LoadError{path + ": field \"codec\" must be an object"};
+  auto e = it->find(name);
+  if (e == it->end()) return;  // this codec not calibrated
+  const std::string k = std::string("codec.") + name;
+  if (!e->is_object())
+    throw LoadError{path + ": field \"" + k + "\" must be an object with compress_Bps, decompress_Bps, ratio"};
+  c->compress_Bps = number_field(path, *e, k, "compress_Bps", true);
+  c->decompress_Bps = number_field(path, *e, k, "decompress_Bps", true);
+  c->ratio = number_field(path, *e, k, "ratio", true);
+}
+
+json codec_json(const arcoll_codec_calib_t &c) {
+  return json{{"compress_Bps", c.compress_Bps}, {"decompress_Bps", c.decompress_Bps},
+              {"ratio", c.ratio}};
+}
+
 json curve_json(const arcoll_p2p_curve_t &c) {
   json a = json::array();
   for (int i = 0; i < c.n; ++i) a.push_back(json::array({c.bytes[i], c.seconds[i]}));
@@ -124,6 +148,8 @@ extern "C" int arcoll_model_load(const char *path, arcoll_model_t *m, char *err,
     read_curve(p, root, "inter_curve", &out.inter_curve);
     read_curve(p, root, "intra_gap_curve", &out.intra_gap_curve);
     read_curve(p, root, "inter_gap_curve", &out.inter_gap_curve);
+    read_codec(p, root, "lz4", &out.codec_lz4);
+    read_codec(p, root, "zstd", &out.codec_zstd);
     std::snprintf(out.source, sizeof out.source, "%s", path);
     *m = out;
     return 0;
@@ -159,6 +185,13 @@ extern "C" int arcoll_model_save(const char *path, const arcoll_model_t *m,
     if (m->inter_curve.n > 0) root["inter_curve"] = curve_json(m->inter_curve);
     if (m->intra_gap_curve.n > 0) root["intra_gap_curve"] = curve_json(m->intra_gap_curve);
     if (m->inter_gap_curve.n > 0) root["inter_gap_curve"] = curve_json(m->inter_gap_curve);
+    const bool lz4 = m->codec_lz4.compress_Bps > 0, zstd = m->codec_zstd.compress_Bps > 0;
+    if (lz4 || zstd) {
+      json c = root.contains("codec") && root["codec"].is_object() ? root["codec"] : json::object();
+      if (lz4) c["lz4"] = codec_json(m->codec_lz4);
+      if (zstd) c["zstd"] = codec_json(m->codec_zstd);
+      root["codec"] = c;
+    }
     std::ofstream out(path);
     if (!out) throw LoadError{p + ": cannot write the model file: " + std::strerror(errno)};
     out << root.dump(2) << "\n";

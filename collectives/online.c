@@ -56,13 +56,15 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
         break;
       }
   }
-  /* bcast from ARCOLL_COMPRESS_MIN_BYTES (allgather: (P-1) blocks from
-   * it), ARCOLL_COMPRESS not off: the compressed algorithm is always measured (select.c leaves it out: its model
-   * is the chain's, the data decide); when the slots are full it replaces
+  /* bcast from ARCOLL_COMPRESS_MIN_BYTES (allgather, gather, alltoall:
+   * (P-1) blocks from it), ARCOLL_COMPRESS not off: the compressed
+   * algorithm is always measured (select.c leaves it out: its model is its
+   * raw form's, the data decide); when the slots are full it replaces
    * the last-ranked algorithm that is neither binomial nor the best's own
    * (the unsegmented variant of the best stays) */
   if (((c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_COMPRESS_MIN_BYTES) ||
-       (c == ARCOLL_COLL_ALLGATHER && bytes * (P - 1) >= ARCOLL_COMPRESS_MIN_BYTES)) &&
+       ((c == ARCOLL_COLL_ALLGATHER || c == ARCOLL_COLL_GATHER || c == ARCOLL_COLL_ALLTOALL) &&
+        bytes * (P - 1) >= ARCOLL_COMPRESS_MIN_BYTES)) &&
       e->n > 0 && arcoll_compress_mode() != ARCOLL_COMPRESS_OFF) {
     const arcoll_algo_desc_t *z = arcoll_algorithm_find(c, "compressed");
     arcoll_choice_t zc;

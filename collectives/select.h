@@ -54,6 +54,15 @@ typedef struct arcoll_p2p_curve {
   double seconds[ARCOLL_MODEL_CURVE_MAX];
 } arcoll_p2p_curve_t;
 
+/** Calibrated codec of the compressed collectives (compress_codec.h): how
+ *  fast it runs on this machine's CPU and how much it shrinks the
+ *  calibration sample (arcoll_text_like, 256 KiB in 64 KiB blocks). */
+typedef struct arcoll_codec_calib {
+  double compress_Bps;   /**< compression throughput, bytes of input per second (0: none) */
+  double decompress_Bps; /**< decompression throughput, bytes of output per second (0: none) */
+  double ratio;          /**< input / output bytes on the sample (0: none) */
+} arcoll_codec_calib_t;
+
 /** The whole model. */
 typedef struct arcoll_model {
   arcoll_p2p_params_t intra; /**< pairs on one node */
@@ -69,6 +78,12 @@ typedef struct arcoll_model {
    *  from the linear model (m/B, at least g). */
   arcoll_p2p_curve_t intra_gap_curve;
   arcoll_p2p_curve_t inter_gap_curve;
+  /** optional codec entry ("codec" in the model file, written by
+   *  arcoll-calibrate): LZ4's and zstd level 1's measured throughputs and
+   *  ratio; all fields 0 when the file has none (compress_decide.h then
+   *  measures the throughputs at first use). */
+  arcoll_codec_calib_t codec_lz4;
+  arcoll_codec_calib_t codec_zstd;
 } arcoll_model_t;
 
 /** One-way time (seconds) of a `bytes`-byte message between two ranks of
@@ -127,7 +142,9 @@ void arcoll_model_default(arcoll_model_t *m);
  * non-numeric field, B or G not > 0, t_s/L/o/g/gamma negative, a curve
  * ("inter_curve", "intra_curve", "inter_gap_curve", "intra_gap_curve";
  * optional) that is not [[bytes, seconds], ...]
- * with bytes increasing from 0 and seconds >= 0.
+ * with bytes increasing from 0 and seconds >= 0, a "codec" entry (optional:
+ * {"lz4": {"compress_Bps", "decompress_Bps", "ratio"}, "zstd": {...}}, each
+ * codec optional, its three numbers > 0) of another shape.
  */
 int arcoll_model_load(const char *path, arcoll_model_t *m, char *err, int errlen);
 

@@ -22,7 +22,13 @@
  *    G = slope of the medians for m >= 64 KiB (least squares);
  *    L = RTT(0)/2 - 2 o, clamped to >= 0;
  *  - gamma = median time of MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) over 1 MiB,
- *    per byte.
+ *    per byte;
+ *  - codec entry (rank 0's CPU; compress_codec.h arcoll_codec_benchmark):
+ *    LZ4 and zstd level 1 compression / decompression throughput (bytes of
+ *    uncompressed data per second, best of 3) and ratio on 256 KiB of
+ *    text-like data in 64 KiB blocks, written as "codec" (select.h
+ *    arcoll_codec_calib_t), which the compressed collectives' decision uses
+ *    instead of measuring at first use (compress_decide.h).
  * The medians are also written as the measured curves "intra_curve" and
  * "inter_curve" ([[bytes, seconds], ...], select.h), which the model
  * interpolates.  Stream period per size ("intra_gap_curve",
@@ -42,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compress_codec.h"
 #include "select.h"
 
 #define NB_BURST 64
@@ -403,6 +410,13 @@ int main(int argc, char **argv) {
       copied = "intra_copied_from_inter";
     }
     m.gamma = gamma;
+    /* the codecs of the compressed collectives, on this CPU */
+    arcoll_codec_calib_t *cc[2] = {&m.codec_lz4, &m.codec_zstd};
+    const arcoll_codec_t codecs[2] = {ARCOLL_CODEC_LZ4, ARCOLL_CODEC_ZSTD};
+    for (int i = 0; i < 2; ++i)
+      if (arcoll_codec_benchmark(codecs[i], &cc[i]->compress_Bps, &cc[i]->decompress_Bps,
+                                 &cc[i]->ratio) != 0)
+        memset(cc[i], 0, sizeof *cc[i]);
     /* measured curves (medians), copied like the parameters */
     pairres_t *ci = intra.have ? &intra : &inter, *ce = inter.have ? &inter : &intra;
     for (int i = 0; i < ci->npts && i < ARCOLL_MODEL_CURVE_MAX; ++i) {
@@ -459,7 +473,12 @@ int main(int argc, char **argv) {
       if (intra.have) print_class(stdout, "intra", &intra);
       if (inter.have) print_class(stdout, "inter", &inter);
       if (copied) printf("# %s\n", copied);
-      printf("# gamma=%.4e s/B\n# wrote %s\n", gamma, out);
+      printf("# gamma=%.4e s/B\n", gamma);
+      for (int i = 0; i < 2; ++i)
+        printf("# codec %s: compress %.4e B/s, decompress %.4e B/s, ratio %.3f (text-like)\n",
+               arcoll_codec_name(codecs[i]), cc[i]->compress_Bps, cc[i]->decompress_Bps,
+               cc[i]->ratio);
+      printf("# wrote %s\n", out);
     }
     free(extra);
   }

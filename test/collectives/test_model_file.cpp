@@ -45,6 +45,8 @@ TEST(ModelFile, RoundTripThroughTheWriter) {
     m.inter_gap_curve.seconds[i] = gs[i];
   }
   m.intra_gap_curve.n = 0;
+  m.codec_lz4 = {4.5e8, 2.25e9, 2.5};
+  m.codec_zstd = {0, 0, 0};  // not calibrated: no "zstd" key
   const std::string p = tmp_path("roundtrip.json");
   char err[512] = "";
   ASSERT_EQ(arcoll_model_save(p.c_str(), &m, "{\"note\":\"test\",\"inter_copied_from_intra\":false}", err,
@@ -73,9 +75,15 @@ TEST(ModelFile, RoundTripThroughTheWriter) {
   EXPECT_EQ(r.intra_gap_curve.n, 0);
   EXPECT_EQ(r.intra_curve.seconds[1], 9.75e-7);
   EXPECT_STREQ(r.source, p.c_str());
+  EXPECT_EQ(r.codec_lz4.compress_Bps, 4.5e8);
+  EXPECT_EQ(r.codec_lz4.decompress_Bps, 2.25e9);
+  EXPECT_EQ(r.codec_lz4.ratio, 2.5);
+  EXPECT_EQ(r.codec_zstd.compress_Bps, 0.0);
   // the extra keys are kept in the file
   std::ifstream in(p);
   nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_TRUE(j["codec"].contains("lz4"));
+  EXPECT_FALSE(j["codec"].contains("zstd"));
   EXPECT_EQ(j["note"], "test");
   EXPECT_EQ(j["version"], 1);
   // same predictions from the loaded model
@@ -117,6 +125,14 @@ TEST(ModelFile, BadFilesNameTheFileAndTheField) {
       {doc(good_p, good_p, ",\"gamma\":0,\"intra_curve\":[[0,1e-6],[8,-1]]"), "intra_curve[1]"},
       {doc(good_p, good_p, ",\"gamma\":0,\"inter_curve\":{}"), "inter_curve"},
       {doc(good_p, good_p, ",\"gamma\":0,\"inter_gap_curve\":[[0,1e-6],[8,\"x\"]]"), "inter_gap_curve[1]"},
+      {doc(good_p, good_p, ",\"gamma\":0,\"codec\":[1]"), "codec"},
+      {doc(good_p, good_p, ",\"gamma\":0,\"codec\":{\"zstd\":3}"), "codec.zstd"},
+      {doc(good_p, good_p,
+           ",\"gamma\":0,\"codec\":{\"lz4\":{\"compress_Bps\":1e9,\"decompress_Bps\":2e9}}"),
+       "codec.lz4.ratio"},
+      {doc(good_p, good_p,
+           ",\"gamma\":0,\"codec\":{\"lz4\":{\"compress_Bps\":0,\"decompress_Bps\":2e9,\"ratio\":2}}"),
+       "codec.lz4.compress_Bps"},
   };
   const std::string p = tmp_path("bad.json");
   char err[512];
@@ -143,7 +159,8 @@ TEST(ModelFile, BadFilesNameTheFileAndTheField) {
 
 // Output of arcoll-calibrate (run by ctest collectives.calibrate.np2 under
 // MPICH at 2 ranks on one node): loads, sane values, inter copied from intra
-// and the file says so, the measured curve has every size 0, 1, 2, ... .
+// and the file says so, the measured curve has every size 0, 1, 2, ... , the
+// codec entry of both codecs.
 TEST(Calibrated, FileFromArcollCalibrate) {
   const char *p = std::getenv("ARCOLL_CALIBRATED_MODEL");
   if (!p) GTEST_SKIP() << "ARCOLL_CALIBRATED_MODEL not set (the mpi-labelled ctest sets it)";
@@ -188,6 +205,14 @@ TEST(Calibrated, FileFromArcollCalibrate) {
   // medians of a few repetitions are at the mercy of a loaded machine)
   EXPECT_GT(j["measurements"]["intra"][npts - 1]["min_s"].get<double>(),
             j["measurements"]["intra"][0]["min_s"].get<double>());
+  // the codec entry: LZ4 and zstd-1 throughputs and ratio on text-like data
+  for (const arcoll_codec_calib_t *c : {&m.codec_lz4, &m.codec_zstd}) {
+    EXPECT_GT(c->compress_Bps, 1e6);
+    EXPECT_GT(c->decompress_Bps, 1e6);
+    EXPECT_GT(c->ratio, 1.5);  // arcoll_text_like compresses 2-6x
+    EXPECT_LT(c->ratio, 20.0);
+  }
+  EXPECT_EQ(j["codec"]["zstd"]["ratio"].get<double>(), m.codec_zstd.ratio);
   // the selector runs on it
   arcoll_choice_t ch;
   EXPECT_EQ(arcoll_select(&m, ARCOLL_COLL_BCAST, 4, 1 << 20, 1, &ch), 0);

@@ -201,6 +201,35 @@ TEST(Online, CompressedIsMeasuredFrom64KiBUnlessOff) {
   arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);
 }
 
+// allgather, gather, alltoall: the compressed algorithm is a measured
+// candidate when the (P-1) blocks through the busiest link reach
+// ARCOLL_COMPRESS_MIN_BYTES, unless ARCOLL_COMPRESS=off.
+TEST(Online, CompressedBlocksAreMeasuredFrom64KiBPerLinkUnlessOff) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  auto has = [](const arcoll_explorer_t &e, const char *name) {
+    for (int i = 0; i < e.n; ++i)
+      if (!strcmp(e.cand[i].algo->name, name)) return true;
+    return false;
+  };
+  for (arcoll_coll_t c : {ARCOLL_COLL_ALLGATHER, ARCOLL_COLL_GATHER, ARCOLL_COLL_ALLTOALL})
+    for (int P : {2, 4, 20, 64})
+      for (MPI_Aint bytes : {(MPI_Aint)8, (MPI_Aint)1000, (MPI_Aint)21846, (MPI_Aint)65536,
+                             (MPI_Aint)(1 << 20)})
+        for (int ncand : {5, 8}) {
+          arcoll_explorer_t e, off;
+          arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);
+          arcoll_explorer_init(&e, &m, c, P, bytes, 1, ncand, 1, 0);
+          EXPECT_EQ(has(e, "compressed"), bytes * (P - 1) >= ARCOLL_COMPRESS_MIN_BYTES)
+              << arcoll_coll_name(c) << " P=" << P << " m=" << bytes << " ncand=" << ncand;
+          arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+          arcoll_explorer_init(&off, &m, c, P, bytes, 1, ncand, 1, 0);
+          EXPECT_FALSE(has(off, "compressed")) << arcoll_coll_name(c) << " P=" << P;
+          EXPECT_EQ(e.cand[0].algo, off.cand[0].algo);  // the model's best stays first
+        }
+  arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);
+}
+
 TEST(Online, UnsegmentedWinnerIsNotRefined) {
   arcoll_explorer_t e;
   arcoll_model_t m;

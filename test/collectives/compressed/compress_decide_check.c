@@ -7,7 +7,14 @@
  * 64 KiB -> raw, off -> raw, lz4 / zstd -> that codec; a 100 GB/s network
  * (faster than any codec) -> raw for text-like data too.  Codec throughputs
  * are fixed (arcoll_codec_set_speed) so that the verdict does not depend on
- * this machine's speed.  Prints "compress_decide_check: OK" or FAIL.
+ * this machine's speed.  The broadcast's segment size: with a model whose
+ * curve moves 8 KiB messages best (SMPI's default factors on 100 Mb/s), the
+ * compressed segments of 1 MiB of text are 7..8 KiB on the wire, a multiple
+ * of 1 KiB raw; lz4 / zstd forced keep the schedule's segment.  The model
+ * file's codec entry (loaded from a file written here): a very slow codec
+ * makes text raw, a fast one compresses, and the entry wins over the
+ * throughputs measured or set.  The gather / alltoall shapes: text
+ * compressed, random raw.  Prints "compress_decide_check: OK" or FAIL.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +22,7 @@
 #include <string.h>
 
 #include "compress_decide.h"
+#include "select.h"
 
 #define CHECK_PROG "compress_decide_check"
 static long checked, failures;
@@ -89,6 +97,72 @@ int main(void) {
   CHECK(arcoll_compress_decide(rnd, n, 20, 65536, &d) == ARCOLL_CODEC_LZ4, "lz4 forced");
   arcoll_compress_configure(ARCOLL_COMPRESS_ZSTD, 0, 0);
   CHECK(arcoll_compress_decide(text, 100, 20, 65536, &d) == ARCOLL_CODEC_ZSTD, "zstd forced");
+
+  /* the segment size from the ratio: a 100 Mb/s curve whose per-byte
+   * time is lowest at 8 KiB (SMPI's factors: 1024 B 0.35, 4 KiB 0.77,
+   * 8 KiB 1.087, 16 KiB 0.587, 64 KiB 0.94 of the bandwidth) */
+  arcoll_model_t md;
+  arcoll_model_default(&md);
+  md.inter.t_s = 2e-4, md.inter.B = 12.5e6, md.inter.G = 1 / 12.5e6;
+  const double cb[] = {0, 1024, 4096, 8192, 16384, 65536, 1 << 22};
+  const double eff[] = {1, 0.35, 0.77, 1.087, 0.587, 0.94, 0.94};
+  md.inter_curve.n = 7;
+  for (int i = 0; i < 7; ++i)
+    md.inter_curve.bytes[i] = cb[i], md.inter_curve.seconds[i] = 2e-4 + cb[i] / (12.5e6 * eff[i]);
+  arcoll_compress_configure_model(ARCOLL_COMPRESS_AUTO, &md);
+  CHECK(arcoll_compress_decide(text, n, 20, 8192, &d) != ARCOLL_CODEC_RAW, "curve: text raw");
+  CHECK(d.seg % 1024 == 0 && d.seg >= 1024 && d.seg <= (1 << 20), "curve: segment %ld",
+        (long)d.seg);
+  CHECK(d.seg / d.ratio > 7 * 1024 && d.seg / d.ratio <= 8192,
+        "curve: segment %ld at ratio %.2f: %.0f B on the wire, not 7..8 KiB", (long)d.seg,
+        d.ratio, d.seg / d.ratio);
+  CHECK(d.t_codec_s > 0 && d.t_codec_s < 0.5 * d.t_raw_s, "curve: predicted %g vs raw %g s",
+        d.t_codec_s, d.t_raw_s);
+  CHECK(arcoll_compress_decide(rnd, n, 20, 8192, &d) == ARCOLL_CODEC_RAW && d.seg == 8192,
+        "curve: random %d, segment %ld", d.codec, (long)d.seg);
+  arcoll_compress_configure_model(ARCOLL_COMPRESS_ZSTD, NULL);
+  CHECK(arcoll_compress_decide(text, n, 20, 4096, &d) == ARCOLL_CODEC_ZSTD && d.seg == 4096,
+        "zstd forced: segment %ld, not the schedule's", (long)d.seg);
+  /* gather / alltoall shapes on the same network: 1 MiB of 52 KiB blocks */
+  arcoll_compress_configure_model(ARCOLL_COMPRESS_AUTO, NULL);
+  const arcoll_compress_shape_t gsh = {1, 19, 0, 1}, ash = {1, 19, 1, 1};
+  CHECK(arcoll_compress_decide_shape(text, 52428, 52428, &gsh, 19 * 52428, &d) != ARCOLL_CODEC_RAW,
+        "gather shape: text raw (%g vs %g s)", d.t_codec_s, d.t_raw_s);
+  CHECK(arcoll_compress_decide_shape(rnd, 52428, 52428, &gsh, 19 * 52428, &d) == ARCOLL_CODEC_RAW,
+        "gather shape: random compressed");
+  CHECK(arcoll_compress_decide_shape(text, n, 52428, &ash, 19 * 52428, &d) != ARCOLL_CODEC_RAW,
+        "alltoall shape: text raw");
+  CHECK(arcoll_compress_decide_shape(rnd, n, 52428, &ash, 19 * 52428, &d) == ARCOLL_CODEC_RAW,
+        "alltoall shape: random compressed");
+
+  /* the model file's codec entry changes the decision */
+  const char *path = "compress_decide_check.model.json";
+  const char *fmt = "{\"version\": 1, \"gamma\": 0,\n"
+                    " \"intra\": {\"t_s\": 5e-5, \"B\": 1.25e7, \"L\": 4e-5, \"o\": 1e-6, \"g\": 4e-6, \"G\": 8e-8},\n"
+                    " \"inter\": {\"t_s\": 5e-5, \"B\": 1.25e7, \"L\": 4e-5, \"o\": 1e-6, \"g\": 4e-6, \"G\": 8e-8},\n"
+                    " \"codec\": {\"lz4\": {\"compress_Bps\": %g, \"decompress_Bps\": %g, \"ratio\": 4},\n"
+                    "           \"zstd\": {\"compress_Bps\": %g, \"decompress_Bps\": %g, \"ratio\": 5}}}\n";
+  const double speeds[2] = {1e3, 1e11}; /* 1 kB/s: slower than the network; 100 GB/s */
+  for (int i = 0; i < 2; ++i) {
+    FILE *f = fopen(path, "w");
+    fprintf(f, fmt, speeds[i], speeds[i], speeds[i], speeds[i]);
+    fclose(f);
+    char err[512] = "";
+    CHECK(arcoll_model_load(path, &md, err, sizeof err) == 0, "codec entry file: %s", err);
+    CHECK(md.codec_zstd.compress_Bps == speeds[i] && md.codec_lz4.ratio == 4,
+          "codec entry read: zstd %g B/s, lz4 ratio %g", md.codec_zstd.compress_Bps,
+          md.codec_lz4.ratio);
+    arcoll_compress_configure_model(ARCOLL_COMPRESS_AUTO, &md);
+    const arcoll_codec_t c = arcoll_compress_decide(text, n, 20, 65536, &d);
+    CHECK((c != ARCOLL_CODEC_RAW) == (i == 1), "codec entry %g B/s: codec %d (raw %g, codec %g s)",
+          speeds[i], c, d.t_raw_s, d.t_codec_s);
+    /* without the entry, the set throughputs (400 / 250 MB/s) compress */
+    md.codec_lz4.compress_Bps = md.codec_zstd.compress_Bps = 0;
+    arcoll_compress_configure_model(ARCOLL_COMPRESS_AUTO, &md);
+    CHECK(arcoll_compress_decide(text, n, 20, 65536, &d) != ARCOLL_CODEC_RAW,
+          "no codec entry: text raw");
+  }
+  remove(path);
 
   /* the measured throughputs are positive and finite */
   arcoll_codec_set_speed(ARCOLL_CODEC_LZ4, 0, 0);
