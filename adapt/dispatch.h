@@ -261,11 +261,6 @@ ARCOLL_HIDDEN int arcoll_rooted_blocks(arcoll_coll_t c, const void *sendbuf, MPI
 ARCOLL_HIDDEN void arcoll_widen_counts(const void *counts, const void *displs, int wide, int P,
                                        MPI_Aint *v);
 
-/** The block size (bytes) for which MPI_Gatherv / MPI_Scatterv choose their
- *  algorithm, whatever the call moves: only the root knows the counts, and
- *  every rank must make the same choice (vblocks.c). */
-#define ARCOLL_VBLOCK_NOMINAL_BYTES 1024
-
 /** One MPI_Gatherv / MPI_Scatterv call, checked (gatherv.c, scatterv.c):
  *  counts / displs widened (root only; NULL elsewhere), the root's
  *  per-rank counts; scount (gatherv) or rcount (scatterv) this rank's own. */

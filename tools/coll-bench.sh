@@ -10,10 +10,16 @@
 # tables to stdout and OUT/report.txt, OUT/results.{csv,json}.
 #
 # Usage: tools/coll-bench.sh [--quick] [--out DIR] [--build DIR]
-#          [--colls "bcast reduce allreduce scan"] [--platforms "flat tree"]
+#          [--colls "bcast reduce allreduce scan ..."] [--platforms "flat tree"]
 #          [--procs "16 64 256 1024"] [--sizes "8 64 ..."] [--no-native] [--no-auto] [--no-algos]
 #          [--timeout SEC] [--report-only] [--refresh-algos name,...] [--add-segs LIST]
 #          [--max-segs N]
+#   --colls: any of bcast reduce allreduce scan (group "vector", the default)
+#            gather scatter alltoall allgather reduce_scatter_block allgatherv
+#            gatherv scatterv alltoallv reduce_scatter (group "blocks"); "all".
+#            The block collectives' m is the P blocks of one rank's vector
+#            (bench/README.md "Message size m"), raised to 8 P when smaller:
+#            their points are named by the raised m.
 #   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (~30+ min of simulation on 2 cores,
 #            most of it the tree platform at P=256 / 4 MiB)
 #   default grid: P in {16, 64, 256, 1024}, m = 8 B .. 16 MiB in powers of 8, plus 64 MiB;
@@ -35,7 +41,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$PWD/coll-bench-out
 BUILD=${ARCOLL_BUILD_DIR:-$ROOT/build}
-COLLS="bcast reduce allreduce scan"
+VECTOR_COLLS="bcast reduce allreduce scan"
+BLOCK_COLLS="gather scatter alltoall allgather reduce_scatter_block allgatherv gatherv scatterv alltoallv reduce_scatter"
+COLLS=$VECTOR_COLLS
 PLATFORMS="flat tree"
 PROCS="16 64 256 1024"
 SIZES="8 64 512 4096 32768 262144 2097152 16777216 67108864"
@@ -73,6 +81,19 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+expanded=""
+for c in $COLLS; do
+  case "$c" in
+    vector) expanded="$expanded $VECTOR_COLLS" ;;
+    blocks) expanded="$expanded $BLOCK_COLLS" ;;
+    all) expanded="$expanded $VECTOR_COLLS $BLOCK_COLLS" ;;
+    *) case " $VECTOR_COLLS $BLOCK_COLLS " in
+         *" $c "*) expanded="$expanded $c" ;;
+         *) echo "coll-bench.sh: unknown collective '$c' (see --help)" >&2; exit 2 ;;
+       esac ;;
+  esac
+done
+COLLS=$(echo $expanded | tr ' ' '\n' | awk '!seen[$0]++' | paste -sd' ')
 case "$MAXSEGS" in
   ''|*[!0-9]*|0) echo "coll-bench.sh: --max-segs '$MAXSEGS': expected a number of segments > 0, e.g. 8192" >&2; exit 2 ;;
 esac
@@ -123,6 +144,15 @@ cap() { # coll P m what -> prints a reason when skipped
   fi
 }
 
+# The size a point of coll at P and requested m runs with (smpi_coll_bench.h
+# bench_effective_m): block collectives need blocks of >= 2 4-byte elements.
+eff_m() { # coll P m
+  case " $BLOCK_COLLS " in
+    *" $1 "*) [ "$3" -lt $((8 * $2)) ] && { echo $((8 * $2)); return; } ;;
+  esac
+  echo "$3"
+}
+
 platform_args() {
   case "$1" in
     flat) echo "-platform $PLAT/flat1024.xml -hostfile $PLAT/flat1024.hostfile" ;;
@@ -154,6 +184,13 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
         done; done
       fi ;;
   esac
+  # The vector collectives' algorithms' temporaries >= 64 KiB are folded into
+  # SMPI's shared memory (so that 1024 ranks x 64 MiB fit); the block
+  # collectives' (m <= a few MiB per rank) are not: their algorithms carry
+  # lengths and headers inside such buffers (gatherv's sized streams), which
+  # shared pages would garble (bench/README.md "Measurement")
+  local autoshared=65536
+  case " $BLOCK_COLLS " in *" ${colls%% *} "*) autoshared=0 ;; esac
   local t0=$SECONDS clist mlist tmp="$OUT/raw/run.$$.csv"
   clist=$(echo $colls | tr ' ' ',')
   mlist=$(echo $ms | tr ' ' ',')
@@ -163,7 +200,7 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
   if flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
       --log=root.thres:warning --log=smpi_config.thres:warning \
       --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
-      --cfg=smpi/auto-shared-malloc-thresh:65536 --cfg=smpi/shared-malloc-blocksize:67108864 "${sel[@]}" \
+      --cfg=smpi/auto-shared-malloc-thresh:$autoshared --cfg=smpi/shared-malloc-blocksize:67108864 "${sel[@]}" \
       "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" "${only[@]}" > "$tmp" 2> "$tmp.err"; then
     ok=1
     done_points=" all "
@@ -171,7 +208,7 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
     # failed or timed out: the points are printed one after the other
     # (collective-major), so every point but the last one printed is complete
     # (smpirun appends its own messages to stdout: only the result rows count)
-    done_points=" $(grep -E '^[a-z]+,[0-9]+,[0-9]+,' "$tmp" | cut -d, -f1,3 | uniq | head -n -1 |
+    done_points=" $(grep -E '^[a-z_]+,[0-9]+,[0-9]+,' "$tmp" | cut -d, -f1,3 | uniq | head -n -1 |
                     tr '\n' ' ') "
   fi
   for coll in $colls; do
@@ -222,11 +259,14 @@ if [ "$REPORT_ONLY" = 0 ]; then
         for m in $SIZES; do [ "$m" -gt 4194304 ] && groups="$groups $m"; done
         [ "$P" -ge 1024 ] && groups="$SIZES" # one size per run: a time-out loses less
         for g in $groups; do
-          colls="" gms=""
+          # the collectives that need this group, by their (effective) size
+          # list: one smpirun per distinct list
+          declare -A bylist=()
           for coll in $COLLS; do
-            need=0
-            for m in $SIZES; do
-              if [ "$g" = small ]; then [ "$m" -gt 4194304 ] && continue; else [ "$m" = "$g" ] || continue; fi
+            gms=""
+            for m0 in $SIZES; do
+              if [ "$g" = small ]; then [ "$m0" -gt 4194304 ] && continue; else [ "$m0" = "$g" ] || continue; fi
+              m=$(eff_m "$coll" "$P" "$m0")
               why=$(cap "$coll" "$P" "$m" "$what")
               if [ -n "$why" ]; then
                 echo "$plat $coll P=$P m=$m $what: $why" >> "$OUT/skipped.txt"
@@ -238,12 +278,18 @@ if [ "$REPORT_ONLY" = 0 ]; then
                 # a partial sweep only amends a complete one: never marks a point swept
                 [ -f "$(point_file "$plat" "$coll" "$P" "$m" "$what").ok" ] || continue
               fi
-              need=1
               case " $gms " in *" $m "*) ;; *) gms="$gms $m" ;; esac
             done
-            [ "$need" = 1 ] && colls="$colls $coll"
+            # key: vector / block collectives apart (run() sets SMPI's shared
+            # memory per class), then the size list
+            cls=v
+            case " $BLOCK_COLLS " in *" $coll "*) cls=b ;; esac
+            [ -n "$gms" ] && bylist[$cls$gms]="${bylist[$cls$gms]:-} $coll"
           done
-          [ -n "$colls" ] && run "$plat" "$P" "$what" "$colls" "$gms"
+          for key in "${!bylist[@]}"; do
+            run "$plat" "$P" "$what" "${bylist[$key]}" "${key#?}"
+          done
+          unset bylist
         done
       done
     done
