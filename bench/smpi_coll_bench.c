@@ -44,7 +44,8 @@
  * auto (libarcoll's online selection: the best of the model's
  * ARCOLL_ONLINE_CANDIDATES (default 5) candidates, measured, then
  * ARCOLL_ONLINE_REFINE (default 3) segment-refinement rounds; predicted_s its
- * predicted time), model (the model's own choice, arcoll_select, i.e. auto
+ * predicted time; a candidate the sweep of the same run measured takes the
+ * sweep's time), model (the model's own choice, arcoll_select, i.e. auto
  * without the measurement), explore (algo "total", k = calls measured:
  * the summed time of the measured calls), native (SMPI's MPI_ collective;
  * algo "smpi").  predicted_s is -1 when unknown.
@@ -172,6 +173,27 @@ static void emit(coll_t c, long long m, const char *kind, const char *algo, long
   }
 }
 
+/* The sweep's measurements of the current point: auto's candidates that the
+ * sweep ran in this process take its time instead of running again (the same
+ * simulated call; halves the cost of the tree P = 256 points). */
+#define MAXSWEPT 512
+typedef struct {
+  const arcoll_algo_desc_t *algo;
+  long long seg; /* 0: one segment */
+  double t;
+} swept_t;
+
+#ifdef ARCOLL_BENCH_HAVE_SELECT
+/* The sweep's time of configuration *ch (default k only), or -1. */
+static double sweep_time(const swept_t *sw, int n, const arcoll_choice_t *ch) {
+  const long long seg = ch->segment_bytes > 0 ? (long long)ch->segment_bytes : 0;
+  if (ch->k != 0) return -1;
+  for (int i = 0; i < n; i++)
+    if (sw[i].algo == ch->algo && sw[i].seg == seg) return sw[i].t;
+  return -1;
+}
+#endif
+
 static int in_list(const char *name, const char *list) {
   if (!list) return 1;
   size_t n = strlen(name);
@@ -284,6 +306,8 @@ int main(int argc, char **argv) {
     if (seen) continue;
     done[ndone++] = m;
     bench_call_set(&x, (coll_t)c, m);
+    swept_t swept[MAXSWEPT];
+    int nswept = 0;
     if (in_list("algos", mode)) {
       for (int ai = 0; ai < ntable; ai++) {
         const arcoll_algo_desc_t *a = &table[ai];
@@ -295,6 +319,7 @@ int main(int argc, char **argv) {
           arcoll_sched_t s = {NULL, (MPI_Aint)seg, 0, tag};
           double t = measure(&x, &warm, a, &s, reps);
           emit((coll_t)c, m, "algo", a->name, seg, 0, t, -1);
+          if (nswept < MAXSWEPT) swept[nswept++] = (swept_t){a, seg, t};
         }
       }
     }
@@ -314,7 +339,8 @@ int main(int argc, char **argv) {
       double explore_s = 0;
       while ((ch = arcoll_explorer_next(&ex)) != NULL) { /* every round */
         arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, tag};
-        double t = measure(&x, &warm, ch->algo, &s, reps);
+        double t = sweep_time(swept, nswept, ch);
+        if (t < 0) t = measure(&x, &warm, ch->algo, &s, reps);
         explore_s += t;
         if (ex.round == 0 && ch == &ex.cand[0]) /* the model's own choice (arcoll_select) */
           emit((coll_t)c, m, "model", ch->algo->name, (long long)ch->segment_bytes, ch->k, t,

@@ -163,13 +163,20 @@ platform_args() {
 
 point_file() { echo "$OUT/raw/${1}__${2}__P${3}__m${4}__${5}.csv"; }
 
-run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-point files
-  local plat=$1 P=$2 what=$3 colls=$4 ms=$5
-  local mode=$what sel=()
+# The columns (whats) one smpirun measures: mpich or ompi set SMPI's
+# selector, which changes none of the other columns (arcoll's algorithms are
+# point-to-point; the selector's own collectives run outside the timed calls),
+# so the sweep and auto share the mpich run: two runs per point, not four.
+run() { # plat P "what1 what2" "coll1 coll2" "m1 m2 ...": one smpirun, split into per-point files
+  local plat=$1 P=$2 whats=$3 colls=$4 ms=$5
+  local modes="" sel=() what
   local only=()
+  for what in $whats; do
   case "$what" in
-    mpich|ompi) mode=native; sel=(--cfg=smpi/coll-selector:$what) ;;
+    mpich|ompi) modes="$modes,native"; sel=(--cfg=smpi/coll-selector:$what) ;;
+    auto) modes="$modes,auto" ;;
     algos)
+      modes="$modes,algos"
       only=(--segs "${ADDSEGS:-$SEGS}" --max-segs "$MAXSEGS")
       if [ -n "$REFRESH" ]; then
         only+=(--algos "$REFRESH")
@@ -184,24 +191,33 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
         done; done
       fi ;;
   esac
+  done
+  local mode=${modes#,}
   # The vector collectives' algorithms' temporaries >= 64 KiB are folded into
   # SMPI's shared memory (so that 1024 ranks x 64 MiB fit); the block
   # collectives' (m <= a few MiB per rank) are not: their algorithms carry
   # lengths and headers inside such buffers (gatherv's sized streams), which
   # shared pages would garble (bench/README.md "Measurement")
   local autoshared=65536
-  case " $BLOCK_COLLS " in *" ${colls%% *} "*) autoshared=0 ;; esac
+  local first
+  first=$(echo $colls | cut -d' ' -f1)
+  case " $BLOCK_COLLS " in *" $first "*) autoshared=0 ;; esac
   local t0=$SECONDS clist mlist tmp="$OUT/raw/run.$$.csv"
   clist=$(echo $colls | tr ' ' ',')
   mlist=$(echo $ms | tr ' ' ',')
   # shellcheck disable=SC2046
   local ok=0 done_points
+  # $tmp.sim: the seconds of the smpirun itself (the rest of the wall time
+  # waits for the machine lock)
   # shellcheck disable=SC2046
-  if flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
+  if flock /tmp/arcoll-mpi.lock env SIMT="$tmp.sim" bash -c 'SECONDS=0; timeout "$@"; r=$?; echo $SECONDS > "$SIMT"; exit $r' \
+      timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
       --log=root.thres:warning --log=smpi_config.thres:warning \
       --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
       --cfg=smpi/auto-shared-malloc-thresh:$autoshared --cfg=smpi/shared-malloc-blocksize:67108864 "${sel[@]}" \
-      "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" "${only[@]}" > "$tmp" 2> "$tmp.err"; then
+      "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" "${only[@]}" > "$tmp" 2> "$tmp.err" &&
+     # smpirun can exit 0 after an MPI_Abort (a failing call: the bench's die())
+     ! grep -q -e 'MPI_Abort was called' -e 'smpi_coll_bench: ' -e 'Deadlock detected' "$tmp" "$tmp.err"; then
     ok=1
     done_points=" all "
   else
@@ -211,6 +227,13 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
     done_points=" $(grep -E '^[a-z_]+,[0-9]+,[0-9]+,' "$tmp" | cut -d, -f1,3 | uniq | head -n -1 |
                     tr '\n' ' ') "
   fi
+  for what in $whats; do
+  local kinds # the rows of this column (bench/smpi_coll_bench.c, Output)
+  case "$what" in
+    algos) kinds='^algo$' ;;
+    auto) kinds='^(model|auto|explore)$' ;;
+    *) kinds='^native$' ;;
+  esac
   for coll in $colls; do
     for m in $ms; do
       local f
@@ -224,23 +247,25 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
         # segment sizes (field 6), an empty list matching every one
         { awk -F, -v A=",$REFRESH," -v S="$ADDSEGS_BYTES," \
             '!((A == ",," || index(A, "," $5 ",")) && (S == "," || index(S, "," $6 ",")))' "$f"
-          grep "^$coll,$P,$m," "$tmp" || true; } > "$f.new"
+          grep "^$coll,$P,$m," "$tmp" | awk -F, -v K="$kinds" '$4 ~ K' || true; } > "$f.new"
         mv "$f.new" "$f"
       else
-        grep "^$coll,$P,$m," "$tmp" > "$f" || true
+        grep "^$coll,$P,$m," "$tmp" | awk -F, -v K="$kinds" '$4 ~ K' > "$f" || true
       fi
       touch "$f.ok"
     done
   done
+  done
+  whats=${whats// /+}
   if [ "$ok" = 1 ]; then
-    echo "  $plat P=$P $what $clist m=$mlist: $((SECONDS - t0)) s" >&2
+    echo "  $plat P=$P $whats $clist m=$mlist: $((SECONDS - t0)) s ($(cat "$tmp.sim" 2>/dev/null) s simulating)" >&2
   else
-    local e="$OUT/raw/${plat}__P${P}__${what}__$(date +%H%M%S).failed.err"
+    local e="$OUT/raw/${plat}__P${P}__${whats}__$(date +%H%M%S).failed.err"
     cp "$tmp.err" "$e"
-    echo "  $plat P=$P $what $clist m=$mlist: FAILED or timed out after $((SECONDS - t0)) s" \
+    echo "  $plat P=$P $whats $clist m=$mlist: FAILED or timed out after $((SECONDS - t0)) s ($(cat "$tmp.sim" 2>/dev/null) s simulating)" \
          "(see $e); complete points kept:${done_points}" >&2
   fi
-  rm -f "$tmp" "$tmp.err"
+  rm -f "$tmp" "$tmp.err" "$tmp.sim"
 }
 
 if [ "$REPORT_ONLY" = 0 ]; then
@@ -249,12 +274,24 @@ if [ "$REPORT_ONLY" = 0 ]; then
   [ "$ALGOS" = 1 ] && whats="algos"
   [ "$AUTO" = 1 ] && whats="$whats auto"
   [ "$NATIVE" = 1 ] && whats="$whats mpich ompi"
-  # One smpirun per (P, platform, column, size group) for all collectives (the
-  # machine lock is contended: fewer, longer runs): sizes <= 4 MiB together,
-  # each larger size alone; at P >= 1024 every size alone.
+  # One smpirun per (P, platform, column set, size group) for all collectives
+  # (the machine lock is contended: fewer, longer runs): the sweep, auto and
+  # mpich in one run (run() above), ompi in another; a partial sweep
+  # (--refresh-algos / --add-segs) alone; sizes <= 4 MiB together, each
+  # larger size alone; at P >= 1024 every size alone.
+  combos=()
+  if [ -n "$REFRESH$ADDSEGS" ]; then
+    [ "$ALGOS" = 1 ] && combos+=(algos)
+    c=""; for w in $whats; do [ "$w" = auto ] || [ "$w" = mpich ] && c="$c $w"; done
+    [ -n "$c" ] && combos+=("$c")
+  else
+    c=""; for w in $whats; do [ "$w" = ompi ] || c="$c $w"; done
+    [ -n "$c" ] && combos+=("$c")
+  fi
+  [ "$NATIVE" = 1 ] && combos+=(ompi)
   for P in $PROCS; do
     for plat in $PLATFORMS; do
-      for what in $whats; do
+      for combo in "${combos[@]}"; do
         groups="small"
         for m in $SIZES; do [ "$m" -gt 4194304 ] && groups="$groups $m"; done
         [ "$P" -ge 1024 ] && groups="$SIZES" # one size per run: a time-out loses less
@@ -263,7 +300,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
           # list: one smpirun per distinct list
           declare -A bylist=()
           for coll in $COLLS; do
-            gms=""
+            gms="" cw=""
+            for what in $combo; do
             for m0 in $SIZES; do
               if [ "$g" = small ]; then [ "$m0" -gt 4194304 ] && continue; else [ "$m0" = "$g" ] || continue; fi
               m=$(eff_m "$coll" "$P" "$m0")
@@ -279,15 +317,24 @@ if [ "$REPORT_ONLY" = 0 ]; then
                 [ -f "$(point_file "$plat" "$coll" "$P" "$m" "$what").ok" ] || continue
               fi
               case " $gms " in *" $m "*) ;; *) gms="$gms $m" ;; esac
+              case " $cw " in *" $what "*) ;; *) cw="$cw $what" ;; esac
             done
-            # key: vector / block collectives apart (run() sets SMPI's shared
-            # memory per class), then the size list
+            done
+            [ -n "$gms" ] || continue
+            # one run per (class, columns, sizes): vector / block collectives
+            # apart (run() sets SMPI's shared memory per class); the columns
+            # this collective needs (a capped one, e.g. SMPI's scan at P >=
+            # 256, is left out; a cached column is measured again for the
+            # others' points: the same times)
             cls=v
             case " $BLOCK_COLLS " in *" $coll "*) cls=b ;; esac
-            [ -n "$gms" ] && bylist[$cls$gms]="${bylist[$cls$gms]:-} $coll"
+            gms=$(echo $gms | tr ' ' '\n' | sort -n | paste -sd' ')
+            key="$cls|${cw# }|$gms"
+            bylist[$key]="${bylist[$key]:-} $coll"
           done
           for key in "${!bylist[@]}"; do
-            run "$plat" "$P" "$what" "${bylist[$key]}" "${key#?}"
+            IFS='|' read -r _ ws gms <<< "$key"
+            run "$plat" "$P" "$ws" "${bylist[$key]}" "$gms"
           done
           unset bylist
         done
