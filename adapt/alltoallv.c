@@ -28,10 +28,6 @@
 
 #define C ARCOLL_COLL_ALLTOALLV
 
-/** Block size (bytes) at which the model ranks the alltoallv algorithms
- *  (the size class of every call; see above). */
-#define ARCOLL_ALLTOALLV_CHOICE_BYTES 4096
-
 /* counts and displs into v[0..P) and v[P..2P) (arcoll_widen_counts; wide:
  * the _c form's arrays); returns the total count, or -1 for a negative count */
 static MPI_Aint widen(const void *counts, const void *displs, int wide, int P, MPI_Aint *v) {

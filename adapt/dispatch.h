@@ -293,11 +293,6 @@ ARCOLL_HIDDEN int arcoll_alltoallv_args(const void *sbuf, const void *scounts,
                                         const void *rcounts, const void *rdispls,
                                         MPI_Datatype rtype, int wide, int P, MPI_Aint *v);
 
-/** The block size (bytes) for which MPI_Gatherv / MPI_Scatterv choose their
- *  algorithm, whatever the call moves: only the root knows the counts, and
- *  every rank must make the same choice (vblocks.c). */
-#define ARCOLL_VBLOCK_NOMINAL_BYTES 1024
-
 /** One MPI_Gatherv / MPI_Scatterv call, checked (gatherv.c, scatterv.c):
  *  counts / displs widened (root only; NULL elsewhere), the root's
  *  per-rank counts; scount (gatherv) or rcount (scatterv) this rank's own. */

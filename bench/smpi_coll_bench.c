@@ -5,10 +5,13 @@
  *        collective over a sweep of segment sizes, of the arcoll selector's
  *        choice ("auto"), and of SMPI's own MPI_Bcast/MPI_Reduce/... (whose
  *        algorithm SMPI picks with --cfg=smpi/coll-selector:mpich|ompi, so the
- *        native column needs one smpirun per selector).
+ *        native column needs one smpirun per selector).  Collectives: bcast,
+ *        reduce, allreduce, scan, gather, scatter, alltoall, allgather,
+ *        reduce_scatter_block, allgatherv, gatherv, scatterv, alltoallv,
+ *        reduce_scatter (the calls: smpi_coll_bench_calls.c).
  *
  * Usage (under smpirun; tools/coll-bench.sh drives it):
- *   smpi_coll_bench --coll bcast,reduce,allreduce,scan --sizes 8,64,...
+ *   smpi_coll_bench --coll bcast,reduce,...,reduce_scatter --sizes 8,64,...
  *                   [--mode algos,auto,native] [--segs 0,1024,...]
  *                   [--max-segs N] [--algos name,...] [--reps N] [--op sum|noop]
  *
@@ -22,7 +25,10 @@
  * With several repetitions the minimum is reported (SMPI time is
  * deterministic: the repetitions agree).
  *
- * Data: MPI_DOUBLE, count = m/8, root 0, identity rank order.  Buffers are
+ * Data (m per collective: smpi_coll_bench.h, bench/README.md): bcast ..
+ * scan MPI_DOUBLE, count = m/8; the block collectives P blocks of m / P
+ * bytes of MPI_FLOAT (m raised to 8 P when smaller: the row shows the raised
+ * m), irregular for the v-variants; root 0, identity rank order.  Buffers are
  * SMPI_SHARED_MALLOC'ed (run with --cfg=smpi/shared-malloc:global): every
  * rank's buffer maps the same pages, so results are garbage but the simulated
  * network time is unchanged (SMPI does not simulate memory); correctness is
@@ -38,35 +44,31 @@
  * auto (libarcoll's online selection: the best of the model's
  * ARCOLL_ONLINE_CANDIDATES (default 5) candidates, measured, then
  * ARCOLL_ONLINE_REFINE (default 3) segment-refinement rounds; predicted_s its
- * predicted time), model (the model's own choice, arcoll_select, i.e. auto
+ * predicted time; a candidate the sweep of the same run measured takes the
+ * sweep's time), model (the model's own choice, arcoll_select, i.e. auto
  * without the measurement), explore (algo "total", k = calls measured:
  * the summed time of the measured calls), native (SMPI's MPI_ collective;
  * algo "smpi").  predicted_s is -1 when unknown.
  * Errors (bad argument, failing MPI call) go to stderr, exit status 2.
  */
 #include <limits.h>
+#include <math.h>
 #include <mpi.h>
 #include <smpi/smpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "allreduce.h"
 #include "alltoall.h" /* arcoll_barrier_dissemination */
-#include "bcast.h"
 #include "coll.h"
-#include "reduce.h"
-#include "scan.h"
+#include "compress_decide.h"
+#include "smpi_coll_bench.h"
 #ifdef ARCOLL_BENCH_HAVE_SELECT
 #include "online.h"
 #include "select.h"
 #endif
 
 #define MAXLIST 64
-
-typedef enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_SCAN } coll_t;
-
-static const char *coll_names[] = {"bcast", "reduce", "allreduce", "scan"};
 
 static int rank_, nprocs_;
 
@@ -86,10 +88,18 @@ static int env_int(const char *name, int def, int lo, int hi) {
   }
   return (int)x;
 }
+
+/* the selector's collective of each coll_t */
+static const arcoll_coll_t sel_coll[C_NCOLL] = {
+    ARCOLL_COLL_BCAST,     ARCOLL_COLL_REDUCE,     ARCOLL_COLL_ALLREDUCE,
+    ARCOLL_COLL_SCAN,      ARCOLL_COLL_GATHER,     ARCOLL_COLL_SCATTER,
+    ARCOLL_COLL_ALLTOALL,  ARCOLL_COLL_ALLGATHER,  ARCOLL_COLL_REDUCE_SCATTER_BLOCK,
+    ARCOLL_COLL_ALLGATHERV, ARCOLL_COLL_GATHERV,   ARCOLL_COLL_SCATTERV,
+    ARCOLL_COLL_ALLTOALLV, ARCOLL_COLL_REDUCE_SCATTER};
 #endif
 
 static void die(const char *msg) {
-  if (rank_ == 0) fprintf(stderr, "smpi_coll_bench: %s\n", msg);
+  fprintf(stderr, "smpi_coll_bench: rank %d: %s\n", rank_, msg);
   MPI_Abort(MPI_COMM_WORLD, 2);
   exit(2);
 }
@@ -116,46 +126,33 @@ static void noop_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
   (void)in, (void)inout, (void)len, (void)dt;
 }
 
-/* One call of table entry `a` (or the native MPI call when a == NULL). */
-static int run_one(coll_t c, const arcoll_algo_desc_t *a, void *sbuf, void *rbuf,
-                   MPI_Aint count, MPI_Op op, const arcoll_sched_t *s) {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  switch (c) {
-  case C_BCAST:
-    return a ? ((arcoll_bcast_fn)a->fn)(rbuf, count, MPI_DOUBLE, 0, comm, s)
-             : MPI_Bcast(rbuf, (int)count, MPI_DOUBLE, 0, comm);
-  case C_REDUCE:
-    return a ? ((arcoll_reduce_fn)a->fn)(sbuf, rbuf, count, MPI_DOUBLE, op, 0, comm, s)
-             : MPI_Reduce(sbuf, rbuf, (int)count, MPI_DOUBLE, op, 0, comm);
-  case C_ALLREDUCE:
-    return a ? ((arcoll_allreduce_fn)a->fn)(sbuf, rbuf, count, MPI_DOUBLE, op, comm, s)
-             : MPI_Allreduce(sbuf, rbuf, (int)count, MPI_DOUBLE, op, comm);
-  case C_SCAN:
-    return a ? ((arcoll_scan_fn)a->fn)(sbuf, rbuf, count, MPI_DOUBLE, op, comm, s)
-             : MPI_Scan(sbuf, rbuf, (int)count, MPI_DOUBLE, op, comm);
-  }
-  return MPI_ERR_ARG;
-}
-
-/* Time (seconds, simulated) of `reps` synchronised calls; minimum over reps. */
-static double measure(coll_t c, const arcoll_algo_desc_t *a, void *sbuf, void *rbuf,
-                      MPI_Aint count, MPI_Op op, const arcoll_sched_t *s, int reps) {
+/* Time (seconds, simulated) of `reps` synchronised calls *x of table entry
+ * a (NULL: SMPI's collective); minimum over reps.  *warm: the smallest call
+ * of the same collective. */
+static double measure(const bench_call_t *x, const bench_call_t *warm,
+                      const arcoll_algo_desc_t *a, const arcoll_sched_t *s, int reps) {
   double best = -1;
   arcoll_sched_t bar = {NULL, 0, 0, 32000};
-  /* Warm-up: one untimed 1-element call of the same configuration, so that
+  /* Warm-up: one untimed smallest call of the same configuration, so that
    * first-call costs (SMPI's selectors build the node map of the
    * communicator on first use: an internal allgather, ~0.1 ms simulated)
    * are not charged to the measured call. */
-  if (run_one(c, a, sbuf, rbuf, 1, op, s) != MPI_SUCCESS) die("warm-up call failed");
+  int wrc = bench_run_one(warm, a, s);
+  if (wrc != MPI_SUCCESS) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "warm-up call of %s %s failed with MPI error %d",
+             bench_coll_names[warm->c], a ? a->name : "native", wrc);
+    die(msg);
+  }
   for (int r = 0; r < reps; r++) {
     if (arcoll_barrier_dissemination(MPI_COMM_WORLD, &bar) != MPI_SUCCESS) die("barrier failed");
     double t0 = MPI_Wtime();
-    int rc = run_one(c, a, sbuf, rbuf, count, op, s);
+    int rc = bench_run_one(x, a, s);
     double t1 = MPI_Wtime();
     if (rc != MPI_SUCCESS) {
       char msg[256];
-      snprintf(msg, sizeof msg, "%s %s count %lld failed with MPI error %d", coll_names[c],
-               a ? a->name : "native", (long long)count, rc);
+      snprintf(msg, sizeof msg, "%s %s count %lld failed with MPI error %d",
+               bench_coll_names[x->c], a ? a->name : "native", (long long)x->count, rc);
       die(msg);
     }
     double t0min, t1max;
@@ -170,11 +167,32 @@ static double measure(coll_t c, const arcoll_algo_desc_t *a, void *sbuf, void *r
 static void emit(coll_t c, long long m, const char *kind, const char *algo, long long seg, int k,
                  double t, double pred) {
   if (rank_ == 0) {
-    printf("%s,%d,%lld,%s,%s,%lld,%d,%.9e,%.9e\n", coll_names[c], nprocs_, m, kind, algo, seg, k,
-           t, pred);
+    printf("%s,%d,%lld,%s,%s,%lld,%d,%.9e,%.9e\n", bench_coll_names[c], nprocs_, m, kind, algo,
+           seg, k, t, pred);
     fflush(stdout);
   }
 }
+
+/* The sweep's measurements of the current point: auto's candidates that the
+ * sweep ran in this process take its time instead of running again (the same
+ * simulated call; halves the cost of the tree P = 256 points). */
+#define MAXSWEPT 512
+typedef struct {
+  const arcoll_algo_desc_t *algo;
+  long long seg; /* 0: one segment */
+  double t;
+} swept_t;
+
+#ifdef ARCOLL_BENCH_HAVE_SELECT
+/* The sweep's time of configuration *ch (default k only), or -1. */
+static double sweep_time(const swept_t *sw, int n, const arcoll_choice_t *ch) {
+  const long long seg = ch->segment_bytes > 0 ? (long long)ch->segment_bytes : 0;
+  if (ch->k != 0) return -1;
+  for (int i = 0; i < n; i++)
+    if (sw[i].algo == ch->algo && sw[i].seg == seg) return sw[i].t;
+  return -1;
+}
+#endif
 
 static int in_list(const char *name, const char *list) {
   if (!list) return 1;
@@ -207,7 +225,7 @@ int main(int argc, char **argv) {
     else {
       char msg[300];
       snprintf(msg, sizeof msg,
-               "unknown or incomplete argument '%s' (usage: --coll bcast,reduce,allreduce,scan "
+               "unknown or incomplete argument '%s' (usage: --coll bcast,reduce,... "
                "--sizes 8,64,... [--mode algos,auto,native] [--segs 0,1K,...] [--max-segs N] "
                "[--algos a,b] [--reps N] [--op sum|noop])",
                argv[i]);
@@ -216,10 +234,13 @@ int main(int argc, char **argv) {
 #undef OPT
   }
   if (!coll_s || !sizes_s) die("--coll and --sizes are required");
-  int want[4] = {0, 0, 0, 0}, nwant = 0;
-  for (int i = 0; i < 4; i++)
-    if (in_list(coll_names[i], coll_s)) want[i] = 1, nwant++;
-  if (nwant == 0) die("--coll must list some of bcast, reduce, allreduce, scan (comma-separated)");
+  int want[C_NCOLL] = {0}, nwant = 0;
+  for (int i = 0; i < C_NCOLL; i++)
+    if (in_list(bench_coll_names[i], coll_s)) want[i] = 1, nwant++;
+  if (nwant == 0)
+    die("--coll must list some of bcast, reduce, allreduce, scan, gather, scatter, alltoall, "
+        "allgather, reduce_scatter_block, allgatherv, gatherv, scatterv, alltoallv, "
+        "reduce_scatter (comma-separated)");
   long long sizes[MAXLIST], segs[MAXLIST];
   int nsizes = parse_list(sizes_s, sizes, MAXLIST);
   int nsegs = parse_list(segs_s, segs, MAXLIST);
@@ -230,31 +251,34 @@ int main(int argc, char **argv) {
   if (strcmp(op_s, "sum") == 0) op = MPI_SUM;
   else if (strcmp(op_s, "noop") == 0) MPI_Op_create(noop_op, 1, &op);
   else die("--op must be sum or noop");
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0); /* zeros: header */
 
-  long long maxm = 8;
+  long long maxb = 64;
   for (int i = 0; i < nsizes; i++) {
     if (sizes[i] % 8 != 0 || sizes[i] == 0) die("--sizes: every size must be a positive multiple of 8 bytes");
-    if (sizes[i] > maxm) maxm = sizes[i];
+    for (int c = 0; c < C_NCOLL; c++) {
+      if (!want[c]) continue;
+      const long long m = bench_effective_m((coll_t)c, sizes[i], nprocs_);
+      if (bench_is_block((coll_t)c) && m % (4LL * nprocs_) != 0) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "--sizes: %s at P = %d needs m a multiple of 4 P = %d bytes, got %lld",
+                 bench_coll_names[c], nprocs_, 4 * nprocs_, m);
+        die(msg);
+      }
+      const long long b = bench_buffer_bytes((coll_t)c, m, nprocs_);
+      if (b > maxb) maxb = b;
+    }
   }
-  char *sbuf = SMPI_SHARED_MALLOC((size_t)maxm);
-  char *rbuf = SMPI_SHARED_MALLOC((size_t)maxm);
+  char *sbuf = SMPI_SHARED_MALLOC((size_t)maxb);
+  char *rbuf = SMPI_SHARED_MALLOC((size_t)maxb);
   if (!sbuf || !rbuf) die("out of memory for the buffers");
-  memset(sbuf, 0, (size_t)maxm);
-  memset(rbuf, 0, (size_t)maxm);
+  memset(sbuf, 0, (size_t)maxb);
+  memset(rbuf, 0, (size_t)maxb);
+  bench_call_t x = {0}, warm = {0};
+  if (bench_call_alloc(&x, nprocs_, rank_) || bench_call_alloc(&warm, nprocs_, rank_))
+    die("out of memory for the count arrays");
+  x.sbuf = warm.sbuf = sbuf, x.rbuf = warm.rbuf = rbuf, x.op = warm.op = op;
   int tag = 100;
-  for (int c = 0; c < 4; c++) {
-  if (!want[c]) continue;
-  const arcoll_algo_desc_t *table = NULL;
-  int ntable = 0;
-  switch ((coll_t)c) {
-  case C_BCAST: table = arcoll_bcast_algorithms, ntable = arcoll_bcast_nalgorithms; break;
-  case C_REDUCE: table = arcoll_reduce_algorithms, ntable = arcoll_reduce_nalgorithms; break;
-  case C_ALLREDUCE:
-    table = arcoll_allreduce_algorithms, ntable = arcoll_allreduce_nalgorithms;
-    break;
-  case C_SCAN: table = arcoll_scan_algorithms, ntable = arcoll_scan_nalgorithms; break;
-  }
-
 #ifdef ARCOLL_BENCH_HAVE_SELECT
   arcoll_model_t model;
   arcoll_model_default(&model);
@@ -267,52 +291,76 @@ int main(int argc, char **argv) {
   const int ncand = env_int("ARCOLL_ONLINE_CANDIDATES", ARCOLL_ONLINE_DEFAULT_CANDIDATES, 1, INT_MAX);
   const int refine = env_int("ARCOLL_ONLINE_REFINE", ARCOLL_ONLINE_DEFAULT_REFINE, 0,
                              ARCOLL_ONLINE_MAX_REFINE);
-  static const arcoll_coll_t sel_coll[] = {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE,
-                                           ARCOLL_COLL_ALLREDUCE, ARCOLL_COLL_SCAN};
 #endif
+  for (int c = 0; c < C_NCOLL; c++) {
+  if (!want[c]) continue;
+  int ntable = 0;
+  const arcoll_algo_desc_t *table = bench_table((coll_t)c, &ntable);
+  bench_call_set(&warm, (coll_t)c, -1);
+  long long done[MAXLIST];
+  int ndone = 0;
   for (int si = 0; si < nsizes; si++) {
-    long long m = sizes[si];
-    MPI_Aint count = (MPI_Aint)(m / 8);
+    const long long m = bench_effective_m((coll_t)c, sizes[si], nprocs_);
+    int seen = 0; /* sizes raised to the same m run once */
+    for (int d = 0; d < ndone; d++) seen |= done[d] == m;
+    if (seen) continue;
+    done[ndone++] = m;
+    bench_call_set(&x, (coll_t)c, m);
+    swept_t swept[MAXSWEPT];
+    int nswept = 0;
     if (in_list("algos", mode)) {
       for (int ai = 0; ai < ntable; ai++) {
         const arcoll_algo_desc_t *a = &table[ai];
-        if (!in_list(a->name, algos)) continue;
+        if (!in_list(a->name, algos) || !strcmp(a->name, "compressed")) continue;
         for (int gi = 0; gi < nsegs; gi++) {
           long long seg = segs[gi];
           if (!(a->flags & ARCOLL_ALGO_SEGMENTED) && seg != 0) continue;
           if (seg != 0 && (seg >= m || (m + seg - 1) / seg > max_segs)) continue;
           arcoll_sched_t s = {NULL, (MPI_Aint)seg, 0, tag};
-          double t = measure((coll_t)c, a, sbuf, rbuf, count, op, &s, reps);
+          double t = measure(&x, &warm, a, &s, reps);
           emit((coll_t)c, m, "algo", a->name, seg, 0, t, -1);
+          if (nswept < MAXSWEPT) swept[nswept++] = (swept_t){a, seg, t};
         }
       }
     }
     if (in_list("auto", mode)) {
 #ifdef ARCOLL_BENCH_HAVE_SELECT
-      /* libarcoll's auto (adapt/README.md): the model's best candidates,
+      /* libarcoll's auto (adapt/README.md): the model's best candidates for
+       * the size libarcoll's dispatcher chooses for (bench_choice_bytes),
        * measured, the fastest kept (collectives/online.h).  One trial each:
        * simulated time is deterministic (libarcoll's default of 2 trials is
        * for real machines' noise), so the kept candidate's steady-state
        * time is its measured time. */
       arcoll_explorer_t ex;
-      if (arcoll_explorer_init(&ex, &model, sel_coll[c], nprocs_, (MPI_Aint)m, 1, ncand, 1,
-                               refine) < 1)
+      if (arcoll_explorer_init(&ex, &model, sel_coll[c], nprocs_, bench_choice_bytes(&x), 1,
+                               ncand, 1, refine) < 1)
         die("arcoll_select_candidates found no eligible algorithm");
       const arcoll_choice_t *ch;
       double explore_s = 0;
       while ((ch = arcoll_explorer_next(&ex)) != NULL) { /* every round */
         arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, tag};
-        double t = measure((coll_t)c, ch->algo, sbuf, rbuf, count, op, &s, reps);
+        double t = sweep_time(swept, nswept, ch);
+        if (t < 0) t = measure(&x, &warm, ch->algo, &s, reps);
         explore_s += t;
         if (ex.round == 0 && ch == &ex.cand[0]) /* the model's own choice (arcoll_select) */
           emit((coll_t)c, m, "model", ch->algo->name, (long long)ch->segment_bytes, ch->k, t,
                ch->predicted_s);
-        if (arcoll_explorer_record(&ex, t, 0) &&
-            arcoll_explorer_decide(&ex, MPI_COMM_WORLD) != MPI_SUCCESS)
+        /* as libarcoll (adapt/choice.c): 2 = the imbalance check is due
+         * (reduce below 8 KiB, after binomial), 1 = the round's decision */
+        const int due = arcoll_explorer_record(&ex, t, 0);
+        if ((due == 2 && arcoll_explorer_check(&ex, MPI_COMM_WORLD) != MPI_SUCCESS) ||
+            (due == 1 && arcoll_explorer_decide(&ex, MPI_COMM_WORLD) != MPI_SUCCESS))
           die("online decision failed");
       }
+      /* every rank recorded the same time t, so the decision's sum over
+       * ranks is P t and its max t: auto's time is best_max_s */
       const arcoll_choice_t *w = &ex.best;
-      emit((coll_t)c, m, "auto", w->algo->name, (long long)w->segment_bytes, w->k, ex.best_s,
+      double best_t = ex.best_max_s;
+      if (!isfinite(ex.best_s)) { /* no decision (the imbalance check ended it): run it */
+        arcoll_sched_t s = {NULL, w->segment_bytes, w->k, tag};
+        best_t = measure(&x, &warm, w->algo, &s, reps);
+      }
+      emit((coll_t)c, m, "auto", w->algo->name, (long long)w->segment_bytes, w->k, best_t,
            w->predicted_s);
       emit((coll_t)c, m, "explore", "total", 0, ex.runs, explore_s, -1);
 #else
@@ -320,11 +368,13 @@ int main(int argc, char **argv) {
 #endif
     }
     if (in_list("native", mode)) {
-      double t = measure((coll_t)c, NULL, sbuf, rbuf, count, op, NULL, reps);
+      double t = measure(&x, &warm, NULL, NULL, reps);
       emit((coll_t)c, m, "native", "smpi", 0, 0, t, -1);
     }
   }
   } /* collectives */
+  bench_call_free(&x);
+  bench_call_free(&warm);
   SMPI_SHARED_FREE(sbuf);
   SMPI_SHARED_FREE(rbuf);
   if (op != MPI_SUM) MPI_Op_free(&op);

@@ -31,6 +31,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   int kept = e->n > 0 ? 1 : 0;
   for (int i = 1; i < e->n; ++i)
     if (!(e->cand[0].predicted_s > 0 && e->cand[i].predicted_s > lim)) e->cand[kept++] = e->cand[i];
+    else e->spare[e->nspare++] = e->cand[i]; /* measured if the model is off (readmit) */
   e->n = kept;
   /* bcast, reduce: binomial - the tree the late-rank orders are built for -
    * is always measured (when it is a candidate at all and a slot is free),
@@ -162,6 +163,36 @@ static void add_segment(arcoll_explorer_t *e, MPI_Aint s) {
   e->cand[e->n++] = v;
 }
 
+/* After round 0's decision: when its best took more than
+ * ARCOLL_ONLINE_MODEL_OFF x its prediction (mean time inside over ranks:
+ * `all` holds sums), the spare candidates predicted within
+ * min(f, ARCOLL_ONLINE_MAX_READMIT) x the best's prediction become the next
+ * pass of round 0 (online.h).  Returns 1 when such a pass was set up. */
+static int readmit(arcoll_explorer_t *e) {
+  const int n = e->nspare;
+  e->nspare = -1; /* decided once */
+  const double pred = e->best.predicted_s, meas = e->best_s / (e->P > 0 ? e->P : 1);
+  if (n <= 0 || !(pred > 0) || !isfinite(meas) || !(meas > ARCOLL_ONLINE_MODEL_OFF * pred)) return 0;
+  const double f = fmin(meas / pred, ARCOLL_ONLINE_MAX_READMIT);
+  double best_pred = pred; /* the model's best prediction among round 0's candidates */
+  for (int j = 0; j < e->n; ++j)
+    if (e->cand[j].predicted_s > 0 && e->cand[j].predicted_s < best_pred)
+      best_pred = e->cand[j].predicted_s;
+  const double lim = f * best_pred;
+  int k = 0;
+  for (int i = 0; i < n; ++i) {
+    int dup = 0; /* e.g. binomial, pruned then appended by the rule above */
+    for (int j = 0; j < e->n; ++j)
+      dup |= e->spare[i].algo == e->cand[j].algo &&
+             e->spare[i].segment_bytes == e->cand[j].segment_bytes && e->spare[i].k == e->cand[j].k;
+    if (!dup && e->spare[i].predicted_s <= lim) e->cand[k++] = e->spare[i];
+  }
+  if (k == 0) return 0;
+  e->n = k;
+  e->done = 0;
+  return 1;
+}
+
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
   const MPI_Aint kept = e->best.segment_bytes; /* before this round */
   int improved = 0;
@@ -196,6 +227,7 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
   }
   /* cost of the exploration so far: what its calls took beyond the best */
   e->excess_s += round_s - e->n * e->trials * e->best_s;
+  if (e->round == 0 && e->nspare >= 0 && readmit(e)) return 0;
   const MPI_Aint s = e->best.segment_bytes;
   const int segmented = e->best.algo && (e->best.algo->flags & ARCOLL_ALGO_SEGMENTED) && s > 0;
   if (e->round > 0) {

@@ -61,6 +61,17 @@
  * while the exploration's excess (sum over its measured calls of the time
  * beyond the best measured, seconds) is below ARCOLL_ONLINE_BUDGET_CALLS x
  * the best time, i.e. 5 % of a 200-call run of the best configuration.
+ * Unless the model is far off: when round 0's fastest configuration took
+ * more than ARCOLL_ONLINE_MODEL_OFF x its predicted time (time inside, mean
+ * over ranks), the network is not the one the model describes (e.g. 160:1
+ * oversubscribed uplinks, where the model's log-step exchanges cross them with
+ * the largest messages) and the candidates dropped for their prediction are
+ * measured in one more round-0 pass, those predicted at most
+ * min(f, ARCOLL_ONLINE_MAX_READMIT) x the best's prediction (f = that
+ * measured / predicted ratio): SMPI tree P = 64, 4 KiB, cluster256 model:
+ * allgather recursive doubling measured 915 us against 30 us predicted, and
+ * gather_bcast (predicted 4.7x slower) took 307 us; reduce_scatter_block
+ * recursive halving 891 us (30 us predicted), ring (8.5x) 578 us.
  * Bounds of a refined segment size s': ARCOLL_ONLINE_MIN_SEGMENT <= s',
  * ceil(bytes / s') <= ARCOLL_ONLINE_MAX_SEGMENTS and s' < bytes (s' >= bytes is
  * one segment: the round-0 candidate "unsegmented" covers it).
@@ -124,6 +135,13 @@ extern "C" {
  *  8 B late rank). */
 #define ARCOLL_ONLINE_SKEW_MAX_BYTES 8192
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
+/** Round 0's best measured above this many times its predicted time: the
+ *  model is off, the candidates dropped for their prediction are measured
+ *  too (header, "Unless the model is far off").  On the flat SMPI cluster the
+ *  model is within 0.95-1.05 of the chosen algorithms (collectives/README.md). */
+#define ARCOLL_ONLINE_MODEL_OFF 4.0
+/** ... those predicted at most this many times the best (bounds their cost). */
+#define ARCOLL_ONLINE_MAX_READMIT 16.0
 
 typedef struct arcoll_explorer {
   int n;      /**< candidates of the current round (0..ARCOLL_ONLINE_MAX_CANDIDATES) */
@@ -148,6 +166,10 @@ typedef struct arcoll_explorer {
   double last_exit; /**< PMPI_Wtime() at the exit of the last measured call (0: none); the caller's */
   double measured_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< after a decide: the round's min over trials of the sum over ranks */
   double measured_max_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< ... and of the max over ranks */
+  /** round-0 candidates dropped for their prediction (ARCOLL_ONLINE_MAX_SLOWDOWN),
+   *  measured when the model is off (header); nspare = -1 once that was decided */
+  arcoll_choice_t spare[ARCOLL_ONLINE_MAX_CANDIDATES];
+  int nspare;
   arcoll_choice_t best; /**< after the first decide: fastest measured configuration so far */
   double best_s;        /**< its measured time, sum over ranks (seconds) */
   double best_max_s;    /**< its measured time, max over ranks (seconds) */

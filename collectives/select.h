@@ -123,6 +123,17 @@ typedef enum {
   ARCOLL_COLL_COUNT
 } arcoll_coll_t;
 
+/** The block size (bytes) for which libarcoll's MPI_Gatherv / MPI_Scatterv
+ *  choose their algorithm, whatever the call moves: only the root knows the
+ *  counts, and every rank must make the same choice (adapt/vblocks.c; also
+ *  bench/smpi_coll_bench's auto column). */
+#define ARCOLL_VBLOCK_NOMINAL_BYTES 1024
+
+/** Block size (bytes) at which libarcoll's MPI_Alltoallv ranks the alltoallv
+ *  algorithms: every rank knows only its own counts, so one size class per
+ *  communicator (adapt/alltoallv.c; also bench/smpi_coll_bench). */
+#define ARCOLL_ALLTOALLV_CHOICE_BYTES 4096
+
 /** Lower-case name of a collective ("bcast", ...); NULL when out of range. */
 const char *arcoll_coll_name(arcoll_coll_t c);
 

@@ -10,10 +10,16 @@
 # tables to stdout and OUT/report.txt, OUT/results.{csv,json}.
 #
 # Usage: tools/coll-bench.sh [--quick] [--out DIR] [--build DIR]
-#          [--colls "bcast reduce allreduce scan"] [--platforms "flat tree"]
+#          [--colls "bcast reduce allreduce scan ..."] [--platforms "flat tree"]
 #          [--procs "16 64 256 1024"] [--sizes "8 64 ..."] [--no-native] [--no-auto] [--no-algos]
 #          [--timeout SEC] [--report-only] [--refresh-algos name,...] [--add-segs LIST]
 #          [--max-segs N]
+#   --colls: any of bcast reduce allreduce scan (group "vector", the default)
+#            gather scatter alltoall allgather reduce_scatter_block allgatherv
+#            gatherv scatterv alltoallv reduce_scatter (group "blocks"); "all".
+#            The block collectives' m is the P blocks of one rank's vector
+#            (bench/README.md "Message size m"), raised to 8 P when smaller:
+#            their points are named by the raised m.
 #   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (~30+ min of simulation on 2 cores,
 #            most of it the tree platform at P=256 / 4 MiB)
 #   default grid: P in {16, 64, 256, 1024}, m = 8 B .. 16 MiB in powers of 8, plus 64 MiB;
@@ -35,7 +41,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$PWD/coll-bench-out
 BUILD=${ARCOLL_BUILD_DIR:-$ROOT/build}
-COLLS="bcast reduce allreduce scan"
+VECTOR_COLLS="bcast reduce allreduce scan"
+BLOCK_COLLS="gather scatter alltoall allgather reduce_scatter_block allgatherv gatherv scatterv alltoallv reduce_scatter"
+COLLS=$VECTOR_COLLS
 PLATFORMS="flat tree"
 PROCS="16 64 256 1024"
 SIZES="8 64 512 4096 32768 262144 2097152 16777216 67108864"
@@ -73,6 +81,19 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+expanded=""
+for c in $COLLS; do
+  case "$c" in
+    vector) expanded="$expanded $VECTOR_COLLS" ;;
+    blocks) expanded="$expanded $BLOCK_COLLS" ;;
+    all) expanded="$expanded $VECTOR_COLLS $BLOCK_COLLS" ;;
+    *) case " $VECTOR_COLLS $BLOCK_COLLS " in
+         *" $c "*) expanded="$expanded $c" ;;
+         *) echo "coll-bench.sh: unknown collective '$c' (see --help)" >&2; exit 2 ;;
+       esac ;;
+  esac
+done
+COLLS=$(echo $expanded | tr ' ' '\n' | awk '!seen[$0]++' | paste -sd' ')
 case "$MAXSEGS" in
   ''|*[!0-9]*|0) echo "coll-bench.sh: --max-segs '$MAXSEGS': expected a number of segments > 0, e.g. 8192" >&2; exit 2 ;;
 esac
@@ -123,6 +144,15 @@ cap() { # coll P m what -> prints a reason when skipped
   fi
 }
 
+# The size a point of coll at P and requested m runs with (smpi_coll_bench.h
+# bench_effective_m): block collectives need blocks of >= 2 4-byte elements.
+eff_m() { # coll P m
+  case " $BLOCK_COLLS " in
+    *" $1 "*) [ "$3" -lt $((8 * $2)) ] && { echo $((8 * $2)); return; } ;;
+  esac
+  echo "$3"
+}
+
 platform_args() {
   case "$1" in
     flat) echo "-platform $PLAT/flat1024.xml -hostfile $PLAT/flat1024.hostfile" ;;
@@ -133,13 +163,20 @@ platform_args() {
 
 point_file() { echo "$OUT/raw/${1}__${2}__P${3}__m${4}__${5}.csv"; }
 
-run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-point files
-  local plat=$1 P=$2 what=$3 colls=$4 ms=$5
-  local mode=$what sel=()
+# The columns (whats) one smpirun measures: mpich or ompi set SMPI's
+# selector, which changes none of the other columns (arcoll's algorithms are
+# point-to-point; the selector's own collectives run outside the timed calls),
+# so the sweep and auto share the mpich run: two runs per point, not four.
+run() { # plat P "what1 what2" "coll1 coll2" "m1 m2 ...": one smpirun, split into per-point files
+  local plat=$1 P=$2 whats=$3 colls=$4 ms=$5
+  local modes="" sel=() what
   local only=()
+  for what in $whats; do
   case "$what" in
-    mpich|ompi) mode=native; sel=(--cfg=smpi/coll-selector:$what) ;;
+    mpich|ompi) modes="$modes,native"; sel=(--cfg=smpi/coll-selector:$what) ;;
+    auto) modes="$modes,auto" ;;
     algos)
+      modes="$modes,algos"
       only=(--segs "${ADDSEGS:-$SEGS}" --max-segs "$MAXSEGS")
       if [ -n "$REFRESH" ]; then
         only+=(--algos "$REFRESH")
@@ -154,26 +191,49 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
         done; done
       fi ;;
   esac
+  done
+  local mode=${modes#,}
+  # The vector collectives' algorithms' temporaries >= 64 KiB are folded into
+  # SMPI's shared memory (so that 1024 ranks x 64 MiB fit); the block
+  # collectives' (m <= a few MiB per rank) are not: their algorithms carry
+  # lengths and headers inside such buffers (gatherv's sized streams), which
+  # shared pages would garble (bench/README.md "Measurement")
+  local autoshared=65536
+  local first
+  first=$(echo $colls | cut -d' ' -f1)
+  case " $BLOCK_COLLS " in *" $first "*) autoshared=0 ;; esac
   local t0=$SECONDS clist mlist tmp="$OUT/raw/run.$$.csv"
   clist=$(echo $colls | tr ' ' ',')
   mlist=$(echo $ms | tr ' ' ',')
   # shellcheck disable=SC2046
   local ok=0 done_points
+  # $tmp.sim: the seconds of the smpirun itself (the rest of the wall time
+  # waits for the machine lock)
   # shellcheck disable=SC2046
-  if flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
+  if flock /tmp/arcoll-mpi.lock env SIMT="$tmp.sim" bash -c 'SECONDS=0; timeout "$@"; r=$?; echo $SECONDS > "$SIMT"; exit $r' \
+      timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
       --log=root.thres:warning --log=smpi_config.thres:warning \
       --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
-      --cfg=smpi/auto-shared-malloc-thresh:65536 --cfg=smpi/shared-malloc-blocksize:67108864 "${sel[@]}" \
-      "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" "${only[@]}" > "$tmp" 2> "$tmp.err"; then
+      --cfg=smpi/auto-shared-malloc-thresh:$autoshared --cfg=smpi/shared-malloc-blocksize:67108864 "${sel[@]}" \
+      "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" "${only[@]}" > "$tmp" 2> "$tmp.err" &&
+     # smpirun can exit 0 after an MPI_Abort (a failing call: the bench's die())
+     ! grep -q -e 'MPI_Abort was called' -e 'smpi_coll_bench: ' -e 'Deadlock detected' "$tmp" "$tmp.err"; then
     ok=1
     done_points=" all "
   else
     # failed or timed out: the points are printed one after the other
     # (collective-major), so every point but the last one printed is complete
     # (smpirun appends its own messages to stdout: only the result rows count)
-    done_points=" $(grep -E '^[a-z]+,[0-9]+,[0-9]+,' "$tmp" | cut -d, -f1,3 | uniq | head -n -1 |
+    done_points=" $(grep -E '^[a-z_]+,[0-9]+,[0-9]+,' "$tmp" | cut -d, -f1,3 | uniq | head -n -1 |
                     tr '\n' ' ') "
   fi
+  for what in $whats; do
+  local kinds # the rows of this column (bench/smpi_coll_bench.c, Output)
+  case "$what" in
+    algos) kinds='^algo$' ;;
+    auto) kinds='^(model|auto|explore)$' ;;
+    *) kinds='^native$' ;;
+  esac
   for coll in $colls; do
     for m in $ms; do
       local f
@@ -187,23 +247,25 @@ run() { # plat P what "coll1 coll2" "m1 m2 ...": one smpirun, split into per-poi
         # segment sizes (field 6), an empty list matching every one
         { awk -F, -v A=",$REFRESH," -v S="$ADDSEGS_BYTES," \
             '!((A == ",," || index(A, "," $5 ",")) && (S == "," || index(S, "," $6 ",")))' "$f"
-          grep "^$coll,$P,$m," "$tmp" || true; } > "$f.new"
+          grep "^$coll,$P,$m," "$tmp" | awk -F, -v K="$kinds" '$4 ~ K' || true; } > "$f.new"
         mv "$f.new" "$f"
       else
-        grep "^$coll,$P,$m," "$tmp" > "$f" || true
+        grep "^$coll,$P,$m," "$tmp" | awk -F, -v K="$kinds" '$4 ~ K' > "$f" || true
       fi
       touch "$f.ok"
     done
   done
+  done
+  whats=${whats// /+}
   if [ "$ok" = 1 ]; then
-    echo "  $plat P=$P $what $clist m=$mlist: $((SECONDS - t0)) s" >&2
+    echo "  $plat P=$P $whats $clist m=$mlist: $((SECONDS - t0)) s ($(cat "$tmp.sim" 2>/dev/null) s simulating)" >&2
   else
-    local e="$OUT/raw/${plat}__P${P}__${what}__$(date +%H%M%S).failed.err"
+    local e="$OUT/raw/${plat}__P${P}__${whats}__$(date +%H%M%S).failed.err"
     cp "$tmp.err" "$e"
-    echo "  $plat P=$P $what $clist m=$mlist: FAILED or timed out after $((SECONDS - t0)) s" \
+    echo "  $plat P=$P $whats $clist m=$mlist: FAILED or timed out after $((SECONDS - t0)) s ($(cat "$tmp.sim" 2>/dev/null) s simulating)" \
          "(see $e); complete points kept:${done_points}" >&2
   fi
-  rm -f "$tmp" "$tmp.err"
+  rm -f "$tmp" "$tmp.err" "$tmp.sim"
 }
 
 if [ "$REPORT_ONLY" = 0 ]; then
@@ -212,21 +274,37 @@ if [ "$REPORT_ONLY" = 0 ]; then
   [ "$ALGOS" = 1 ] && whats="algos"
   [ "$AUTO" = 1 ] && whats="$whats auto"
   [ "$NATIVE" = 1 ] && whats="$whats mpich ompi"
-  # One smpirun per (P, platform, column, size group) for all collectives (the
-  # machine lock is contended: fewer, longer runs): sizes <= 4 MiB together,
-  # each larger size alone; at P >= 1024 every size alone.
+  # One smpirun per (P, platform, column set, size group) for all collectives
+  # (the machine lock is contended: fewer, longer runs): the sweep, auto and
+  # mpich in one run (run() above), ompi in another; a partial sweep
+  # (--refresh-algos / --add-segs) alone; sizes <= 4 MiB together, each
+  # larger size alone; at P >= 1024 every size alone.
+  combos=()
+  if [ -n "$REFRESH$ADDSEGS" ]; then
+    [ "$ALGOS" = 1 ] && combos+=(algos)
+    c=""; for w in $whats; do [ "$w" = auto ] || [ "$w" = mpich ] && c="$c $w"; done
+    [ -n "$c" ] && combos+=("$c")
+  else
+    c=""; for w in $whats; do [ "$w" = ompi ] || c="$c $w"; done
+    [ -n "$c" ] && combos+=("$c")
+  fi
+  [ "$NATIVE" = 1 ] && combos+=(ompi)
   for P in $PROCS; do
     for plat in $PLATFORMS; do
-      for what in $whats; do
+      for combo in "${combos[@]}"; do
         groups="small"
         for m in $SIZES; do [ "$m" -gt 4194304 ] && groups="$groups $m"; done
         [ "$P" -ge 1024 ] && groups="$SIZES" # one size per run: a time-out loses less
         for g in $groups; do
-          colls="" gms=""
+          # the collectives that need this group, by their (effective) size
+          # list: one smpirun per distinct list
+          declare -A bylist=()
           for coll in $COLLS; do
-            need=0
-            for m in $SIZES; do
-              if [ "$g" = small ]; then [ "$m" -gt 4194304 ] && continue; else [ "$m" = "$g" ] || continue; fi
+            gms="" cw=""
+            for what in $combo; do
+            for m0 in $SIZES; do
+              if [ "$g" = small ]; then [ "$m0" -gt 4194304 ] && continue; else [ "$m0" = "$g" ] || continue; fi
+              m=$(eff_m "$coll" "$P" "$m0")
               why=$(cap "$coll" "$P" "$m" "$what")
               if [ -n "$why" ]; then
                 echo "$plat $coll P=$P m=$m $what: $why" >> "$OUT/skipped.txt"
@@ -238,12 +316,27 @@ if [ "$REPORT_ONLY" = 0 ]; then
                 # a partial sweep only amends a complete one: never marks a point swept
                 [ -f "$(point_file "$plat" "$coll" "$P" "$m" "$what").ok" ] || continue
               fi
-              need=1
               case " $gms " in *" $m "*) ;; *) gms="$gms $m" ;; esac
+              case " $cw " in *" $what "*) ;; *) cw="$cw $what" ;; esac
             done
-            [ "$need" = 1 ] && colls="$colls $coll"
+            done
+            [ -n "$gms" ] || continue
+            # one run per (class, columns, sizes): vector / block collectives
+            # apart (run() sets SMPI's shared memory per class); the columns
+            # this collective needs (a capped one, e.g. SMPI's scan at P >=
+            # 256, is left out; a cached column is measured again for the
+            # others' points: the same times)
+            cls=v
+            case " $BLOCK_COLLS " in *" $coll "*) cls=b ;; esac
+            gms=$(echo $gms | tr ' ' '\n' | sort -n | paste -sd' ')
+            key="$cls|${cw# }|$gms"
+            bylist[$key]="${bylist[$key]:-} $coll"
           done
-          [ -n "$colls" ] && run "$plat" "$P" "$what" "$colls" "$gms"
+          for key in "${!bylist[@]}"; do
+            IFS='|' read -r _ ws gms <<< "$key"
+            run "$plat" "$P" "$ws" "${bylist[$key]}" "$gms"
+          done
+          unset bylist
         done
       done
     done

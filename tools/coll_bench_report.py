@@ -17,7 +17,7 @@ choice, auto's penalty against the oracle in % (mdl%: the model's own choice's),
 SMPI's mpich and ompi times
 and auto's time over the better of them; then the summary lines of issue 3
 (mean/max penalty per collective, points where auto is > 2 % slower than
-min(mpich, ompi), large-message bcast best / best pipelined chain, pipelined
+min(mpich, ompi) and the worst auto / min(mpich, ompi), large-message bcast best / best pipelined chain, pipelined
 scan / recursive-doubling scan at P = 256, m >= 1 MiB).  Writes
 OUTDIR/results.csv (one line per point) and OUTDIR/results.json (points +
 summary).  Exit status 2 when OUTDIR has no results.
@@ -30,7 +30,8 @@ import os
 import re
 import sys
 
-COLLS = ["bcast", "reduce", "allreduce", "scan"]
+COLLS = ["bcast", "reduce", "allreduce", "scan", "gather", "scatter", "alltoall", "allgather",
+         "reduce_scatter_block", "allgatherv", "gatherv", "scatterv", "alltoallv", "reduce_scatter"]
 
 # Fastest rate at which the root's link can inject a message on both bench
 # platforms (tools/platforms/bench: 10 Gb/s host links) under SMPI's default
@@ -147,7 +148,7 @@ def main():
         return "-" if x is None else format(x, fmt)
 
     out = []
-    hdr = (f"{'coll':9} {'platform':8} {'P':>5} {'m':>7}  {'oracle':26} {'oracle_t':>10}  "
+    hdr = (f"{'coll':20} {'platform':8} {'P':>5} {'m':>7}  {'oracle':26} {'oracle_t':>10}  "
            f"{'auto':26} {'auto_t':>10} {'pen%':>6} {'mdl%':>6}  {'mpich_t':>10} {'ompi_t':>10} "
            f"{'auto/smpi':>9}")
     last = None
@@ -156,7 +157,7 @@ def main():
             out.append("")
             out.append(hdr)
             last = (r["coll"], r["platform"])
-        out.append(f"{r['coll']:9} {r['platform']:8} {r['P']:>5} {human(r['m']):>7}  "
+        out.append(f"{r['coll']:20} {r['platform']:8} {r['P']:>5} {human(r['m']):>7}  "
                    f"{(r['oracle'] or '-'):26} {f_s(r['oracle_s']):>10}  {(r['auto'] or '-'):26} "
                    f"{f_s(r['auto_s']):>10} {f_r(r['penalty_pct'], '6.2f'):>6} "
                    f"{f_r(r['model_penalty_pct'], '6.1f'):>6}  "
@@ -174,7 +175,10 @@ def main():
         nsm = len([r for r in rs if r["auto_vs_smpi"] is not None])
         orc_slow = [r for r in rs if r["oracle_vs_smpi"] is not None and r["oracle_vs_smpi"] > 1.02]
         norc = len([r for r in rs if r["oracle_vs_smpi"] is not None])
+        ratios = [r for r in rs if r["auto_vs_smpi"] is not None]
+        worst_smpi = max(ratios, key=lambda r: r["auto_vs_smpi"], default=None)
         s = {"points": len(rs), "auto_points": len(pen),
+             "worst_auto_vs_smpi": worst_smpi["auto_vs_smpi"] if worst_smpi else None,
              "mean_penalty_pct": sum(pen) / len(pen) if pen else None,
              "max_penalty_pct": max(pen) if pen else None,
              "model_mean_penalty_pct": sum(mpen) / len(mpen) if mpen else None,
@@ -186,7 +190,7 @@ def main():
             continue
         worst = max((r for r in rs if r["penalty_pct"] is not None),
                     key=lambda r: r["penalty_pct"], default=None)
-        line = (f"{coll:9}: {len(rs)} points, {len(pen)} with the sweep; auto penalty vs oracle: mean "
+        line = (f"{coll:20}: {len(rs)} points, {len(pen)} with the sweep; auto penalty vs oracle: mean "
                 f"{f_r(s['mean_penalty_pct'], '.2f')} %, max {f_r(s['max_penalty_pct'], '.2f')} %")
         if worst:
             line += f" ({worst['platform']} P={worst['P']} m={human(worst['m'])})"
@@ -195,6 +199,9 @@ def main():
                      f"{f_r(s['model_max_penalty_pct'], '.2f')} %)")
         line += (f"; auto > 2 % slower than min(mpich, ompi) at {len(slow)}/{nsm} points"
                  f" (oracle: {len(orc_slow)}/{norc})")
+        if worst_smpi:
+            line += (f"; worst auto/smpi {worst_smpi['auto_vs_smpi']:.3f} ({worst_smpi['platform']} "
+                     f"P={worst_smpi['P']} m={human(worst_smpi['m'])})")
         out.append(line)
     # large-message bcast: best (oracle, auto) vs the best-segmented single pipelined chain
     big = [r for r in rows if r["coll"] == "bcast" and r["m"] >= (16 << 20)
