@@ -25,19 +25,26 @@ int arcoll_vs_send(const char *buf, MPI_Aint bytes, MPI_Aint chunk, int dest, in
   return rc;
 }
 
-int arcoll_vs_irecv(char *buf, MPI_Aint bytes, MPI_Aint chunk, int src, int tag, MPI_Comm comm,
-                    MPI_Request *req) {
-  const MPI_Aint nmsg = arcoll_vs_nmsg(bytes, chunk);
+/* nmsg receives of buf[0..bytes) from src: chunk bytes each, the last one
+ * the rest (bytes - (nmsg - 1) chunk, at most chunk).  After an error the
+ * remaining requests are MPI_REQUEST_NULL. */
+static int irecv_pieces(char *buf, MPI_Aint bytes, MPI_Aint chunk, MPI_Aint nmsg, int src, int tag,
+                        MPI_Comm comm, MPI_Request *req) {
   int rc = MPI_SUCCESS;
   for (MPI_Aint i = 0; i < nmsg; ++i) {
     const MPI_Aint n = i + 1 < nmsg ? chunk : bytes - i * chunk;
     req[i] = MPI_REQUEST_NULL;
-    /* the last message may be up to chunk - 1 bytes long: a longer stream
-     * than expected then fails with MPI_ERR_TRUNCATE on this receive */
     if (rc == MPI_SUCCESS)
       rc = MPI_Irecv(buf + i * chunk, (int)n, MPI_BYTE, src, tag, comm, &req[i]);
   }
   return rc;
+}
+
+int arcoll_vs_irecv(char *buf, MPI_Aint bytes, MPI_Aint chunk, int src, int tag, MPI_Comm comm,
+                    MPI_Request *req) {
+  /* the last message may be up to chunk - 1 bytes long: a longer stream
+   * than expected then fails with MPI_ERR_TRUNCATE on this receive */
+  return irecv_pieces(buf, bytes, chunk, arcoll_vs_nmsg(bytes, chunk), src, tag, comm, req);
 }
 
 MPI_Aint arcoll_vs_first(MPI_Aint chunk) { return chunk < 65536 ? chunk : 65536; }
@@ -56,13 +63,7 @@ static MPI_Aint rest_nmsg(MPI_Aint rest, MPI_Aint chunk) { return (rest + chunk 
 
 static int irecv_rest(char *buf, MPI_Aint rest, MPI_Aint chunk, int src, int tag, MPI_Comm comm,
                       MPI_Request *req) {
-  int rc = MPI_SUCCESS;
-  for (MPI_Aint i = 0; i < rest_nmsg(rest, chunk); ++i) {
-    req[i] = MPI_REQUEST_NULL;
-    const MPI_Aint at = i * chunk, n = rest - at < chunk ? rest - at : chunk;
-    if (rc == MPI_SUCCESS) rc = MPI_Irecv(buf + at, (int)n, MPI_BYTE, src, tag, comm, &req[i]);
-  }
-  return rc;
+  return irecv_pieces(buf, rest, chunk, rest_nmsg(rest, chunk), src, tag, comm, req);
 }
 
 int arcoll_vs_send_sized(const char *buf, MPI_Aint bytes, MPI_Aint chunk, int dest, int tag,
