@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "dispatch.h"
 
 /* ---- size classes and the choice ----------------------------------------- */
@@ -109,6 +110,7 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
                                    cfg->online_candidates, cfg->online_trials,
                                    cfg->online_refine) > 1) {
       ex->imbalance = cfg->online_skew;
+      if (ex->confirm_block) ex->confirm_block = cfg->online_confirm; /* 0 for bcast, reduce */
       if (cfg->online_skew == 0) ex->check_at = 0;
       out->ex = ex;
       out->source = "measured";
@@ -173,11 +175,24 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache, being measured */
   arcoll_explorer_t *ex = e->ex;
   const double now = PMPI_Wtime();
+  const int debug = arcoll_g_cfg.debug && st->me == 0;
+  if (ex->confirming) { /* the steady-state confirmation (online.h): exits on one clock */
+    const arcoll_choice_t kept = ex->best, alt = ex->confirm_alt;
+    if (!arcoll_explorer_record_exit(ex, now - st->clock_offset, rc != MPI_SUCCESS)) return rc;
+    const int drc = arcoll_explorer_decide(ex, st->priv);
+    if (debug)
+      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld confirmation, last rank out: %s/%lld "
+              "span %.3gs, %s/%lld span %.3gs -> %s/%lld\n", kept.algo->collective, st->P,
+              (long long)ex->bytes, kept.algo->name, (long long)kept.segment_bytes,
+              ex->confirm_span[0], alt.algo->name, (long long)alt.segment_bytes,
+              ex->confirm_span[1], ex->best.algo->name, (long long)ex->best.segment_bytes);
+    keep_best(e, ex);
+    return rc == MPI_SUCCESS ? drc : rc;
+  }
   const double period = ex->last_exit > 0 ? now - ex->last_exit : now - t0;
   ex->last_exit = now;
   const int due = arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS);
   if (!due) return rc;
-  const int debug = arcoll_g_cfg.debug && st->me == 0;
   if (due == 2) { /* imbalance check (online.h) */
     const int crc = arcoll_explorer_check(ex, st->priv);
     if (!ex->finished) return rc == MPI_SUCCESS ? crc : rc;
@@ -191,7 +206,13 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   const int round = ex->round, n = ex->n;
   arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
   if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
-  const int drc = arcoll_explorer_decide(ex, st->priv);
+  int drc = arcoll_explorer_decide(ex, st->priv);
+  /* the confirmation's exits need one clock: offsets once per communicator,
+   * collectively (every rank took the same decision at this same call) */
+  if (drc == MPI_SUCCESS && ex->confirming && !st->clock_ready) {
+    drc = arcoll_clock_offset(st->priv, ARCOLL_TAG_CLOCK, &st->clock_offset);
+    st->clock_ready = drc == MPI_SUCCESS;
+  }
   if (debug) {
     fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld round %d measured", ex->best.algo->collective,
             st->P, (long long)ex->bytes, round);
@@ -199,8 +220,11 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
       fprintf(stderr, " %s/%lld=%.3gs,period %.3gs(model %.3gs)", cand[i].algo->name,
               (long long)cand[i].segment_bytes, ex->measured_s[i], ex->measured_max_s[i],
               cand[i].predicted_s);
-    fprintf(stderr, " -> %s/%lld%s\n", ex->best.algo->name, (long long)ex->best.segment_bytes,
-            ex->finished ? "" : ", refining its segment size");
+    fprintf(stderr, " -> %s/%lld%s%s\n", ex->best.algo->name, (long long)ex->best.segment_bytes,
+            ex->finished     ? ""
+            : ex->confirming ? ", confirming it in the steady state against "
+                             : ", refining its segment size",
+            ex->confirming ? ex->confirm_alt.algo->name : "");
   }
   keep_best(e, ex);
   return rc == MPI_SUCCESS ? drc : rc;

@@ -142,6 +142,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->online_trials = 2;
   cfg->online_refine = ARCOLL_ONLINE_DEFAULT_REFINE;
   cfg->online_skew = (int)ARCOLL_ONLINE_IMBALANCE;
+  cfg->online_confirm = ARCOLL_ONLINE_CONFIRM_BLOCK;
   const char *s;
   long long v;
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
@@ -202,7 +203,12 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
       env_int("ARCOLL_ONLINE_SKEW", 0, 1000,
               "the factor over binomial's model time beyond which arrival skew ends a reduce "
               "exploration below 8 KiB with binomial (collectives/online.h)", "0 = never; ",
-              &cfg->online_skew, err, errlen))
+              &cfg->online_skew, err, errlen) ||
+      env_int("ARCOLL_ONLINE_CONFIRM", 0, ARCOLL_ONLINE_MAX_CONFIRM_BLOCK,
+              "the length in calls of the two blocks that confirm the online choice in the "
+              "steady state against the other algorithm with the shortest period (collectives/"
+              "online.h; not for bcast and reduce)", "0 or 1 = no confirmation; ",
+              &cfg->online_confirm, err, errlen))
     return -1;
   if (parse_tuning(cfg, err, errlen)) return -1;
   arcoll_compress_mode_t cm = ARCOLL_COMPRESS_AUTO;

@@ -23,6 +23,9 @@
  * | ARCOLL_ONLINE_SKEW                | 0..1000: arrival skew above this x       | 8       |
  * |                                   | binomial's model time ends a reduce      |         |
  * |                                   | exploration (< 8 KiB) with binomial      |         |
+ * | ARCOLL_ONLINE_CONFIRM             | 0..64: calls per block of the steady-    | 8       |
+ * |                                   | state confirmation of the online choice  |         |
+ * |                                   | (not bcast / reduce; 0, 1: none)         |         |
  * | ARCOLL_TUNING                     | tuning file read at MPI_Init (tuning.h): | none    |
  * |                                   | its choices replace the online selection |         |
  * | ARCOLL_TUNING_OUT                 | tuning file written at MPI_Finalize      | none    |
@@ -67,6 +70,7 @@ typedef struct arcoll_config {
   int online_trials;       /**< ARCOLL_ONLINE_TRIALS: runs per candidate */
   int online_refine;       /**< ARCOLL_ONLINE_REFINE: segment-refinement rounds (0 = none) */
   int online_skew;         /**< ARCOLL_ONLINE_SKEW: imbalance-check factor (0 = no check) */
+  int online_confirm;      /**< ARCOLL_ONLINE_CONFIRM: steady-state confirmation block (calls, 0 = none) */
   arcoll_model_t model;    /**< ARCOLL_MODEL or arcoll_model_default() */
   arcoll_tuning_t tuning;  /**< ARCOLL_TUNING's choices (empty when unset) */
   char tuning_out[4096];   /**< ARCOLL_TUNING_OUT ("" when unset) */

@@ -51,6 +51,10 @@ extern "C" {
  *  ping-pong) on the private communicator: 7100 + 4 c .. + 2. */
 #define ARCOLL_TAG_LATE(c) (7100 + 4 * (int)(c))
 
+/** Tag of the clock offsets of the online selection's confirmation (collectives/online.h,
+ *  adapt/clock.h) on the private communicator. */
+#define ARCOLL_TAG_CLOCK 7099
+
 
 /** A cached choice; algo == NULL: pass to PMPI. */
 typedef struct arcoll_cached {
@@ -86,6 +90,10 @@ typedef struct arcoll_comm_state {
   /** nonblocking / persistent collectives started on this communicator
    *  (tags of their schedules, nbc.h) */
   unsigned nbc_seq, pnbc_seq;
+  /** this rank's clock minus the common one (seconds, adapt/clock.h), measured at the first
+   *  confirmation of an online choice (collectives/online.h) on this communicator */
+  double clock_offset;
+  int clock_ready;
   struct arcoll_comm_state *next;
 } arcoll_comm_state_t;
 

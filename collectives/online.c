@@ -23,6 +23,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   e->P = P;
   e->bytes = bytes;
   e->best_s = INFINITY;
+  e->confirm_block = c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE ? 0 : ARCOLL_ONLINE_CONFIRM_BLOCK;
   e->imbalance = ARCOLL_ONLINE_IMBALANCE;
   e->n = arcoll_select_candidates(m, c, P, bytes, commutative, e->cand, ncand);
   /* never measure what the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
@@ -96,11 +97,33 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
 }
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
+  if (e->confirming) /* the kept one's block, then the other's */
+    return e->confirm_calls < e->confirm_block ? &e->best : &e->confirm_alt;
   if (e->finished || e->done >= e->n * e->trials) return NULL;
   return &e->cand[e->done / e->trials];
 }
 
+int arcoll_explorer_record_exit(arcoll_explorer_t *e, double exit_s, int failed) {
+  if (!e->confirming) return 0;
+  const int B = e->confirm_block, i = e->confirm_calls++;
+  ++e->runs;
+  if (failed || !isfinite(exit_s)) e->confirm_failed = 1;
+  /* the exits that open and close the second half of each block (the
+   * first half lets the previous configuration's state drain) */
+  const int at[4] = {B / 2 - 1, B - 1, B + B / 2 - 1, 2 * B - 1};
+  for (int j = 0; j < 4; ++j)
+    if (i == at[j]) e->confirm_exit[j] = exit_s;
+  if (i != 2 * B - 1) return 0;
+  if (e->confirm_failed)
+    for (int j = 0; j < 4; ++j) e->confirm_exit[j] = INFINITY;
+  return 1;
+}
+
 int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double period, int failed) {
+  if (e->confirming) { /* no common clock given: this rank's own, from its periods */
+    e->confirm_clock += period;
+    return arcoll_explorer_record_exit(e, e->confirm_clock, failed || !(period >= 0));
+  }
   if (e->finished || e->done >= e->n * e->trials) return 1;
   const int bad = failed || !(seconds >= 0) || !(period >= 0);
   e->t[e->done] = bad ? INFINITY : seconds;
@@ -193,6 +216,54 @@ static int readmit(arcoll_explorer_t *e) {
   return 1;
 }
 
+/* Keep, per algorithm, the configuration with the shortest max period
+ * measured (the confirmation's candidates, online.h). */
+static void note_rival(arcoll_explorer_t *e, const arcoll_choice_t *c, double max_s) {
+  int i = 0;
+  while (i < e->nrival && e->rival[i].algo != c->algo) ++i;
+  if (i == ARCOLL_ONLINE_MAX_CANDIDATES) return;
+  if (i == e->nrival) ++e->nrival;
+  else if (!(max_s < e->rival_max_s[i])) return;
+  e->rival[i] = *c;
+  e->rival_max_s[i] = max_s;
+}
+
+/* The exploration's rounds are over: end it, or start the confirmation
+ * (online.h) against the other algorithm with the shortest period when that
+ * is at most ARCOLL_ONLINE_CONFIRM_WITHIN x the kept one's.  Returns 1 when
+ * ended, 0 when confirming. */
+static int finish(arcoll_explorer_t *e) {
+  e->finished = 1;
+  int alt = -1; /* the shortest period among the other algorithms */
+  for (int i = 0; i < e->nrival; ++i)
+    if (e->rival[i].algo != e->best.algo && (alt < 0 || e->rival_max_s[i] < e->rival_max_s[alt]))
+      alt = i;
+  if (e->confirm_block < 2 || alt < 0 || !isfinite(e->best_s) ||
+      !(e->rival_max_s[alt] <= ARCOLL_ONLINE_CONFIRM_WITHIN * e->best_max_s))
+    return 1;
+  e->finished = 0;
+  e->confirming = 1;
+  e->confirm_calls = 0;
+  e->confirm_failed = 0;
+  e->confirm_clock = 0.0;
+  for (int j = 0; j < 4; ++j) e->confirm_exit[j] = 0.0;
+  e->confirm_alt = e->rival[alt];
+  return 0;
+}
+
+int arcoll_explorer_confirm_times(arcoll_explorer_t *e, const double *last_exit) {
+  e->confirming = 0;
+  e->finished = 1;
+  e->confirm_span[0] = last_exit[1] - last_exit[0];
+  e->confirm_span[1] = last_exit[3] - last_exit[2];
+  if (isfinite(e->confirm_span[0]) && isfinite(e->confirm_span[1]) && e->confirm_span[0] > 0 &&
+      e->confirm_span[1] < (1.0 - ARCOLL_ONLINE_MAX_TOLERANCE) * e->confirm_span[0]) {
+    e->best = e->confirm_alt;
+    e->confirm_switched = 1;
+  }
+  return 1;
+}
+
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
   const MPI_Aint kept = e->best.segment_bytes; /* before this round */
   int improved = 0;
@@ -212,6 +283,7 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
     e->measured_s[i] = b;
     e->measured_max_s[i] = mx[i] = x;
     if (isfinite(b) && x < M) M = x;
+    if (isfinite(b)) note_rival(e, &e->cand[i], x);
   }
   const double lim = (1.0 + ARCOLL_ONLINE_MAX_TOLERANCE) * M;
   if (isfinite(e->best_s) && !(e->best_max_s <= lim)) e->best_s = INFINITY; /* no longer eligible */
@@ -232,8 +304,7 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
   const int segmented = e->best.algo && (e->best.algo->flags & ARCOLL_ALGO_SEGMENTED) && s > 0;
   if (e->round > 0) {
     if (!improved) { /* no faster size this way: done */
-      e->finished = 1;
-      return 1;
+      return finish(e);
     }
     e->dir = s > kept ? 1 : -1; /* keep going the way that was faster */
   }
@@ -241,15 +312,13 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
    * the exploration has spent its budget */
   const int over = !(e->excess_s < ARCOLL_ONLINE_BUDGET_CALLS * e->best_s);
   if (!segmented || e->round >= e->refine || !isfinite(e->best_s) || over) {
-    e->finished = 1;
-    return 1;
+    return finish(e);
   }
   e->n = 0; /* round 1: both neighbours; later: one step further */
   if (e->dir <= 0) add_segment(e, s / 2);
   if (e->dir >= 0) add_segment(e, s * 2);
   if (e->n == 0) {
-    e->finished = 1;
-    return 1;
+    return finish(e);
   }
   e->done = 0;
   ++e->round;
@@ -259,6 +328,17 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
 int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
   double all[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
   double max[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  if (e->confirming) {
+    double last[4];
+    const int rc = PMPI_Allreduce(e->confirm_exit, last, 4, MPI_DOUBLE, MPI_MAX, comm);
+    if (rc != MPI_SUCCESS) {
+      e->confirming = 0;
+      e->finished = 1;
+      return rc;
+    }
+    arcoll_explorer_confirm_times(e, last);
+    return MPI_SUCCESS;
+  }
   if (e->finished) return MPI_SUCCESS;
   int rc = PMPI_Allreduce(e->t, all, e->n * e->trials, MPI_DOUBLE, MPI_SUM, comm);
   if (rc == MPI_SUCCESS)

@@ -88,6 +88,38 @@
  * root late by 1 ms per call: the exploration's rsag runs and decision
  * made auto's time inside 0.42 s against 0.026 s for binomial forced and
  * 0.034 s for the better SMPI selector).
+ * Confirmation in the steady state (every collective but bcast and reduce,
+ * confirm_block > 0): the rounds above measure each candidate for `trials`
+ * calls right after another candidate's block, i.e. in a transient.  When
+ * another algorithm's shortest measured period is at most
+ * ARCOLL_ONLINE_CONFIRM_WITHIN x the kept configuration's (a tie the sum
+ * decided, or a close loss), the kept one runs a block of confirm_block
+ * calls, then that one a block as long; the first half of each block lets
+ * the previous configuration's state drain (e.g. ranks that ran ahead), the
+ * second half is timed.  Each rank
+ * notes its exit times (one clock for all ranks: the caller's, e.g.
+ * MPI_Wtime minus the rank's offset, adapt/clock.h) of the calls that open
+ * and close the second half of each block; one MPI_Allreduce(MAX) gives,
+ * per such call, the exit of the last rank out: the program's loop advances
+ * by that rank, whatever the others do.  The other configuration replaces
+ * the kept one when its span is more than ARCOLL_ONLINE_MAX_TOLERANCE
+ * shorter (afterwards confirm_span holds both spans).
+ * Why: SMPI flat P = 64, 32 KiB back-to-back gather, one rank late by 1 ms:
+ * binomial measured right after linear's block had a period of 2.33 ms
+ * (linear 2.37: a tie, and linear's sum was smaller), but binomial's own
+ * steady period is 1.80 ms (forced, 200 calls: loop 0.360 s vs linear's
+ * 0.475 s); its first calls run while linear's ranks are still ahead; with
+ * eight late ranks binomial's round-0 period was 2.87 ms against linear's
+ * 2.37 (a loss, 1.21x), its steady period 1.89 ms.  Why
+ * the last rank out and not each rank's own period: after linear, whose
+ * non-roots leave at once, ranks that ran ahead wait in binomial's first
+ * calls for the root to catch up (rank 62's span over binomial's calls 5-8
+ * was 45 ms, the root's 7.2 ms = 1.8 ms per call).
+ * Bcast and reduce are left out: with late ranks their late-rank order
+ * (adapt/late_order.c) replaces the choice by binomial anyway, and it is
+ * off while a class is being measured.  Cost: confirm_block calls of a
+ * configuration whose period was measured shorter, one allreduce of 4
+ * doubles.
  * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
  * trials per further round, run possibly slower configurations, plus one
  * allreduce of at most ncand x trials doubles per round, once per
@@ -135,6 +167,14 @@ extern "C" {
  *  8 B late rank). */
 #define ARCOLL_ONLINE_SKEW_MAX_BYTES 8192
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
+/** Steady-state confirmation (header): the default block length (calls;
+ *  its second half is timed) and its limit. */
+#define ARCOLL_ONLINE_CONFIRM_BLOCK 8
+#define ARCOLL_ONLINE_MAX_CONFIRM_BLOCK 64
+/** ... run against the other algorithm with the shortest period when that is
+ *  at most this many times the kept one's (its block then costs at most
+ *  (factor - 1) x confirm_block calls' time: 2 calls at the defaults). */
+#define ARCOLL_ONLINE_CONFIRM_WITHIN 1.25
 /** Round 0's best measured above this many times its predicted time: the
  *  model is off, the candidates dropped for their prediction are measured
  *  too (header, "Unless the model is far off").  On the flat SMPI cluster the
@@ -174,6 +214,26 @@ typedef struct arcoll_explorer {
   double best_s;        /**< its measured time, sum over ranks (seconds) */
   double best_max_s;    /**< its measured time, max over ranks (seconds) */
   double excess_s;      /**< measured calls' time beyond best_s so far, summed (seconds) */
+  /** per algorithm measured (at most ARCOLL_ONLINE_MAX_CANDIDATES), its configuration with the
+   *  shortest max period so far and that period (seconds): the confirmation's candidates */
+  arcoll_choice_t rival[ARCOLL_ONLINE_MAX_CANDIDATES];
+  double rival_max_s[ARCOLL_ONLINE_MAX_CANDIDATES];
+  int nrival;
+  /** steady-state confirmation (header): block length in calls (init: ARCOLL_ONLINE_CONFIRM_BLOCK
+   *  for eligible collectives, else 0; the caller may set 0..ARCOLL_ONLINE_MAX_CONFIRM_BLOCK before
+   *  the first call); 1 while it runs; calls of it so far; 1 once one of them failed; this
+   *  rank's exits (seconds, the caller's clock) opening / closing the second half of the kept
+   *  and of the other configuration's block; after the decision the two spans (seconds, last
+   *  rank out); the other configuration */
+  int confirm_block;
+  int confirming;
+  int confirm_calls;
+  int confirm_failed;
+  double confirm_exit[4];
+  double confirm_clock; /**< arcoll_explorer_record_period() while confirming: its periods summed */
+  double confirm_span[2];
+  arcoll_choice_t confirm_alt;
+  int confirm_switched; /**< 1 when the confirmation replaced the kept configuration */
 } arcoll_explorer_t;
 
 /**
@@ -199,6 +259,9 @@ const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e);
  * chosen).  Returns 1 when every run of the round is recorded (call
  * arcoll_explorer_decide() now, on every rank), 2 when the imbalance check
  * is due (call arcoll_explorer_check() now, on every rank), else 0.
+ * While e->confirming: arcoll_explorer_record_exit() with the sum of the
+ * periods recorded since the confirmation began as the exit time (this
+ * rank's own clock; a caller with a common clock uses record_exit itself).
  */
 int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double period, int failed);
 
@@ -208,7 +271,9 @@ int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed);
 /**
  * Collective over comm (every rank, after the same run): MPI_Allreduce(SUM)
  * of the round's times inside and MPI_Allreduce(MAX) of its periods, then
- * arcoll_explorer_decide_times().  Returns
+ * arcoll_explorer_decide_times(); while e->confirming, one
+ * MPI_Allreduce(MAX) of confirm_exit, then arcoll_explorer_confirm_times().
+ * Returns
  * MPI_SUCCESS or the allreduce's error (the exploration then ends on this
  * rank with best = the round's first candidate unless a round before set it).
  */
@@ -247,6 +312,27 @@ int arcoll_explorer_check_times(arcoll_explorer_t *e, double max_inside_s, doubl
  * the same times makes the same rounds.
  */
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max);
+
+/**
+ * A call of the confirmation (while e->confirming, instead of
+ * arcoll_explorer_record_period()): exit_s = this rank's exit time of the
+ * call named by arcoll_explorer_next(), seconds on a clock common to all
+ * ranks; failed = 1 makes the confirmation keep the kept configuration.
+ * Returns 1 after its last call (call arcoll_explorer_decide() now, on every
+ * rank), else 0.
+ */
+int arcoll_explorer_record_exit(arcoll_explorer_t *e, double exit_s, int failed);
+
+/**
+ * The local part of the confirmation's decision (arcoll_explorer_decide()
+ * while e->confirming): last_exit = the MAX over ranks of confirm_exit
+ * (seconds; [0], [1] open / close the second half of the kept
+ * configuration's block, [2], [3] of the other one's).  Spans [1] - [0] and
+ * [3] - [2] go to confirm_span; the other configuration becomes best when
+ * its span is below (1 - ARCOLL_ONLINE_MAX_TOLERANCE) x the kept one's (both
+ * finite).  Ends the exploration; returns 1.
+ */
+int arcoll_explorer_confirm_times(arcoll_explorer_t *e, const double *last_exit);
 
 #ifdef __cplusplus
 }

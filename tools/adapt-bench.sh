@@ -12,6 +12,8 @@
 #                the smallest inside_sum (--best-by) reported with its name; costly
 #   auto         the program linked with libarcoll, default settings
 #   noorder      the same with ARCOLL_LATE_ORDER=off (late-rank ordering off)
+#   noconfirm    the same with ARCOLL_ONLINE_CONFIRM=0 (no steady-state
+#                confirmation of the online choice, collectives/online.h)
 #   late         the same with ARCOLL_LATE_ORDER=on (late-rank ordering on; the
 #                default is on only for ARCOLL_BCAST_ALGORITHM=adaptive)
 # Figures (simulated seconds): inside_sum = time inside the collective summed
@@ -23,7 +25,7 @@
 #             scatterv, allgatherv, alltoallv, reduce_scatter: no best_smpi list;
 #             the v-variants' blocks are 0.5 / 1 / 1.5 x the size, coll_loop_v.h)
 #          [--sizes "8 32768 1048576"] [--procs "64 256"] [--platforms "flat tree"]
-#          [--columns "mpich ompi best_smpi auto noorder late"] [--timeout SEC]
+#          [--columns "mpich ompi best_smpi auto noorder noconfirm late"] [--timeout SEC]
 #          [--host-speed FLOPS|default] [--best-by inside_sum|loop] [--report-only]
 #   default grid: scenarios balanced one_late eight_late moving noise late_root
 #     seed001; colls bcast reduce gather allreduce; sizes 8 32768 1048576 (bytes
@@ -40,7 +42,7 @@
 #     per call at P=64 (measured), far above its native dispatch cost
 #     (adapt/README.md: ~0.1 us), so mostly SMPI's own overhead.
 #   --timeout: seconds per smpirun (default 1800).
-# Needs: smpicc/smpirun; for auto/noorder BUILD/smpi/adapt/libarcoll.so (BUILD:
+# Needs: smpicc/smpirun; for auto/noorder/noconfirm/late BUILD/smpi/adapt/libarcoll.so (BUILD:
 # --build, else $ARCOLL_BUILD_DIR, else <repo>/build).  The two binaries are
 # built with smpicc into OUT/bin when missing or older than the source, against
 # a copy of libarcoll.so taken at start (OUT/bin/libarcoll.so, refreshed when
@@ -48,7 +50,7 @@
 # Cache: one file per run, OUT/raw/<platform>-P<P>-<coll>-<m>-<scenario>-<column>[-<algo>].txt
 # (the RESULT line and a META line: wall seconds, host speed, stamp of the
 # binaries/library/model); a cached run is reused when its calls, host speed
-# and stamp match (rerunning resumes; a new libarcoll reruns auto/noorder);
+# and stamp match (rerunning resumes; a new libarcoll reruns the libarcoll columns);
 # a failed run (exit status, timeout, errors > 0) leaves no cache file, its
 # output goes to OUT/failed/ and it is listed under the table.
 # Every smpirun runs under `flock /tmp/arcoll-mpi.lock timeout SEC`; the wall
@@ -96,7 +98,7 @@ for x in $SCENARIOS; do
   case $x in balanced|one_late|eight_late|moving|noise|late_root|seed001) ;; *) die "unknown scenario '$x'" ;; esac
 done
 for x in $COLLS; do case $x in bcast|reduce|gather|allreduce|scatter|allgather|reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter) ;; *) die "unknown collective '$x'" ;; esac; done
-for x in $COLUMNS; do case $x in mpich|ompi|best_smpi|auto|noorder|late) ;; *) die "unknown column '$x'" ;; esac; done
+for x in $COLUMNS; do case $x in mpich|ompi|best_smpi|auto|noorder|noconfirm|late) ;; *) die "unknown column '$x'" ;; esac; done
 for x in $PLATFORMS; do case $x in flat|tree) ;; *) die "unknown platform '$x' (flat or tree)" ;; esac; done
 for x in $SIZES $PROCS $CALLS $TMO; do case $x in ''|*[!0-9]*) die "'$x': expected a whole number" ;; esac; done
 case $BEST_BY in inside_sum|loop) ;; *) die "--best-by: inside_sum or loop" ;; esac
@@ -169,7 +171,7 @@ platform_args() {
 stamp_of() { cat "$@" | md5sum | cut -c1-12; }
 
 need_arcoll=0
-for x in $COLUMNS; do case $x in auto|noorder|late) need_arcoll=1 ;; esac; done
+for x in $COLUMNS; do case $x in auto|noorder|noconfirm|late) need_arcoll=1 ;; esac; done
 if [ "$REPORT_ONLY" = 0 ]; then
   mkdir -p "$BIN" "$OUT/raw" "$OUT/failed"
   : > "$OUT/skipped.txt"
@@ -212,11 +214,12 @@ run() { # plat P coll m scen column [algo]
   case $col in
     mpich|ompi) cfg=(--cfg=smpi/coll-selector:"$col") ;;
     best_smpi) cfg=(--cfg=smpi/"$coll":"$algo") ;;
-    auto|noorder|late)
+    auto|noorder|noconfirm|late)
       bin=$BIN/coll_loop_arcoll stamp=$STAMP_ARCOLL
       cfg=(--cfg=smpi/privatize-libs:"$BIN/libarcoll.so")
       case $col in
         noorder) envs=(ARCOLL_LATE_ORDER=off) ;;
+        noconfirm) envs=(-u ARCOLL_LATE_ORDER ARCOLL_ONLINE_CONFIRM=0) ;;
         late) envs=(ARCOLL_LATE_ORDER=on) ;;
         *) envs=(-u ARCOLL_LATE_ORDER) ;;
       esac ;;

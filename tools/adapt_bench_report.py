@@ -9,6 +9,7 @@ best_smpi: the SMPI algorithm with the smallest --best-by figure, and its
 name), then the ratios
   auto/nat in, auto/nat loop : auto / min(mpich, ompi), inside_sum and loop
   auto/noord                 : auto / noorder, inside_sum
+  auto/noconf in, loop       : auto / noconfirm, inside_sum and loop
   late/nat in                : late / min(mpich, ompi), inside_sum
   auto/best                  : auto / best_smpi, inside_sum
 and a summary per scenario (rows, max and geometric mean of auto / min(mpich,
@@ -118,6 +119,8 @@ def main():
         ratios += ["auto/nat in", "auto/nat loop"]
     if "auto" in cols and "noorder" in cols:
         ratios.append("auto/noord")
+    if "auto" in cols and "noconfirm" in cols:
+        ratios += ["auto/noconf in", "auto/noconf lp"]
     if "late" in cols and ("mpich" in cols or "ompi" in cols):
         ratios.append("late/nat in")
     if "auto" in cols and "best_smpi" in cols:
@@ -148,6 +151,9 @@ def main():
                 summary.setdefault(scen, []).append((vals[0], vals[1]))
         if "auto/noord" in ratios:
             vals.append(ratio(au and au[0], fig.get("noorder") and fig["noorder"][0]))
+        if "auto/noconf in" in ratios:
+            nc = fig.get("noconfirm")
+            vals += [ratio(au and au[0], nc and nc[0]), ratio(au and au[1], nc and nc[1])]
         if "late/nat in" in ratios:
             lt = fig.get("late")
             vals.append(ratio(lt and lt[0], nat_in))

@@ -13,7 +13,8 @@ foreach(run allreduce:3:16384 reduce:4:4096 bcast:3:100000)
   list(GET _r 2 _bytes)
   arcoll_adapt_mpi_test(adapt.online.${_coll}.np${_np} ${_np} PROGRAM online_check
     ARGS ${_coll} ${_bytes} 3 2 4 0 3 ENV ARCOLL_ONLINE_CANDIDATES=3 ARCOLL_ONLINE_TRIALS=2
-    ARCOLL_ONLINE_SKEW=0) # descheduling of 4 busy-polling ranks on 2 cores is skew
+    ARCOLL_ONLINE_SKEW=0 # descheduling of 4 busy-polling ranks on 2 cores is skew
+    ARCOLL_ONLINE_CONFIRM=0) # the rounds alone (the confirmation: adapt.smpi.online_confirm.*)
   set_tests_properties(adapt.online.${_coll}.np${_np} PROPERTIES
     PASS_REGULAR_EXPRESSION "online_check ${_coll} P=${_np}: OK")
 endforeach()
@@ -53,6 +54,10 @@ arcoll_adapt_mpi_test(adapt.online.bad_refine.np2 2 PROGRAM online_check
   ARGS allreduce 64 3 2 1 0 3 ENV ARCOLL_ONLINE_REFINE=9)
 set_tests_properties(adapt.online.bad_refine.np2 PROPERTIES PASS_REGULAR_EXPRESSION
   "ARCOLL_ONLINE_REFINE='9' is not valid")
+arcoll_adapt_mpi_test(adapt.online.bad_confirm.np2 2 PROGRAM online_check
+  ARGS allreduce 64 3 2 1 0 3 ENV ARCOLL_ONLINE_CONFIRM=yes)
+set_tests_properties(adapt.online.bad_confirm.np2 PROPERTIES PASS_REGULAR_EXPRESSION
+  "ARCOLL_ONLINE_CONFIRM='yes' is not valid")
 # Unknown algorithm name / unreadable model file: error at MPI_Init naming the
 # variable (file) and listing the valid names.
 arcoll_adapt_mpi_test(adapt.coll.bad_reduce_algorithm.np2 2 PROGRAM coll_check ARGS errors

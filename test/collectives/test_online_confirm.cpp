@@ -1,0 +1,180 @@
+// Unit tests of the online selection's steady-state confirmation
+// (collectives/online.h, "Confirmation in the steady state"): the explorer
+// driven with synthetic sums / maxima over ranks and spans, no MPI.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "compress_decide.h"
+#include "online.h"
+
+namespace {
+
+// Round 0 of a (P = 64, 32 KiB) explorer of collective c, one trial per
+// candidate, in units u of the best prediction: candidate 0 has the
+// smallest sum over ranks (10 u) and max period max0, candidate 1 sum1 and
+// max1; the others' periods are 3 u (out of any tie), their sums 12 u.
+// confirm_block as the caller (ARCOLL_ONLINE_CONFIRM) sets it for c, or as
+// given.  Returns the explorer after that round's decision.
+arcoll_explorer_t round0(arcoll_coll_t c, arcoll_model_t &m, double max0, double sum1,
+                         double max1, int confirm_block = -1) {
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  arcoll_explorer_t e;
+  EXPECT_GE(arcoll_explorer_init(&e, &m, c, 64, 32768, 1, 4, 1, 0), 2) << arcoll_coll_name(c);
+  e.check_at = 0;  // no imbalance check: the rounds alone
+  if (confirm_block >= 0) e.confirm_block = confirm_block;
+  const double u = e.cand[0].predicted_s;
+  std::vector<double> sum(e.n, 12.0 * u), max(e.n, 3.0 * u);
+  sum[0] = 10.0 * u, max[0] = max0 * u;
+  sum[1] = sum1 * u, max[1] = max1 * u;
+  for (int i = 0; i < e.n; ++i) arcoll_explorer_record(&e, 0, 0);
+  arcoll_explorer_decide_times(&e, sum.data(), max.data());
+  return e;
+}
+
+// Candidate 0's max period 2 % above candidate 1's, a tie its smaller sum
+// decides (0 is kept).
+arcoll_explorer_t round0_tie(arcoll_coll_t c, arcoll_model_t &m) {
+  return round0(c, m, 1.02, 40.0, 1.0);
+}
+
+// Runs the confirmation's calls, each with period `kept` or `other`
+// (seconds) as next() names the kept or the other configuration; returns
+// how many calls of each ran, and checks that only the last one is due.
+std::pair<int, int> run_confirmation(arcoll_explorer_t &e, double kept, double other) {
+  const arcoll_choice_t best = e.best;
+  int nk = 0, no = 0;
+  for (int call = 0; call < 1000; ++call) {
+    const arcoll_choice_t *ch = arcoll_explorer_next(&e);
+    EXPECT_NE(ch, nullptr);
+    if (!ch) break;
+    const bool is_kept = ch->algo == best.algo && ch->segment_bytes == best.segment_bytes;
+    if (is_kept) EXPECT_EQ(no, 0) << "the kept configuration runs before the other one";
+    (is_kept ? nk : no) += 1;
+    const int due = arcoll_explorer_record_period(&e, 0.5 * kept, is_kept ? kept : other, 0);
+    if (due) break;
+  }
+  return {nk, no};
+}
+
+}  // namespace
+
+TEST(OnlineConfirm, AShorterSteadyPeriodReplacesTheChoiceMadeOnTheSum) {
+  arcoll_model_t m;
+  arcoll_explorer_t e = round0_tie(ARCOLL_COLL_GATHER, m);
+  const arcoll_choice_t c0 = e.cand[0], c1 = e.cand[1];
+  ASSERT_EQ(e.best.algo, c0.algo);       // the sum decided the tie
+  ASSERT_FALSE(e.finished);
+  ASSERT_TRUE(e.confirming);
+  EXPECT_EQ(e.confirm_alt.algo, c1.algo);  // against the shortest period
+  const auto [nk, no] = run_confirmation(e, 2.37e-3, 1.80e-3);
+  EXPECT_EQ(nk, ARCOLL_ONLINE_CONFIRM_BLOCK);
+  EXPECT_EQ(no, ARCOLL_ONLINE_CONFIRM_BLOCK);
+  // this rank's exits (its periods summed) open / close each block's second half
+  const int half = ARCOLL_ONLINE_CONFIRM_BLOCK / 2;
+  EXPECT_NEAR(e.confirm_exit[1] - e.confirm_exit[0], half * 2.37e-3, 1e-12);
+  EXPECT_NEAR(e.confirm_exit[3] - e.confirm_exit[2], half * 1.80e-3, 1e-12);
+  EXPECT_TRUE(e.confirming);  // until the decision
+  EXPECT_EQ(arcoll_explorer_confirm_times(&e, e.confirm_exit), 1);
+  EXPECT_TRUE(e.finished);
+  EXPECT_FALSE(e.confirming);
+  EXPECT_EQ(e.best.algo, c1.algo);
+  EXPECT_TRUE(e.confirm_switched);
+  EXPECT_NEAR(e.confirm_span[1], half * 1.80e-3, 1e-12);
+  EXPECT_EQ(arcoll_explorer_next(&e), nullptr);
+}
+
+// The last rank out decides: a rank that ran ahead under the kept
+// configuration waits in the other one's calls for the rest to catch up
+// (its own span long), while the loop - the last rank's exits - runs faster.
+TEST(OnlineConfirm, TheLastRankOutDecidesNotARankThatRanAhead) {
+  arcoll_model_t m;
+  arcoll_explorer_t e = round0_tie(ARCOLL_COLL_GATHER, m);
+  const arcoll_choice_t c1 = e.cand[1];
+  ASSERT_TRUE(e.confirming);
+  const int half = ARCOLL_ONLINE_CONFIRM_BLOCK / 2;
+  // exits (s) of the calls opening / closing each block's second half
+  const double ahead[4] = {0.001, 0.002, 0.003, 0.003 + half * 11e-3};  // waits: 11 ms per call
+  const double root[4] = {0.030, 0.030 + half * 2.37e-3, 0.060, 0.060 + half * 1.80e-3};
+  double last[4];
+  for (int j = 0; j < 4; ++j) last[j] = std::max(ahead[j], root[j]);
+  arcoll_explorer_confirm_times(&e, last);
+  EXPECT_EQ(e.best.algo, c1.algo);
+  EXPECT_NEAR(e.confirm_span[0], half * 2.37e-3, 1e-12);
+  EXPECT_NEAR(e.confirm_span[1], half * 1.80e-3, 1e-12);
+}
+
+TEST(OnlineConfirm, WithinTheToleranceTheChoiceOnTheSumStays) {
+  for (double other : {2.30e-3, 2.37e-3, 2.60e-3}) {  // 3 % shorter, equal, longer
+    arcoll_model_t m;
+    arcoll_explorer_t e = round0_tie(ARCOLL_COLL_GATHER, m);
+    const arcoll_choice_t c0 = e.cand[0];
+    ASSERT_TRUE(e.confirming);
+    run_confirmation(e, 2.37e-3, other);
+    arcoll_explorer_confirm_times(&e, e.confirm_exit);
+    EXPECT_TRUE(e.finished);
+    EXPECT_EQ(e.best.algo, c0.algo) << other;
+    EXPECT_FALSE(e.confirm_switched);
+  }
+}
+
+TEST(OnlineConfirm, AFailedCallKeepsTheChoice) {
+  arcoll_model_t m;
+  arcoll_explorer_t e = round0_tie(ARCOLL_COLL_SCATTER, m);
+  const arcoll_choice_t c0 = e.cand[0];
+  ASSERT_TRUE(e.confirming);
+  int due = 0;
+  double clock = 0;
+  for (int call = 0; !due && call < 100; ++call) {
+    const arcoll_choice_t *ch = arcoll_explorer_next(&e);
+    const bool other = ch->algo != c0.algo;
+    clock += other ? 1e-4 : 2e-3;
+    due = arcoll_explorer_record_exit(&e, clock, other && call % 2);  // the other fails twice
+  }
+  ASSERT_EQ(due, 1);
+  EXPECT_TRUE(std::isinf(e.confirm_exit[3]));
+  arcoll_explorer_confirm_times(&e, e.confirm_exit);
+  EXPECT_EQ(e.best.algo, c0.algo);
+  EXPECT_FALSE(e.confirm_switched);
+}
+
+TEST(OnlineConfirm, NoneForBcastReduceWhenOffOrWhenTheOthersAreFarSlower) {
+  arcoll_model_t m;
+  for (arcoll_coll_t c : {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE}) {
+    arcoll_explorer_t e = round0_tie(c, m);
+    EXPECT_EQ(e.confirm_block, 0) << arcoll_coll_name(c);
+    EXPECT_TRUE(e.finished) << arcoll_coll_name(c);
+    EXPECT_FALSE(e.confirming);
+  }
+  // gather with the confirmation off (ARCOLL_ONLINE_CONFIRM=0): ends as before
+  arcoll_explorer_t e = round0(ARCOLL_COLL_GATHER, m, 1.02, 40.0, 1.0, 0);
+  EXPECT_TRUE(e.finished);
+  EXPECT_EQ(e.best.algo, e.cand[0].algo);
+  // the other algorithms' periods more than ARCOLL_ONLINE_CONFIRM_WITHIN x
+  // the kept one's: nothing to confirm; a close loss (1.2 x): confirmed
+  for (double rival : {1.3, 1.2}) {
+    arcoll_explorer_t f = round0(ARCOLL_COLL_GATHER, m, 1.0, 12.0, rival);
+    EXPECT_EQ(f.confirm_block, ARCOLL_ONLINE_CONFIRM_BLOCK);
+    EXPECT_EQ(f.best.algo, f.cand[0].algo);
+    const bool close = rival <= ARCOLL_ONLINE_CONFIRM_WITHIN;
+    EXPECT_EQ(f.finished, !close) << rival;
+    EXPECT_EQ(f.confirming, close) << rival;
+    if (close) EXPECT_EQ(f.confirm_alt.algo, f.cand[1].algo);
+  }
+}
+
+// The period decides (critical path first, online.h): a shorter-period
+// configuration is confirmed even when its sum over ranks is 100 x the kept
+// one's (its ranks wait inside, e.g. binomial's inner ranks for their
+// subtrees, where linear lets them leave at once).
+TEST(OnlineConfirm, RunsWhateverTheOtherOnesSumOverRanks) {
+  arcoll_model_t m;
+  arcoll_explorer_t e = round0(ARCOLL_COLL_GATHER, m, 1.02, 1000.0, 1.0);
+  EXPECT_EQ(e.best.algo, e.cand[0].algo);
+  EXPECT_TRUE(e.confirming);
+  EXPECT_EQ(e.confirm_alt.algo, e.cand[1].algo);
+}
