@@ -230,8 +230,7 @@ static void note_rival(arcoll_explorer_t *e, const arcoll_choice_t *c, double ma
 
 /* The exploration's rounds are over: end it, or start the confirmation
  * (online.h) against the other algorithm with the shortest period when that
- * is at most ARCOLL_ONLINE_CONFIRM_WITHIN x the kept one's.  Returns 1 when
- * ended, 0 when confirming. */
+ * is shorter than the kept one's.  Returns 1 when ended, 0 when confirming. */
 static int finish(arcoll_explorer_t *e) {
   e->finished = 1;
   int alt = -1; /* the shortest period among the other algorithms */
@@ -239,7 +238,7 @@ static int finish(arcoll_explorer_t *e) {
     if (e->rival[i].algo != e->best.algo && (alt < 0 || e->rival_max_s[i] < e->rival_max_s[alt]))
       alt = i;
   if (e->confirm_block < 2 || alt < 0 || !isfinite(e->best_s) ||
-      !(e->rival_max_s[alt] <= ARCOLL_ONLINE_CONFIRM_WITHIN * e->best_max_s))
+      !(e->rival_max_s[alt] < e->best_max_s))
     return 1;
   e->finished = 0;
   e->confirming = 1;

@@ -91,9 +91,9 @@
  * Confirmation in the steady state (every collective but bcast and reduce,
  * confirm_block > 0): the rounds above measure each candidate for `trials`
  * calls right after another candidate's block, i.e. in a transient.  When
- * another algorithm's shortest measured period is at most
- * ARCOLL_ONLINE_CONFIRM_WITHIN x the kept configuration's (a tie the sum
- * decided, or a close loss), the kept one runs a block of confirm_block
+ * another algorithm's shortest measured period is shorter than the kept
+ * configuration's (a tie within the tolerance that the sum over ranks
+ * decided), the kept one runs a block of confirm_block
  * calls, then that one a block as long; the first half of each block lets
  * the previous configuration's state drain (e.g. ranks that ran ahead), the
  * second half is timed.  Each rank
@@ -108,13 +108,20 @@
  * binomial measured right after linear's block had a period of 2.33 ms
  * (linear 2.37: a tie, and linear's sum was smaller), but binomial's own
  * steady period is 1.80 ms (forced, 200 calls: loop 0.360 s vs linear's
- * 0.475 s); its first calls run while linear's ranks are still ahead; with
- * eight late ranks binomial's round-0 period was 2.87 ms against linear's
- * 2.37 (a loss, 1.21x), its steady period 1.89 ms.  Why
+ * 0.475 s); its first calls run while linear's ranks are still ahead.  Why
  * the last rank out and not each rank's own period: after linear, whose
  * non-roots leave at once, ranks that ran ahead wait in binomial's first
  * calls for the root to catch up (rank 62's span over binomial's calls 5-8
- * was 45 ms, the root's 7.2 ms = 1.8 ms per call).
+ * was 45 ms, the root's 7.2 ms = 1.8 ms per call).  Why only ties: run
+ * also against close losses (periods within 1.25x), the confirmation took
+ * the wrong side for 32 KiB scatter (same platform, balanced: binomial's
+ * span 2.43 ms per call against linear's 1.80, but forced, 200 calls,
+ * binomial 1.87 ms and linear 2.37: loop 1.25-1.40x worse in the three
+ * scenarios), and measured losses it confirmed cost their blocks (gather
+ * 8 B, one late rank: sum inside 3.2x); the transient of the first half of
+ * a block does not always drain in 4 calls.  Not reached, hence: 32 KiB
+ * gather with eight late ranks (binomial 2.87 ms in round 0 against
+ * linear's 2.37, steady 1.89: loop 1.28x SMPI's).
  * Bcast and reduce are left out: with late ranks their late-rank order
  * (adapt/late_order.c) replaces the choice by binomial anyway, and it is
  * off while a class is being measured.  Cost: confirm_block calls of a
@@ -171,10 +178,6 @@ extern "C" {
  *  its second half is timed) and its limit. */
 #define ARCOLL_ONLINE_CONFIRM_BLOCK 8
 #define ARCOLL_ONLINE_MAX_CONFIRM_BLOCK 64
-/** ... run against the other algorithm with the shortest period when that is
- *  at most this many times the kept one's (its block then costs at most
- *  (factor - 1) x confirm_block calls' time: 2 calls at the defaults). */
-#define ARCOLL_ONLINE_CONFIRM_WITHIN 1.25
 /** Round 0's best measured above this many times its predicted time: the
  *  model is off, the candidates dropped for their prediction are measured
  *  too (header, "Unless the model is far off").  On the flat SMPI cluster the

@@ -142,7 +142,7 @@ TEST(OnlineConfirm, AFailedCallKeepsTheChoice) {
   EXPECT_FALSE(e.confirm_switched);
 }
 
-TEST(OnlineConfirm, NoneForBcastReduceWhenOffOrWhenTheOthersAreFarSlower) {
+TEST(OnlineConfirm, NoneForBcastReduceWhenOffOrWhenTheKeptOneHasTheShortestPeriod) {
   arcoll_model_t m;
   for (arcoll_coll_t c : {ARCOLL_COLL_BCAST, ARCOLL_COLL_REDUCE}) {
     arcoll_explorer_t e = round0_tie(c, m);
@@ -154,13 +154,14 @@ TEST(OnlineConfirm, NoneForBcastReduceWhenOffOrWhenTheOthersAreFarSlower) {
   arcoll_explorer_t e = round0(ARCOLL_COLL_GATHER, m, 1.02, 40.0, 1.0, 0);
   EXPECT_TRUE(e.finished);
   EXPECT_EQ(e.best.algo, e.cand[0].algo);
-  // the other algorithms' periods more than ARCOLL_ONLINE_CONFIRM_WITHIN x
-  // the kept one's: nothing to confirm; a close loss (1.2 x): confirmed
-  for (double rival : {1.3, 1.2}) {
+  // the other algorithms' periods longer than the kept one's (a close loss):
+  // nothing to confirm; shorter (a tie the sum decided): confirmed
+  for (double rival : {1.2, 1.01, 0.99}) {
     arcoll_explorer_t f = round0(ARCOLL_COLL_GATHER, m, 1.0, 12.0, rival);
+    if (rival < 1.0) EXPECT_EQ(f.best_max_s, 1.0 * f.cand[0].predicted_s);  // 0 kept on its sum
     EXPECT_EQ(f.confirm_block, ARCOLL_ONLINE_CONFIRM_BLOCK);
     EXPECT_EQ(f.best.algo, f.cand[0].algo);
-    const bool close = rival <= ARCOLL_ONLINE_CONFIRM_WITHIN;
+    const bool close = rival < 1.0;
     EXPECT_EQ(f.finished, !close) << rival;
     EXPECT_EQ(f.confirming, close) << rival;
     if (close) EXPECT_EQ(f.confirm_alt.algo, f.cand[1].algo);
