@@ -178,7 +178,12 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   const int debug = arcoll_g_cfg.debug && st->me == 0;
   if (ex->confirming) { /* the steady-state confirmation (online.h): exits on one clock */
     const arcoll_choice_t kept = ex->best, alt = ex->confirm_alt;
-    if (!arcoll_explorer_record_exit(ex, now - st->clock_offset, rc != MPI_SUCCESS)) return rc;
+    const int due = arcoll_explorer_record_exit(ex, now - st->clock_offset, rc != MPI_SUCCESS);
+    if (due == 2) { /* the blocks start synchronised (online.h) */
+      const int src = arcoll_explorer_confirm_sync(ex, st->priv);
+      return rc == MPI_SUCCESS ? src : rc;
+    }
+    if (!due) return rc;
     const int drc = arcoll_explorer_decide(ex, st->priv);
     if (debug)
       fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld confirmation, last rank out: %s/%lld "

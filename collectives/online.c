@@ -108,15 +108,25 @@ int arcoll_explorer_record_exit(arcoll_explorer_t *e, double exit_s, int failed)
   const int B = e->confirm_block, i = e->confirm_calls++;
   ++e->runs;
   if (failed || !isfinite(exit_s)) e->confirm_failed = 1;
-  /* the exits that open and close the second half of each block (the
-   * first half lets the previous configuration's state drain) */
-  const int at[4] = {B / 2 - 1, B - 1, B + B / 2 - 1, 2 * B - 1};
-  for (int j = 0; j < 4; ++j)
-    if (i == at[j]) e->confirm_exit[j] = exit_s;
+  /* the exits opening and closing each block's second half (its first
+   * half fills the pipeline from the synchronised start) */
+  if (i == B / 2 - 1) e->confirm_exit[0] = exit_s;
+  if (i == B + B / 2 - 1) e->confirm_exit[2] = exit_s;
+  if (i == B - 1) {
+    e->confirm_exit[1] = exit_s;
+    return 2;
+  }
   if (i != 2 * B - 1) return 0;
+  e->confirm_exit[3] = exit_s;
   if (e->confirm_failed)
     for (int j = 0; j < 4; ++j) e->confirm_exit[j] = INFINITY;
   return 1;
+}
+
+int arcoll_explorer_confirm_sync(arcoll_explorer_t *e, MPI_Comm comm) {
+  const int rc = PMPI_Barrier(comm);
+  if (rc != MPI_SUCCESS) e->confirm_failed = 1;
+  return rc;
 }
 
 int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double period, int failed) {
@@ -230,7 +240,8 @@ static void note_rival(arcoll_explorer_t *e, const arcoll_choice_t *c, double ma
 
 /* The exploration's rounds are over: end it, or start the confirmation
  * (online.h) against the other algorithm with the shortest period when that
- * is shorter than the kept one's.  Returns 1 when ended, 0 when confirming. */
+ * is at most ARCOLL_ONLINE_CONFIRM_WITHIN x the kept one's.  Returns 1 when
+ * ended, 0 when confirming. */
 static int finish(arcoll_explorer_t *e) {
   e->finished = 1;
   int alt = -1; /* the shortest period among the other algorithms */
@@ -238,14 +249,14 @@ static int finish(arcoll_explorer_t *e) {
     if (e->rival[i].algo != e->best.algo && (alt < 0 || e->rival_max_s[i] < e->rival_max_s[alt]))
       alt = i;
   if (e->confirm_block < 2 || alt < 0 || !isfinite(e->best_s) ||
-      !(e->rival_max_s[alt] < e->best_max_s))
+      !(e->rival_max_s[alt] <= ARCOLL_ONLINE_CONFIRM_WITHIN * e->best_max_s))
     return 1;
   e->finished = 0;
   e->confirming = 1;
   e->confirm_calls = 0;
   e->confirm_failed = 0;
   e->confirm_clock = 0.0;
-  for (int j = 0; j < 4; ++j) e->confirm_exit[j] = 0.0;
+  for (int j = 0; j < 4; ++j) e->confirm_exit[j] = 0.0; /* [0]: the caller may set it */
   e->confirm_alt = e->rival[alt];
   return 0;
 }

@@ -91,42 +91,46 @@
  * Confirmation in the steady state (every collective but bcast and reduce,
  * confirm_block > 0): the rounds above measure each candidate for `trials`
  * calls right after another candidate's block, i.e. in a transient.  When
- * another algorithm's shortest measured period is shorter than the kept
- * configuration's (a tie within the tolerance that the sum over ranks
- * decided), the kept one runs a block of confirm_block
- * calls, then that one a block as long; the first half of each block lets
- * the previous configuration's state drain (e.g. ranks that ran ahead), the
- * second half is timed.  Each rank
- * notes its exit times (one clock for all ranks: the caller's, e.g.
- * MPI_Wtime minus the rank's offset, adapt/clock.h) of the calls that open
- * and close the second half of each block; one MPI_Allreduce(MAX) gives,
- * per such call, the exit of the last rank out: the program's loop advances
- * by that rank, whatever the others do.  The other configuration replaces
- * the kept one when its span is more than ARCOLL_ONLINE_MAX_TOLERANCE
- * shorter (afterwards confirm_span holds both spans).
+ * another algorithm's shortest measured period is at most
+ * ARCOLL_ONLINE_CONFIRM_WITHIN x the kept configuration's (a tie the sum
+ * over ranks decided, or a close loss), the kept one runs a block of
+ * confirm_block calls, then, after an MPI_Barrier, that one a block as
+ * long: both start synchronised (the decision's allreduce, the barrier),
+ * the first half of each block fills its pipeline, the second half is
+ * timed.  Each rank notes its exit times (one clock for all ranks: the
+ * caller's, e.g. MPI_Wtime minus the rank's offset, adapt/clock.h) of the
+ * calls that open and close each second half; one MPI_Allreduce(MAX) gives
+ * the exits of the last rank out (the program's loop advances by that
+ * rank, whatever the others do), and the other configuration replaces the
+ * kept one when its span is more than ARCOLL_ONLINE_MAX_TOLERANCE shorter
+ * (afterwards confirm_span holds both spans).
  * Why: SMPI flat P = 64, 32 KiB back-to-back gather, one rank late by 1 ms:
  * binomial measured right after linear's block had a period of 2.33 ms
  * (linear 2.37: a tie, and linear's sum was smaller), but binomial's own
  * steady period is 1.80 ms (forced, 200 calls: loop 0.360 s vs linear's
- * 0.475 s); its first calls run while linear's ranks are still ahead.  Why
- * the last rank out and not each rank's own period: after linear, whose
- * non-roots leave at once, ranks that ran ahead wait in binomial's first
- * calls for the root to catch up (rank 62's span over binomial's calls 5-8
- * was 45 ms, the root's 7.2 ms = 1.8 ms per call).  Why only ties: run
- * also against close losses (periods within 1.25x), the confirmation took
- * the wrong side for 32 KiB scatter (same platform, balanced: binomial's
- * span 2.43 ms per call against linear's 1.80, but forced, 200 calls,
- * binomial 1.87 ms and linear 2.37: loop 1.25-1.40x worse in the three
- * scenarios), and measured losses it confirmed cost their blocks (gather
- * 8 B, one late rank: sum inside 3.2x); the transient of the first half of
- * a block does not always drain in 4 calls.  Not reached, hence: 32 KiB
- * gather with eight late ranks (binomial 2.87 ms in round 0 against
- * linear's 2.37, steady 1.89: loop 1.28x SMPI's).
+ * 0.475 s): its first calls run while linear's ranks are still ahead; with
+ * eight late ranks binomial's round-0 period was 2.87 ms (a close loss,
+ * 1.21x), its steady one 1.89 ms; confirmed: 4 calls of linear 9.5 ms,
+ * of binomial 7.2 ms, in both.  Why the last rank out: after linear,
+ * whose non-roots leave at once, ranks that ran ahead wait in binomial's
+ * first calls for the root to catch up (rank 62's span over binomial's
+ * calls 5-8 was 45 ms, the root's 7.2 ms).  Why the barrier: without it
+ * the other block inherits the kept one's state - ranks many calls ahead -
+ * and was misjudged both ways (timing second halves: 32 KiB scatter,
+ * linear 1.80 ms per call against binomial's 2.43, forced 2.37 vs 1.87;
+ * timing whole blocks from the last rank out: 8 B gather, linear 44.5 us
+ * against binomial's 60, forced loops 6.2 vs 5.4 us per call); with it
+ * both come out right (scatter binomial 7.4 ms / linear 9.5 ms, gather 8 B
+ * binomial 19.7 us / linear 22.2 us for 4 calls).  Why the first half:
+ * from a synchronised start the first calls of a tree fill its pipeline
+ * (8 B gather, whole blocks: binomial 59.8 us vs linear 44.5 us).
  * Bcast and reduce are left out: with late ranks their late-rank order
  * (adapt/late_order.c) replaces the choice by binomial anyway, and it is
  * off while a class is being measured.  Cost: confirm_block calls of a
- * configuration whose period was measured shorter, one allreduce of 4
- * doubles.
+ * configuration measured at most ARCOLL_ONLINE_CONFIRM_WITHIN x slower
+ * (2 calls' time at the defaults), one barrier, one allreduce of 4
+ * doubles; ranks that ran ahead wait in the barrier (counted as time inside
+ * the collective by a program that times it).
  * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
  * trials per further round, run possibly slower configurations, plus one
  * allreduce of at most ncand x trials doubles per round, once per
@@ -178,6 +182,10 @@ extern "C" {
  *  its second half is timed) and its limit. */
 #define ARCOLL_ONLINE_CONFIRM_BLOCK 8
 #define ARCOLL_ONLINE_MAX_CONFIRM_BLOCK 64
+/** ... run against the other algorithm with the shortest period when that is
+ *  at most this many times the kept one's (its block then costs at most
+ *  (factor - 1) x confirm_block calls' time: 2 calls at the defaults). */
+#define ARCOLL_ONLINE_CONFIRM_WITHIN 1.25
 /** Round 0's best measured above this many times its predicted time: the
  *  model is off, the candidates dropped for their prediction are measured
  *  too (header, "Unless the model is far off").  On the flat SMPI cluster the
@@ -226,8 +234,8 @@ typedef struct arcoll_explorer {
    *  for eligible collectives, else 0; the caller may set 0..ARCOLL_ONLINE_MAX_CONFIRM_BLOCK before
    *  the first call); 1 while it runs; calls of it so far; 1 once one of them failed; this
    *  rank's exits (seconds, the caller's clock) opening / closing the second half of the kept
-   *  and of the other configuration's block; after the decision the two spans (seconds, last
-   *  rank out); the other configuration */
+   *  ([0], [1]) and of the other configuration's block ([2], [3]); after the decision the two
+   *  spans (seconds, last rank out); the other configuration */
   int confirm_block;
   int confirming;
   int confirm_calls;
@@ -321,17 +329,27 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
  * arcoll_explorer_record_period()): exit_s = this rank's exit time of the
  * call named by arcoll_explorer_next(), seconds on a clock common to all
  * ranks; failed = 1 makes the confirmation keep the kept configuration.
- * Returns 1 after its last call (call arcoll_explorer_decide() now, on every
- * rank), else 0.
+ * Returns 2 after the kept configuration's block (call
+ * arcoll_explorer_confirm_sync() now, on every rank), 1 after the last call
+ * (call arcoll_explorer_decide() now, on every rank), else 0.
  */
 int arcoll_explorer_record_exit(arcoll_explorer_t *e, double exit_s, int failed);
 
 /**
+ * Between the confirmation's blocks (record_exit returned 2), collective
+ * over comm: MPI_Barrier, so that the other block starts synchronised.
+ * Returns MPI_SUCCESS or the barrier's error (the confirmation then keeps
+ * the kept configuration).
+ */
+int arcoll_explorer_confirm_sync(arcoll_explorer_t *e, MPI_Comm comm);
+
+/**
  * The local part of the confirmation's decision (arcoll_explorer_decide()
  * while e->confirming): last_exit = the MAX over ranks of confirm_exit
- * (seconds; [0], [1] open / close the second half of the kept
- * configuration's block, [2], [3] of the other one's).  Spans [1] - [0] and
- * [3] - [2] go to confirm_span; the other configuration becomes best when
+ * (seconds; [0] / [1] open / close the second half of the kept
+ * configuration's block, [2] / [3] of the other one's).  Spans [1] - [0]
+ * and [3] - [2] go to
+ * confirm_span; the other configuration becomes best when
  * its span is below (1 - ARCOLL_ONLINE_MAX_TOLERANCE) x the kept one's (both
  * finite).  Ends the exploration; returns 1.
  */
