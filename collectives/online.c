@@ -240,7 +240,7 @@ static void note_rival(arcoll_explorer_t *e, const arcoll_choice_t *c, double ma
 
 /* The exploration's rounds are over: end it, or start the confirmation
  * (online.h) against the other algorithm with the shortest period when that
- * is at most ARCOLL_ONLINE_CONFIRM_WITHIN x the kept one's.  Returns 1 when
+ * is below ARCOLL_ONLINE_CONFIRM_WITHIN x the kept one's.  Returns 1 when
  * ended, 0 when confirming. */
 static int finish(arcoll_explorer_t *e) {
   e->finished = 1;
@@ -249,14 +249,14 @@ static int finish(arcoll_explorer_t *e) {
     if (e->rival[i].algo != e->best.algo && (alt < 0 || e->rival_max_s[i] < e->rival_max_s[alt]))
       alt = i;
   if (e->confirm_block < 2 || alt < 0 || !isfinite(e->best_s) ||
-      !(e->rival_max_s[alt] <= ARCOLL_ONLINE_CONFIRM_WITHIN * e->best_max_s))
+      !(e->rival_max_s[alt] < ARCOLL_ONLINE_CONFIRM_WITHIN * e->best_max_s))
     return 1;
   e->finished = 0;
   e->confirming = 1;
   e->confirm_calls = 0;
   e->confirm_failed = 0;
   e->confirm_clock = 0.0;
-  for (int j = 0; j < 4; ++j) e->confirm_exit[j] = 0.0; /* [0]: the caller may set it */
+  for (int j = 0; j < 4; ++j) e->confirm_exit[j] = 0.0;
   e->confirm_alt = e->rival[alt];
   return 0;
 }

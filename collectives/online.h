@@ -91,9 +91,9 @@
  * Confirmation in the steady state (every collective but bcast and reduce,
  * confirm_block > 0): the rounds above measure each candidate for `trials`
  * calls right after another candidate's block, i.e. in a transient.  When
- * another algorithm's shortest measured period is at most
- * ARCOLL_ONLINE_CONFIRM_WITHIN x the kept configuration's (a tie the sum
- * over ranks decided, or a close loss), the kept one runs a block of
+ * another algorithm's shortest measured period is below
+ * ARCOLL_ONLINE_CONFIRM_WITHIN x (1 x) the kept configuration's (a tie the
+ * sum over ranks decided), the kept one runs a block of
  * confirm_block calls, then, after an MPI_Barrier, that one a block as
  * long: both start synchronised (the decision's allreduce, the barrier),
  * the first half of each block fills its pipeline, the second half is
@@ -108,10 +108,12 @@
  * binomial measured right after linear's block had a period of 2.33 ms
  * (linear 2.37: a tie, and linear's sum was smaller), but binomial's own
  * steady period is 1.80 ms (forced, 200 calls: loop 0.360 s vs linear's
- * 0.475 s): its first calls run while linear's ranks are still ahead; with
- * eight late ranks binomial's round-0 period was 2.87 ms (a close loss,
- * 1.21x), its steady one 1.89 ms; confirmed: 4 calls of linear 9.5 ms,
- * of binomial 7.2 ms, in both.  Why the last rank out: after linear,
+ * 0.475 s): its first calls run while linear's ranks are still ahead;
+ * confirmed: 4 calls of linear 9.5 ms, of binomial 7.2 ms.  Not reached:
+ * eight late ranks, where binomial's round-0 period was 2.87 ms (a close
+ * loss, 1.21x, its steady one 1.89 ms: confirmed as well with the factor
+ * at 1.25, which costs more elsewhere, see ARCOLL_ONLINE_CONFIRM_WITHIN).
+ * Why the last rank out: after linear,
  * whose non-roots leave at once, ranks that ran ahead wait in binomial's
  * first calls for the root to catch up (rank 62's span over binomial's
  * calls 5-8 was 45 ms, the root's 7.2 ms).  Why the barrier: without it
@@ -127,10 +129,9 @@
  * Bcast and reduce are left out: with late ranks their late-rank order
  * (adapt/late_order.c) replaces the choice by binomial anyway, and it is
  * off while a class is being measured.  Cost: confirm_block calls of a
- * configuration measured at most ARCOLL_ONLINE_CONFIRM_WITHIN x slower
- * (2 calls' time at the defaults), one barrier, one allreduce of 4
- * doubles; ranks that ran ahead wait in the barrier (counted as time inside
- * the collective by a program that times it).
+ * configuration measured with a shorter period, one barrier, one allreduce
+ * of 4 doubles; ranks that ran ahead wait in the barrier (counted as time
+ * inside the collective by a program that times it).
  * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
  * trials per further round, run possibly slower configurations, plus one
  * allreduce of at most ncand x trials doubles per round, once per
@@ -183,9 +184,13 @@ extern "C" {
 #define ARCOLL_ONLINE_CONFIRM_BLOCK 8
 #define ARCOLL_ONLINE_MAX_CONFIRM_BLOCK 64
 /** ... run against the other algorithm with the shortest period when that is
- *  at most this many times the kept one's (its block then costs at most
- *  (factor - 1) x confirm_block calls' time: 2 calls at the defaults). */
-#define ARCOLL_ONLINE_CONFIRM_WITHIN 1.25
+ *  shorter than the kept one's (a tie the sum over ranks decided): factor
+ *  1.  At 1.25 (close losses too) the blocks that confirmed the kept one
+ *  cost more than the switches gained (SMPI flat P = 64, 200 calls, loop
+ *  vs no confirmation: 8 B gather balanced 1.063, 8 B scatter balanced
+ *  1.046, 32 KiB scatter 1.011-1.016; it fixed 32 KiB gather with eight
+ *  late ranks, 0.783). */
+#define ARCOLL_ONLINE_CONFIRM_WITHIN 1.0
 /** Round 0's best measured above this many times its predicted time: the
  *  model is off, the candidates dropped for their prediction are measured
  *  too (header, "Unless the model is far off").  On the flat SMPI cluster the
