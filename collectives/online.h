@@ -120,12 +120,14 @@
  * the other block inherits the kept one's state - ranks many calls ahead -
  * and was misjudged both ways (timing second halves: 32 KiB scatter,
  * linear 1.80 ms per call against binomial's 2.43, forced 2.37 vs 1.87;
- * timing whole blocks from the last rank out: 8 B gather, linear 44.5 us
- * against binomial's 60, forced loops 6.2 vs 5.4 us per call); with it
+ * timing whole blocks from the last rank out of the call before: 8 B
+ * gather, linear 44.5 us against binomial's 121 for 8 calls, the run that
+ * switched to linear looped 1.234 ms against binomial's 1.077); with it
  * both come out right (scatter binomial 7.4 ms / linear 9.5 ms, gather 8 B
  * binomial 19.7 us / linear 22.2 us for 4 calls).  Why the first half:
  * from a synchronised start the first calls of a tree fill its pipeline
- * (8 B gather, whole blocks: binomial 59.8 us vs linear 44.5 us).
+ * (8 B gather, whole blocks after the barrier: binomial 59.8 us vs linear
+ * 44.5 us, a switch to the slower one again).
  * Bcast and reduce are left out: with late ranks their late-rank order
  * (adapt/late_order.c) replaces the choice by binomial anyway, and it is
  * off while a class is being measured.  Cost: confirm_block calls of a
