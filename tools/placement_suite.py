@@ -3,7 +3,7 @@
 
 Does the mapping `arcoll place` writes by default come close to the best
 mapping it computed? For every workload of the suite (test/workloads/; the
-scrambled ring and 2-D halo, whose good mappings differ mostly in link loads,
+scrambled ring and 2-D / 3-D halos, whose good mappings differ mostly in link loads,
 and seed 001's three), on settings of tools/placement_experiments.py
 (`--machines seed001,node16` = each machine from the in-order and from a
 random initial mapping; or `--settings LIST`; default seed001: 16 nodes x 2
@@ -47,6 +47,7 @@ ROWS = ["identity", "hopbytes", "metis", "scotch", "refined"]
 SUITE = {
     "ring_scrambled": ["-b", "131072", "-i", "40"],
     "halo2d_scrambled": ["-b", "65536", "-i", "20"],
+    "halo3d_scrambled": ["-b", "65536", "-i", "20"],
     "wavefront": ["-b", "65536", "-i", "8"],
     "master_worker": ["-b", "65536", "-i", "10"],
     "sparse_random": ["-b", "32768", "-i", "10"],
@@ -62,6 +63,7 @@ SUITE_BY_MACHINE = {
     "fattree1024": {
         "ring_scrambled": ["-b", "4096", "-i", "4"],
         "halo2d_scrambled": ["-b", "4096", "-i", "2"],
+        "halo3d_scrambled": ["-b", "4096", "-i", "2"],
         "rd_alltoall": WORKLOADS["fattree1024"]["rd_alltoall"],
         "cg_like": WORKLOADS["fattree1024"]["cg_like"],
     },

@@ -28,10 +28,7 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  int px = 1;
-  for (int d = 1; (long)d * d <= P; ++d)
-    if (P % d == 0) px = d;
-  const int py = P / px;
+  const int px = wl_grid_extent(P, 2), py = P / px;
   const long n = opt[0] / 4;
   const int iters = (int)opt[1];
   int *perm = malloc(P * sizeof(int)), *inv = malloc(P * sizeof(int));
@@ -46,19 +43,8 @@ int main(int argc, char **argv) {
   long errors = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   for (int it = 0; it < iters; ++it) {
-    for (int d = 0; d < 4; ++d)
-      for (long e = 0; e < n; ++e) sbuf[d * n + e] = wl_value(rank, d, it, e);
-    MPI_Request rq[8];
-    MPI_Status st[8]; /* (not MPI_STATUSES_IGNORE: GCC's -Wstringop-overflow misfires on it) */
-    double t0 = MPI_Wtime();
-    /* tag = direction of travel: the face received from the west travelled east (tag 1) */
-    for (int d = 0; d < 4; ++d) MPI_Irecv(rbuf + d * n, (int)n, MPI_INT32_T, nb[d], d ^ 1, MPI_COMM_WORLD, &rq[d]);
-    for (int d = 0; d < 4; ++d) MPI_Isend(sbuf + d * n, (int)n, MPI_INT32_T, nb[d], d, MPI_COMM_WORLD, &rq[4 + d]);
-    MPI_Waitall(8, rq, st);
-    t_comm += MPI_Wtime() - t0;
+    errors += wl_halo_exchange(rank, nb, 4, n, it, sbuf, rbuf, &t_comm);
     bytes += 4.0 * opt[0];
-    for (int d = 0; d < 4; ++d)
-      for (long e = 0; e < n; ++e) errors += rbuf[d * n + e] != wl_value(nb[d], d ^ 1, it, e);
   }
   char extra[64];
   snprintf(extra, sizeof extra, "grid=%dx%d scramble_seed=%ld", px, py, opt[2]);

@@ -102,6 +102,42 @@ static inline int wl_parse(int argc, char **argv, const char *spec, long *values
   return 1;
 }
 
+/** Largest divisor of P not above P^(1/dims) (dims 2 or 3): the first grid extent. */
+static inline int wl_grid_extent(int P, int dims) {
+  int e = 1;
+  for (long d = 1; (dims == 2 ? d * d : d * d * d) <= P; ++d)
+    if (P % d == 0) e = (int)d;
+  return e;
+}
+
+/**
+ * One halo exchange of `ndir` faces of n int32 each (ndir even: direction d's
+ * opposite is d ^ 1, e.g. 0 west / 1 east, 2 south / 3 north, 4 down / 5 up):
+ * MPI_Irecv from every nb[d] with tag d ^ 1 (the tag is the direction of
+ * travel: the face received from the west travelled east), MPI_Isend of the
+ * face for d to nb[d] with tag d, one MPI_Waitall. sbuf / rbuf hold ndir * n int32
+ * (ndir <= 6). The payload of (rank, d, it) is wl_value; adds the timed
+ * seconds to *t_comm and returns the number of wrong received elements
+ * (checked after the timing).
+ */
+static inline long wl_halo_exchange(int rank, const int *nb, int ndir, long n, int it, int32_t *sbuf,
+                                    int32_t *rbuf, double *t_comm) {
+  for (int d = 0; d < ndir; ++d)
+    for (long e = 0; e < n; ++e) sbuf[d * n + e] = wl_value(rank, d, it, e);
+  MPI_Request rq[12];
+  MPI_Status st[12]; /* (not MPI_STATUSES_IGNORE: GCC's -Wstringop-overflow misfires on it) */
+  double t0 = MPI_Wtime();
+  for (int d = 0; d < ndir; ++d) MPI_Irecv(rbuf + d * n, (int)n, MPI_INT32_T, nb[d], d ^ 1, MPI_COMM_WORLD, &rq[d]);
+  for (int d = 0; d < ndir; ++d)
+    MPI_Isend(sbuf + d * n, (int)n, MPI_INT32_T, nb[d], d, MPI_COMM_WORLD, &rq[ndir + d]);
+  MPI_Waitall(2 * ndir, rq, st);
+  *t_comm += MPI_Wtime() - t0;
+  long errors = 0;
+  for (int d = 0; d < ndir; ++d)
+    for (long e = 0; e < n; ++e) errors += rbuf[d * n + e] != wl_value(nb[d], d ^ 1, it, e);
+  return errors;
+}
+
 /**
  * Reduces and prints the result line (see the file comment). `extra` is
  * appended verbatim (may be ""). Collective over MPI_COMM_WORLD. Returns the
