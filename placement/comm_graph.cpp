@@ -1,6 +1,8 @@
 // CCS -> steps + weighted rank graph. See comm_graph.hpp.
 #include "comm_graph.hpp"
 
+#include "levels.hpp"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -76,15 +78,29 @@ CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOpt
   g.nranks = trace.nranks;
   if (g.nranks < 1)
     throw std::invalid_argument(fmt::format("{}: the trace has {} ranks; nothing to place", trace.path, trace.nranks));
+  for (auto *v : {&trace.ccs, &trace.recvs})
+    for (auto &e : *v)
+      if (e.src < 0 || e.src >= g.nranks || e.dst < 0 || e.dst >= g.nranks)
+        throw std::invalid_argument(fmt::format(
+            "{}: {} entry of step {} names rank {} -> {}, but the trace has {} ranks (valid: 0..{}); the trace is "
+            "corrupt or was merged from different runs: profile again",
+            trace.path, v == &trace.ccs ? "CCS" : "receive", e.step, e.src, e.dst, g.nranks, g.nranks - 1));
+  // Concurrent sets: the trace's steps, or the dependency levels when it has receives (levels.hpp).
+  std::vector<uint64_t> set_of;
+  if (opt.by_levels && !trace.recvs.empty()) {
+    std::vector<CollStep> colls;
+    for (auto &c : trace.colls)
+      if (!(c.flags & ARCOLL_COLL_NONBLOCKING)) colls.push_back(CollStep{c.rank, c.comm_id, c.seq, c.step});
+    Levels lv = message_levels(g.nranks, trace.ccs, trace.recvs, colls);
+    set_of = std::move(lv.of_send);
+    g.by_levels = true;
+    g.levels_forced = lv.forced;
+  }
   std::map<uint64_t, std::map<std::pair<int, int>, uint64_t>> by_step;
-  for (auto &e : trace.ccs) {
-    if (e.src < 0 || e.src >= g.nranks || e.dst < 0 || e.dst >= g.nranks)
-      throw std::invalid_argument(fmt::format(
-          "{}: CCS entry of step {} names rank {} -> {}, but the trace has {} ranks (valid: 0..{}); the trace is "
-          "corrupt or was merged from different runs: profile again",
-          trace.path, e.step, e.src, e.dst, g.nranks, g.nranks - 1));
+  for (std::size_t i = 0; i < trace.ccs.size(); ++i) {
+    const auto &e = trace.ccs[i];
     if (e.src == e.dst) continue;
-    by_step[e.step][{e.src, e.dst}] += e.bytes;
+    by_step[set_of.empty() ? e.step : set_of[i]][{e.src, e.dst}] += e.bytes;
   }
   uint64_t last = 0;
   for (auto &[id, msgs] : by_step) {

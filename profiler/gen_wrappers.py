@@ -157,18 +157,23 @@ def wrapper(e, large):
         body.append(f"  int rc = {pname}({args});")
         body.append(f"  if (rc == MPI_SUCCESS && arcoll_enabled()) "
                     f"arcoll_p2p_send({e['dest']}, comm, (int64_t)({e['sbytes']}));")
-    elif k == "recv":
-        body.append(f"  int rc = {pname}({args});")
-        body.append("  if (arcoll_enabled()) arcoll_sync_point();")
-    elif k == "irecv":
-        body.append(f"  return {pname}({args});")
-        return f"{sig}\n{{\n" + "\n".join(body) + "\n}\n"
-    elif k == "sendrecv":
-        body.append(f"  int rc = {pname}({args});")
-        body.append("  if (arcoll_enabled()) {")
-        body.append(f"    if (rc == MPI_SUCCESS) arcoll_p2p_send({e['dest']}, comm, (int64_t)({e['sbytes']}));")
-        body.append("    arcoll_sync_point();")
+    elif k in ("recv", "sendrecv"):
+        # The status tells the source (MPI_ANY_SOURCE) and the received size: a
+        # local one stands in for MPI_STATUS_IGNORE.
+        sargs = ", ".join("st_" if a == "status" else a for a in argnames(params))
+        body.append(f"  if (!arcoll_enabled()) return {pname}({args});")
+        body.append("  MPI_Status sl_, *st_ = status == MPI_STATUS_IGNORE ? &sl_ : status;")
+        body.append(f"  int rc = {pname}({sargs});")
+        body.append("  if (rc == MPI_SUCCESS) {")
+        if k == "sendrecv":
+            body.append(f"    arcoll_p2p_send({e['dest']}, comm, (int64_t)({e['sbytes']}));")
+        body.append("    arcoll_p2p_recv_status(st_, comm);")
         body.append("  }")
+        body.append("  arcoll_sync_point();")
+    elif k == "irecv":
+        body.append(f"  int rc = {pname}({args});")
+        body.append(f"  if (rc == MPI_SUCCESS && source >= 0 && arcoll_enabled()) "
+                    f"arcoll_p2p_recv(source, comm, (int64_t)(count*TS(datatype)));")
     elif k == "wait":
         if e["pre"]:
             body.append("  " + e["pre"])

@@ -231,40 +231,64 @@ void arcoll_pcontrol(int level) {
   s.paused = level == 0;
 }
 
-void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes) {
+namespace {
+
+// Adds `bytes` to the step's table entry for `key` (a world rank w for a send
+// to w, -(w + 2) for a receive from w: CcsSlot).
+void note_p2p(int peer, MPI_Comm comm, int64_t bytes, bool recv) {
   State &s = S();
-  if (!s.enabled || s.paused || dest == MPI_PROC_NULL || dest < 0) return;
+  if (!s.enabled || s.paused || peer == MPI_PROC_NULL || peer < 0) return;
   CommInfo *ci = comm_info(comm);
-  int w = dest;
+  int w = peer;
   if (!ci->peer_world.empty()) {
-    if (dest >= int(ci->peer_world.size())) return;
-    w = ci->peer_world[dest];
+    if (peer >= int(ci->peer_world.size())) return;
+    w = ci->peer_world[peer];
   }
   if (w < 0) return;  // not in MPI_COMM_WORLD (dynamic processes)
+  const int key = recv ? -(w + 2) : w;
+  const uint64_t b = uint64_t(bytes > 0 ? bytes : 0);
   RecLock lk(s);
-  unsigned h = unsigned(w) * 2654435761u % kCcsSlots;
+  unsigned h = unsigned(key) * 2654435761u % kCcsSlots;
   for (int probe = 0; probe < kCcsSlots; probe++, h = (h + 1) % kCcsSlots) {
     CcsSlot &c = s.ccs[h];
-    if (c.dst == w) {
-      c.bytes += uint64_t(bytes > 0 ? bytes : 0);
+    if (c.dst == key) {
+      c.bytes += b;
       c.count++;
       return;
     }
     if (c.dst == -1) {
       if (s.nccs_used >= kCcsSlots * 3 / 4) break;  // table full enough: flush below
-      c.dst = w;
-      c.bytes = uint64_t(bytes > 0 ? bytes : 0);
+      c.dst = key;
+      c.bytes = b;
       c.count = 1;
       s.ccs_used[s.nccs_used++] = int(h);
       return;
     }
   }
-  // Too many destinations in one step: write the step's table out (the reader
+  // Too many peers in one step: write the step's table out (the reader
   // merges entries of the same step, src and dst) and start again.
   flush_ccs_locked();
-  h = unsigned(w) * 2654435761u % kCcsSlots;
-  s.ccs[h] = CcsSlot{w, 1, uint64_t(bytes > 0 ? bytes : 0)};
+  h = unsigned(key) * 2654435761u % kCcsSlots;
+  s.ccs[h] = CcsSlot{key, 1, b};
   s.ccs_used[s.nccs_used++] = int(h);
+}
+
+}  // namespace
+
+void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes) { note_p2p(dest, comm, bytes, false); }
+
+void arcoll_p2p_recv(int source, MPI_Comm comm, int64_t bytes) { note_p2p(source, comm, bytes, true); }
+
+void arcoll_p2p_recv_status(const MPI_Status *st, MPI_Comm comm) {
+  if (st->MPI_SOURCE < 0) return;  // MPI_PROC_NULL
+#if MPI_VERSION >= 4
+  MPI_Count n = 0;
+  if (PMPI_Get_count_c(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) n = 0;
+#else  // SMPI: no _c functions
+  int n = 0;
+  if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) n = 0;
+#endif
+  note_p2p(st->MPI_SOURCE, comm, int64_t(n), true);
 }
 
 void arcoll_sync_point(void) {

@@ -48,6 +48,14 @@ void arcoll_coll_end(arcoll_coll_ctx *ctx, int rc, int op, unsigned flags, int r
                      MPI_Comm comm, int64_t bytes, void *ra);
 /** A send of `bytes` bytes to comm rank `dest` of `comm` (MPI_PROC_NULL ignored). */
 void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes);
+/** A receive from comm rank `source` of `comm` of (at most) `bytes` bytes,
+ *  noted in the current step (RT_RECV: the synchronisation point that ends
+ *  the step completes it). MPI_Irecv calls it when posting (a known source);
+ *  negative sources (MPI_ANY_SOURCE, MPI_PROC_NULL) are ignored. */
+void arcoll_p2p_recv(int source, MPI_Comm comm, int64_t bytes);
+/** A completed receive described by `st` (its MPI_SOURCE and byte count):
+ *  MPI_Recv, MPI_Sendrecv(_replace). */
+void arcoll_p2p_recv_status(const MPI_Status *st, MPI_Comm comm);
 /** A synchronisation point: flushes the step's CCS table and advances the step. */
 void arcoll_sync_point(void);
 

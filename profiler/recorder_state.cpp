@@ -48,12 +48,18 @@ void flush_ccs_locked() {
     }
     arcoll_rec_ccs r{};
     r.step = s.step;
-    r.src = s.world_rank;
-    r.dst = c.dst;
     r.bytes = c.bytes;
     r.count = c.count;
-    put(RT_CCS, &r, sizeof r);
-    s.nccs++;
+    if (c.dst >= 0) {
+      r.src = s.world_rank;
+      r.dst = c.dst;
+      put(RT_CCS, &r, sizeof r);
+      s.nccs++;
+    } else {  // a receive from -(dst + 2)
+      r.src = -(c.dst + 2);
+      r.dst = s.world_rank;
+      put(RT_RECV, &r, sizeof r);
+    }
     c.dst = -1;
   }
   s.nccs_used = 0;

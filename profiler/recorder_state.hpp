@@ -49,7 +49,7 @@ struct CommInfo {
 };
 
 struct CcsSlot {
-  int dst;  // -1: empty
+  int dst;  // world rank w >= 0: sends to w; -(w + 2): receives from w; -1: empty
   uint32_t count;
   uint64_t bytes;
 };

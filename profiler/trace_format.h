@@ -44,6 +44,18 @@
  * sender was in when it issued the send. CCS_t is the union over ranks of the
  * messages sent in step t. In an SPMD program the ranks pass the same
  * synchronisation points, so step t means the same phase on every rank.
+ *
+ * Receives (RT_RECV, written since 27 Nov 2026; older version-3 traces have
+ * none): the receiving side of the same traffic, per (step, source) of the
+ * receiver: MPI_Recv and MPI_Sendrecv(_replace) in the step they end (source
+ * and size from the status), MPI_Irecv with a known source in the step it is
+ * posted in (size = its count; the receive is taken to complete at the next
+ * synchronisation point). MPI_Irecv from MPI_ANY_SOURCE, matched receives
+ * (MPI_Mrecv) and persistent receives are not recorded. Matching the k-th
+ * message src -> dst sent with the k-th received gives the dependencies
+ * between the ranks' steps (placement/levels.hpp: which messages can be in
+ * flight at the same time when ranks do not pass the same synchronisation
+ * points, e.g. a pipelined wavefront of blocking MPI_Send / MPI_Recv).
  */
 #ifndef ARCOLL_TRACE_FORMAT_H
 #define ARCOLL_TRACE_FORMAT_H
@@ -80,7 +92,9 @@ enum arcoll_record_type {
   RT_CLOCK = 8,      /**< payload: arcoll_rec_clock */
   RT_RANK_END = 9,   /**< payload: uint64 number of RT_COLL records, uint64 number of RT_CCS records */
   RT_BLOCK = 10,     /**< top level only; payload: arcoll_block_header, then whole records of types 1-9 */
-  RT_TRACE_END = 11  /**< top level, last record of the file; payload: arcoll_rec_trace_end */
+  RT_TRACE_END = 11, /**< top level, last record of the file; payload: arcoll_rec_trace_end */
+  RT_RECV = 12       /**< payload: arcoll_rec_ccs of a receive: step = the receiver's step, src = the
+                          sender, dst = this rank (see "Receives" above); not counted by RT_RANK_END */
 };
 
 /** 8-byte header before every record. */

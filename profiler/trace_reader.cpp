@@ -171,23 +171,26 @@ Trace Parser::finish() {
   std::stable_sort(t.colls.begin(), t.colls.end(), [](const CollEvent &a, const CollEvent &b) {
     return a.rank != b.rank ? a.rank < b.rank : a.t_entry < b.t_entry;
   });
-  // CCS: sort and merge entries of the same (step, src, dst) (a rank may
-  // flush one step in several pieces).
-  std::sort(t.ccs.begin(), t.ccs.end(), [](const CcsEntry &a, const CcsEntry &b) {
-    if (a.step != b.step) return a.step < b.step;
-    if (a.src != b.src) return a.src < b.src;
-    return a.dst < b.dst;
-  });
-  std::vector<CcsEntry> merged;
-  for (auto &c : t.ccs) {
-    if (!merged.empty() && merged.back().step == c.step && merged.back().src == c.src && merged.back().dst == c.dst) {
-      merged.back().bytes += c.bytes;
-      merged.back().count += c.count;
-    } else {
-      merged.push_back(c);
+  // CCS and receives: sort and merge entries of the same (step, src, dst) (a
+  // rank may flush one step in several pieces).
+  for (auto *v : {&t.ccs, &t.recvs}) {
+    std::sort(v->begin(), v->end(), [](const CcsEntry &a, const CcsEntry &b) {
+      if (a.step != b.step) return a.step < b.step;
+      if (a.src != b.src) return a.src < b.src;
+      return a.dst < b.dst;
+    });
+    std::vector<CcsEntry> merged;
+    for (auto &c : *v) {
+      if (!merged.empty() && merged.back().step == c.step && merged.back().src == c.src &&
+          merged.back().dst == c.dst) {
+        merged.back().bytes += c.bytes;
+        merged.back().count += c.count;
+      } else {
+        merged.push_back(c);
+      }
     }
+    *v = std::move(merged);
   }
-  t.ccs = std::move(merged);
   return t;
 }
 

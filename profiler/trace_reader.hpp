@@ -83,7 +83,9 @@ struct Trace {
   std::vector<std::string> counter_names;
   std::vector<Communicator> comms;      ///< distinct communicators seen
   std::vector<CollEvent> colls;         ///< sorted by (rank, t_entry)
-  std::vector<CcsEntry> ccs;            ///< sorted by (step, src, dst)
+  std::vector<CcsEntry> ccs;            ///< sends, sorted by (step, src, dst); step = the sender's
+  std::vector<CcsEntry> recvs;          ///< receives (RT_RECV), sorted by (step, src, dst); step = the
+                                        ///< receiver's; empty in traces written before RT_RECV existed
 
   /** Reads and validates a trace. Throws TraceError on any defect. */
   static Trace read(const std::string &path);

@@ -22,6 +22,7 @@ const char *record_name(uint32_t t) {
     case RT_RANK_END: return "RT_RANK_END";
     case RT_BLOCK: return "RT_BLOCK";
     case RT_TRACE_END: return "RT_TRACE_END";
+    case RT_RECV: return "RT_RECV";
     default: return "unknown record";
   }
 }
@@ -48,7 +49,7 @@ void Parser::record(uint32_t type, uint64_t roff, uint64_t p, uint32_t len, int 
   if (type == RT_BLOCK || type == RT_TRACE_END)
     fail(roff, std::string(record_name(type)) + " inside a record block");
   if (type != RT_RANK_BEGIN && cur_ < 0) {
-    if (type < RT_RANK_BEGIN || type > RT_RANK_END) return;  // unknown, outside a section: skip
+    if ((type < RT_RANK_BEGIN || type > RT_RANK_END) && type != RT_RECV) return;  // unknown, outside a section: skip
     fail(roff, std::string(record_name(type)) + " outside a rank section (no RT_RANK_BEGIN before it)");
   }
   if (type != RT_RANK_BEGIN && cur_ != brank)
@@ -147,6 +148,18 @@ void Parser::record(uint32_t type, uint64_t roff, uint64_t p, uint32_t len, int 
                        std::to_string(t_.nranks) + ")");
       t_.ccs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count});
       nccs_++;
+      break;
+    }
+    case RT_RECV: {
+      need(sizeof(arcoll_rec_ccs), false);
+      auto c = get<arcoll_rec_ccs>(p);
+      if (c.dst != cur_)
+        fail(roff, "RT_RECV destination rank " + std::to_string(c.dst) + " in the section of rank " +
+                       std::to_string(cur_));
+      if (c.src < 0 || c.src >= t_.nranks)
+        fail(roff, "RT_RECV source rank " + std::to_string(c.src) + " out of range [0, " +
+                       std::to_string(t_.nranks) + ")");
+      t_.recvs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count});
       break;
     }
     case RT_COUNTER_NAMES: {

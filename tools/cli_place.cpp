@@ -78,6 +78,7 @@ struct PlaceArgs {
   long max_evals = 0;
   std::vector<std::string> lat, bw;
   bool with_colls = false, json = false, advice = false;
+  std::string sets = "steps";
 };
 
 nlohmann::json cost_json(const ap::CostReport &c) {
@@ -154,6 +155,10 @@ int run_place(const PlaceArgs &A) {
   arcoll::trace::Trace trace = arcoll::trace::Trace::read(A.trace_path);
   ap::CommGraphOptions gopt;
   gopt.with_collectives = A.with_colls;
+  if (A.sets != "steps" && A.sets != "levels")
+    throw UsageError(fmt::format("--sets {}: use steps (the trace's communication steps) or levels (dependency "
+                                 "levels from the recorded receives)", A.sets));
+  gopt.by_levels = A.sets == "levels";
   ap::CommGraph g;
   try {
     g = ap::build_comm_graph(trace, gopt);
@@ -350,6 +355,10 @@ std::function<int()> add_place(CLI::App &app) {
                  "--evaluate and small runs) or blend (volume averaged with the busy-time-weighted mean link "
                  "busy time: steps that overlap, no barrier between them)")->capture_default_str();
   pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
+  pl->add_option("--sets", A->sets,
+                 "concurrent sets of the cost: steps (the trace's communication steps, seed 001's CCS) or levels "
+                 "(dependency levels from the recorded receives, placement/levels.hpp; a trace without "
+                 "receives keeps its steps)")->capture_default_str();
   pl->add_flag("--json", A->json, "print one JSON object (stages, costs, advice) instead of text");
   pl->add_flag("--advice", A->advice, "print the barrier advice of every consecutive step pair");
   return [pl, A]() { return *pl ? run_place(*A) : -1; };

@@ -179,6 +179,23 @@ static void check_p2p(const Trace &t, int P, int delayed) {
     EXPECT(c.bytes == it->second.first && c.count == it->second.second,
            "CCS step " << c.step << " " << c.src << "->" << c.dst << " bytes " << c.bytes << " count " << c.count);
   }
+  // Receives in the receiver's step: the Sendrecv's (size from the status,
+  // MPI_STATUS_IGNORE passed) in step 0, the two MPI_Irecv in step 1.
+  std::map<std::tuple<uint64_t, int, int>, std::pair<uint64_t, uint32_t>> want_recv;
+  for (int r = 0; r < P; r++) {
+    int right = (r + 1) % P, left = (r + P - 1) % P;
+    want_recv[{0, left, r}] = {400, 1};
+    for (int from : {left, right}) {
+      auto &a = want_recv[{1, from, r}];
+      a.first += 64, a.second++;
+    }
+  }
+  EXPECT(t.recvs.size() == want_recv.size(), "receive entries " << t.recvs.size() << " expected " << want_recv.size());
+  for (auto &c : t.recvs) {
+    auto it = want_recv.find({c.step, c.src, c.dst});
+    EXPECT(it != want_recv.end() && c.bytes == it->second.first && c.count == it->second.second,
+           "receive step " << c.step << " " << c.src << "->" << c.dst << " bytes " << c.bytes << " count " << c.count);
+  }
   int nb = 0, nbar = 0;
   double first = 1e300;
   std::map<int, double> entry;
