@@ -158,8 +158,8 @@ def wrapper(e, large):
         body.append(f"  if (rc == MPI_SUCCESS && arcoll_enabled()) "
                     f"arcoll_p2p_send({e['dest']}, comm, (int64_t)({e['sbytes']}));")
     elif k in ("recv", "sendrecv"):
-        # The status tells the source (MPI_ANY_SOURCE) and the received size: a
-        # local one stands in for MPI_STATUS_IGNORE.
+        # The status tells the source of an MPI_ANY_SOURCE receive and the
+        # received size: a local one stands in for MPI_STATUS_IGNORE.
         sargs = ", ".join("st_" if a == "status" else a for a in argnames(params))
         body.append(f"  if (!arcoll_enabled()) return {pname}({args});")
         body.append("  MPI_Status sl_, *st_ = status == MPI_STATUS_IGNORE ? &sl_ : status;")
@@ -167,7 +167,7 @@ def wrapper(e, large):
         body.append("  if (rc == MPI_SUCCESS) {")
         if k == "sendrecv":
             body.append(f"    arcoll_p2p_send({e['dest']}, comm, (int64_t)({e['sbytes']}));")
-        body.append("    arcoll_p2p_recv_status(st_, comm);")
+        body.append(f"    arcoll_p2p_recv_status(source, st_, comm, (int64_t)({e['rbytes']}));")
         body.append("  }")
         body.append("  arcoll_sync_point();")
     elif k == "irecv":

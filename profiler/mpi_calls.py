@@ -170,15 +170,15 @@ def entries():
     for n in ("Isend", "Issend", "Ibsend", "Irsend"):
         out.append(dict(name=n, kind="send", params=_ISEND_PARAMS, large=True,
                         dest="dest", sbytes="count*TS(datatype)"))
-    out.append(dict(name="Recv", kind="recv", large=True,
+    out.append(dict(name="Recv", kind="recv", large=True, rbytes="count*TS(datatype)",
                     params="void *buf, CNT count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status"))
     out.append(dict(name="Irecv", kind="irecv", large=True,
                     params="void *buf, CNT count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request"))
     out.append(dict(name="Sendrecv", kind="sendrecv", large=True, dest="dest",
-                    sbytes="sendcount*TS(sendtype)",
+                    sbytes="sendcount*TS(sendtype)", rbytes="recvcount*TS(recvtype)",
                     params="const void *sendbuf, CNT sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, CNT recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status"))
     out.append(dict(name="Sendrecv_replace", kind="sendrecv", large=True, dest="dest",
-                    sbytes="count*TS(datatype)",
+                    sbytes="count*TS(datatype)", rbytes="count*TS(datatype)",
                     params="void *buf, CNT count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status"))
     anyreq = ("int had = 0; if (reqs) for (int i = 0; i < count; i++) "
               "if (reqs[i] != MPI_REQUEST_NULL) { had = 1; break; }")

@@ -240,6 +240,7 @@ void note_p2p(int peer, MPI_Comm comm, int64_t bytes, bool recv) {
   if (!s.enabled || s.paused || peer == MPI_PROC_NULL || peer < 0) return;
   CommInfo *ci = comm_info(comm);
   int w = peer;
+  if (peer >= ci->peers) return;  // not a rank of comm (a status MPI left unset)
   if (!ci->peer_world.empty()) {
     if (peer >= int(ci->peer_world.size())) return;
     w = ci->peer_world[peer];
@@ -279,16 +280,17 @@ void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes) { note_p2p(dest, co
 
 void arcoll_p2p_recv(int source, MPI_Comm comm, int64_t bytes) { note_p2p(source, comm, bytes, true); }
 
-void arcoll_p2p_recv_status(const MPI_Status *st, MPI_Comm comm) {
-  if (st->MPI_SOURCE < 0) return;  // MPI_PROC_NULL
+void arcoll_p2p_recv_status(int source, const MPI_Status *st, MPI_Comm comm, int64_t max_bytes) {
+  if (source == MPI_ANY_SOURCE) source = st->MPI_SOURCE;
+  if (source < 0) return;  // MPI_PROC_NULL
 #if MPI_VERSION >= 4
   MPI_Count n = 0;
-  if (PMPI_Get_count_c(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) n = 0;
+  if (PMPI_Get_count_c(st, MPI_BYTE, &n) != MPI_SUCCESS) n = -1;
 #else  // SMPI: no _c functions
   int n = 0;
-  if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED) n = 0;
+  if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS) n = -1;
 #endif
-  note_p2p(st->MPI_SOURCE, comm, int64_t(n), true);
+  note_p2p(source, comm, n >= 0 && int64_t(n) <= max_bytes ? int64_t(n) : max_bytes, true);
 }
 
 void arcoll_sync_point(void) {

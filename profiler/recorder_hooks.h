@@ -53,9 +53,13 @@ void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes);
  *  the step completes it). MPI_Irecv calls it when posting (a known source);
  *  negative sources (MPI_ANY_SOURCE, MPI_PROC_NULL) are ignored. */
 void arcoll_p2p_recv(int source, MPI_Comm comm, int64_t bytes);
-/** A completed receive described by `st` (its MPI_SOURCE and byte count):
- *  MPI_Recv, MPI_Sendrecv(_replace). */
-void arcoll_p2p_recv_status(const MPI_Status *st, MPI_Comm comm);
+/** A completed receive (MPI_Recv, MPI_Sendrecv(_replace)) with the caller's
+ *  `source` argument: the sender is `source`, or st->MPI_SOURCE for
+ *  MPI_ANY_SOURCE (the status of a receive from a named source is not read:
+ *  SMPI leaves it unset for a message to self); bytes = the status's byte
+ *  count when it lies in [0, max_bytes], else max_bytes (the receive
+ *  buffer's size). MPI_PROC_NULL is ignored. */
+void arcoll_p2p_recv_status(int source, const MPI_Status *st, MPI_Comm comm, int64_t max_bytes);
 /** A synchronisation point: flushes the step's CCS table and advances the step. */
 void arcoll_sync_point(void);
 
