@@ -127,7 +127,13 @@ void print_summary(const Trace &t, std::ostream &os, int top_n) {
   if (incomplete) os << " (" << incomplete << " with incomplete sections)";
   os << ", " << t.colls.size() << " collective calls (" << fmt_bytes(coll_bytes) << "), " << p2p_msgs
      << " point-to-point messages (" << fmt_bytes(p2p_bytes) << ") in " << steps.size()
-     << " communication steps\n";
+     << " communication steps";
+  if (!t.recvs.empty()) {  // RT_RECV (traces recorded since 27 Nov 2026)
+    uint64_t n = 0;
+    for (auto &c : t.recvs) n += c.count;
+    os << "; " << n << " receives recorded";
+  }
+  os << "\n";
   if (top_n <= 0 || t.colls.empty()) return;
 
   // Call sites by total waiting time.

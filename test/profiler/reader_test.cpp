@@ -82,6 +82,11 @@ struct Bytes {
     rec(RT_CCS, sizeof c);
     raw(c);
   }
+  void recv(uint64_t step, int src, int dst, uint64_t bytes, uint32_t count = 1) {
+    arcoll_rec_ccs c{step, src, dst, bytes, count, 0};
+    rec(RT_RECV, sizeof c);
+    raw(c);
+  }
   void clock(double t_init, double off_init, double t_fini, double off_fini) {
     arcoll_rec_clock c{t_init, off_init, t_fini, off_fini, 1e-6, 2e-6, 3e-6, 4e-6, t_init + 0.5, 0};
     rec(RT_CLOCK, sizeof c);
@@ -270,6 +275,44 @@ TEST(TraceReader, CcsDestinationOutOfRange) {
   b.begin(0);
   b.ccs(0, 0, 7, 1);
   expect_error(b, "ccs_range", "destination rank 7 out of range");
+}
+
+TEST(TraceReader, ReceivesAreReadMergedAndSummarised) {
+  Bytes b;
+  b.header(2);
+  b.begin(0);
+  b.ccs(0, 0, 1, 64);
+  b.end(0, 1);  // RT_RANK_END counts RT_CCS only
+  b.begin(1, "n1");
+  b.recv(0, 0, 1, 40);
+  b.recv(0, 0, 1, 24, 2);  // the same step in two pieces: merged
+  b.recv(3, 0, 1, 8);
+  b.end(0, 0);
+  Trace t = Trace::read(write_file("recvs", b));
+  ASSERT_EQ(t.recvs.size(), 2u);
+  EXPECT_EQ(t.recvs[0].step, 0u);
+  EXPECT_EQ(t.recvs[0].src, 0);
+  EXPECT_EQ(t.recvs[0].dst, 1);
+  EXPECT_EQ(t.recvs[0].bytes, 64u);
+  EXPECT_EQ(t.recvs[0].count, 3u);
+  EXPECT_EQ(t.recvs[1].step, 3u);
+  ASSERT_EQ(t.ccs.size(), 1u);
+  std::ostringstream os;
+  print_summary(t, os, 0);
+  EXPECT_NE(os.str().find("4 receives recorded"), std::string::npos) << os.str();
+}
+
+TEST(TraceReader, ReceiveInAnotherRanksSectionOrFromAMissingRank) {
+  Bytes b;
+  b.header(2);
+  b.begin(0);
+  b.recv(0, 1, 1, 8);  // rank 0's section holds a receive of rank 1
+  expect_error(b, "recv_section", "RT_RECV destination rank 1 in the section of rank 0");
+  Bytes c;
+  c.header(2);
+  c.begin(1);
+  c.recv(0, 2, 1, 8);
+  expect_error(c, "recv_range", "RT_RECV source rank 2 out of range [0, 2)");
 }
 
 TEST(TraceReader, WrongRecordLength) {
