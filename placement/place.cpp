@@ -44,6 +44,15 @@ size_t choose_stage(const std::vector<Stage> &stages, double rel_tol) {
   return pick;
 }
 
+bool blend_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
+                  SecondOpinion &out) {
+  Topology tb = topo;
+  tb.contention = Contention::Blend;
+  out.start_s = estimated_time(g, tb, start);
+  out.refined_s = estimated_time(g, tb, refined);
+  return out.refined_s < out.start_s;
+}
+
 PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -98,9 +107,18 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     RefineOptions ro = opt.refine;
     ro.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0));
     t = clock::now();
-    r.refine = refine(g, topo, r.stages[r.best].map, ro);
+    const size_t start = r.best;
+    r.refine = refine(g, topo, r.stages[start].map, ro);
     size_t i = add(r.refine.hit_time_limit ? "refined (time limit)" : "refined", r.refine.map, t);
     if (st == Strategy::Refined) chosen = i;
+    if (st == Strategy::Best && opt.second_opinion && topo.contention == Contention::Count && r.best == i) {
+      r.second.checked = true;
+      r.second.start = start;
+      if (!blend_agrees(g, topo, r.stages[start].map, r.stages[i].map, r.second)) {
+        r.second.overruled = true;
+        r.best = start;
+      }
+    }
   }
   r.chosen_index = st == Strategy::Best ? r.best : chosen;
   return r;

@@ -68,12 +68,37 @@ inline constexpr double kTieTolerance = 0.01;
  */
 size_t choose_stage(const std::vector<Stage> &stages, double rel_tol = kTieTolerance);
 
+/**
+ * Second opinion on the refinement's mapping (Strategy::Best under
+ * Contention::Count): the refinement minimises the count model, so among the
+ * good mappings it ends where that model errs most in its favour. Its
+ * mapping is written only if the blend model (cost.hpp), which it did not
+ * minimise, also rates it below the refinement's start; otherwise the start
+ * is written. Measured on the placement suite (placement/SUITE.md, 36
+ * workload x machine x start settings): 33 default picks within 5 % of the
+ * best strategy's SMPI time against 30 for the count model alone (node16
+ * halo3d from both starts, umt_like from random).
+ */
+struct SecondOpinion {
+  bool checked = false;       ///< the refinement's mapping had the lowest count cost and was compared
+  bool overruled = false;     ///< the blend model did not rate it lower: the start was written
+  size_t start = 0;           ///< index of the refinement's start among the stages
+  double start_s = 0;         ///< blend model T of the start, seconds
+  double refined_s = 0;       ///< blend model T of the refinement's mapping, seconds
+};
+
+/** True when the blend model rates `refined` strictly below `start`; fills
+ *  the blend times (seconds) into `out` (second opinion, see SecondOpinion). */
+bool blend_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
+                  SecondOpinion &out);
+
 struct PlaceResult {
   std::vector<Stage> stages;  ///< in the order above, only the stages that ran
   size_t best = 0;            ///< index choose_stage() picks among the stages (lowest T(pi) up to the tolerance,
                               ///< then max link load, then hop-bytes)
   size_t chosen_index = 0;    ///< the stage the strategy selects (== best for Strategy::Best)
   RefineResult refine;        ///< details of the refinement (when it ran)
+  SecondOpinion second;       ///< the blend model's check of the refinement (Best under Count)
   const Stage &chosen() const { return stages[chosen_index]; }
 };
 
@@ -83,6 +108,7 @@ struct PlaceOptions {
   Mapping initial;            ///< current mapping; empty = in-order
   std::string initial_name = "in-order";
   double tie_tolerance = kTieTolerance;  ///< choose_stage()'s rel_tol; also picks the refinement's start
+  bool second_opinion = true;            ///< SecondOpinion (Best under Contention::Count only)
 };
 
 /**
@@ -94,7 +120,9 @@ struct PlaceOptions {
  * respects the slots. The time limit covers the hop-bytes search and the
  * refinement together (METIS and Scotch are not interruptible). The
  * refinement starts from choose_stage() of the earlier stages; Best writes
- * choose_stage() of all of them.
+ * choose_stage() of all of them, except that under Contention::Count a
+ * refined mapping the blend model does not confirm gives way to its start
+ * (SecondOpinion).
  */
 PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt);
 

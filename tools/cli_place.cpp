@@ -77,7 +77,7 @@ struct PlaceArgs {
   double time_limit = 10, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance;
   long max_evals = 0;
   std::vector<std::string> lat, bw;
-  bool with_colls = false, json = false, advice = false;
+  bool with_colls = false, json = false, advice = false, no_second_opinion = false;
   std::string sets = "steps";
 };
 
@@ -211,6 +211,7 @@ int run_place(const PlaceArgs &A) {
   popt.refine.max_evals = A.max_evals;
   popt.strategy = strategy;
   popt.tie_tolerance = A.tie_tolerance;
+  popt.second_opinion = !A.no_second_opinion;
   if (A.initial == "random") {
     popt.initial = ap::random_mapping(g.nranks, topo, A.seed);
     popt.initial_name = fmt::format("initial (random, seed {})", A.seed);
@@ -256,6 +257,12 @@ int run_place(const PlaceArgs &A) {
   J["chosen"] = pr.chosen().name;
   J["strategy"] = A.strategy;
   J["tie_tolerance"] = A.tie_tolerance;
+  if (pr.second.checked)
+    J["second_opinion"] = {{"model", "blend"},
+                           {"start", pr.stages[pr.second.start].name},
+                           {"start_s", pr.second.start_s},
+                           {"refined_s", pr.second.refined_s},
+                           {"overruled", pr.second.overruled}};
   if (text) {
     std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}{}\n", "stage", "est. time (s)",
                              "vs " + pr.stages[0].name.substr(0, 7), "hop-bytes", "max link load", "took (s)",
@@ -268,6 +275,12 @@ int run_place(const PlaceArgs &A) {
                                topo.has_sockets() ? fmt::format(" {:>14.0f}", s.cost.inter_socket_bytes) : "",
                                i == pr.chosen_index ? "  <- chosen" : "");
     }
+    if (pr.second.checked)
+      std::cout << fmt::format("second opinion (blend model): refined {:.6e} s vs its start \"{}\" {:.6e} s: {}\n",
+                               pr.second.refined_s, pr.stages[pr.second.start].name, pr.second.start_s,
+                               pr.second.overruled ? "not confirmed, the start is written (--no-second-opinion "
+                                                     "writes the refined mapping)"
+                                                   : "confirmed");
     if (strategy == ap::Strategy::Best && ntied > 1)
       std::cout << fmt::format("{} stages within {:g} % of the lowest est. time: chosen by max link load, then "
                                "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance);
@@ -355,6 +368,9 @@ std::function<int()> add_place(CLI::App &app) {
                  "--evaluate and small runs) or blend (volume averaged with the busy-time-weighted mean link "
                  "busy time: steps that overlap, no barrier between them)")->capture_default_str();
   pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
+  pl->add_flag("--no-second-opinion", A->no_second_opinion,
+               "with --strategy best and --contention count: write the refined mapping even when the blend model "
+               "does not rate it below the refinement's start (placement/place.hpp, SecondOpinion)");
   pl->add_option("--sets", A->sets,
                  "concurrent sets of the cost: steps (the trace's communication steps, seed 001's CCS) or levels "
                  "(dependency levels from the recorded receives, placement/levels.hpp; a trace without "
