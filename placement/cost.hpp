@@ -31,7 +31,7 @@
  * as many times its own size as there are small messages on its links).
  *
  * With Contention::Blend (not in seed 001; for workloads without a barrier
- * between steps, measured against SMPI in placement/README.md "Fidelity"):
+ * between steps, measured against SMPI in placement/EXPERIMENTS.md "Fidelity"):
  *
  *     1/2 [ max_m (L_m + max_{k in route(m)} t_k) ]        (Volume: steps separated)
  *   + 1/2 [ max_m L_m + sum_k t_k^2 / sum_k t_k ],        t_k = V(t,k) / B_k
