@@ -36,6 +36,9 @@ void run(benchmark::State &state, int nranks, int hosts, int slots, int per_leaf
     state.counters["T_initial"] = r.stages.front().cost.time_s;
     state.counters["T_chosen"] = r.chosen().cost.time_s;
     state.counters["evals"] = static_cast<double>(r.refine.evaluations);
+    state.counters["second_opinion"] = r.second.checked ? (r.second.overruled ? -1 : 1) : 0;  // 1 confirmed, -1 overruled
+    state.counters["T_blend_refined"] = r.second.refined_s;
+    state.counters["T_blend_start"] = r.second.start_s;
   }
 }
 
