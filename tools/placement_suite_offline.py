@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Offline analyses of a finished placement suite run (tools/placement_suite.py --out DIR): no SMPI run,
+only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
+
+  placement_suite_offline.py sets DIR [--build B]
+      Spearman rank correlation of the count model's cost with the SMPI time over each workload's mappings
+      (the strategies', the picks' and the random ones the suite simulated), with the trace's communication
+      steps and with dependency levels (`arcoll place --sets steps|levels`, placement/levels.hpp).
+  placement_suite_offline.py rules DIR [--build B]
+      How many default picks would be within 5 % of the best strategy (and <= +1 % vs the start) under
+      other chooser rules over the five strategy rows: the count model's lowest cost, the blend model's,
+      the second opinion (the refined row only if the blend model also rates it below the best other row),
+      the sum / max of the two normalised costs, and a hop-bytes guard on the refined row.
+
+Used for placement/SUITE.md ("Dependency levels", "Where the default misses"). SMPI times come from the
+suite's <DIR>/suite.json and its *.smpi.log files; blend costs are cached in <DIR>/offline-cache.json.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROWS = ["identity", "hopbytes", "metis", "scotch", "refined"]
+PLATFORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "platforms", "placement")
+
+
+def evaluate(arcoll, machine, trace, mapping, *extra):
+    p = os.path.join(PLATFORMS, machine)
+    cmd = [arcoll, "place", trace, "--topology", p + ".topology.conf", "--hosts", p + ".hosts", "--json",
+           "--evaluate", mapping] + open(p + ".params").read().split() + list(extra)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(f"placement_suite_offline: {' '.join(cmd)} failed: {r.stderr.strip()}")
+    return json.loads(r.stdout)["evaluate"]["time_s"]
+
+
+def spearman(a, b):
+    def ranks(v):
+        order = sorted(range(len(v)), key=lambda i: v[i])
+        r, i = [0.0] * len(v), 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                r[order[k]] = (i + j) / 2
+            i = j + 1
+        return r
+    x, y = ranks(a), ranks(b)
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    sxy = sum((p - mx) * (q - my) for p, q in zip(x, y))
+    sx, sy = sum((p - mx) ** 2 for p in x), sum((q - my) ** 2 for q in y)
+    return sxy / (sx * sy) ** 0.5 if sx > 0 and sy > 0 else float("nan")
+
+
+def sets(a):
+    for machine in ("seed001", "node16", "fattree1024"):
+        for trace in sorted(glob.glob(os.path.join(a.dir, machine, "*.arctrace"))):
+            w = os.path.basename(trace)[:-len(".arctrace")]
+            rows = []
+            for log in sorted(glob.glob(os.path.join(a.dir, machine, w, "*.hosts.smpi.log"))):
+                m = re.search(r"comm_time_s=([0-9.eE+-]+)", open(log).read())
+                if m:
+                    rows.append((log[:-len(".smpi.log")], float(m.group(1))))
+            if len(rows) < 3:
+                continue
+            sim = [s for _, s in rows]
+            rho = {k: spearman([evaluate(a.arcoll, machine, trace, mp, "--sets", k) for mp, _ in rows], sim)
+                   for k in ("steps", "levels")}
+            print(f"{machine:12s} {w:18s} n={len(rows):2d} Spearman steps {rho['steps']:.3f} levels {rho['levels']:.3f}")
+
+
+def rules(a):
+    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    cache_path = os.path.join(a.dir, "offline-cache.json")
+    cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
+    total, n = {}, 0
+    for setting, ws in d.items():
+        machine = setting.replace("-random", "")
+        for w, res in ws.items():
+            rows = res["rows"]
+            for r in ROWS:
+                key = f"{setting}/{w}/{r}"
+                if key not in cache:
+                    cache[key] = evaluate(a.arcoll, machine, os.path.join(a.dir, machine, w + ".arctrace"),
+                                          os.path.join(a.dir, setting, w, r + ".hosts"), "--contention", "blend")
+            c = lambda r: rows[r]["model_s"]
+            b = lambda r: cache[f"{setting}/{w}/{r}"]
+            hb = lambda r: rows[r]["hop_bytes"]
+            start = min(ROWS[:-1], key=c)
+            cmin, bmin = min(map(c, ROWS)), min(map(b, ROWS))
+            count = min(ROWS, key=c)
+            picks = {
+                "count": count,
+                "blend": min(ROWS, key=b),
+                "second_opinion": count if count != "refined" or b("refined") < b(start) else start,
+                "sum": min(ROWS, key=lambda r: c(r) / cmin + b(r) / bmin),
+                "max": min(ROWS, key=lambda r: max(c(r) / cmin, b(r) / bmin)),
+            }
+            for h in (0.1, 0.25, 0.5, 0.75):
+                picks[f"hop_bytes_{h}"] = count if count != "refined" or hb("refined") <= (1 + h) * hb(start) else start
+            best = min(rows[r]["sim_s"] for r in ROWS)
+            ident = rows["identity"]["sim_s"]
+            line = f"{setting:18s} {w:18s}"
+            n += 1
+            for k, p in picks.items():
+                v = rows[p]["sim_s"]
+                ok = v <= best * 1.05 and v <= ident * 1.01
+                total[k] = total.get(k, 0) + ok
+                line += f" {k}={p}{'' if ok else '!'}"
+            print(line)
+    with open(cache_path, "w") as f:
+        json.dump(cache, f)
+    print(f"\npicks within 5 % of the best strategy (and <= +1 % vs the start), of {n}: " +
+          ", ".join(f"{k} {v}" for k, v in total.items()))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("what", choices=["sets", "rules"])
+    ap.add_argument("dir", help="the suite's --out directory")
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                    "build"))
+    a = ap.parse_args()
+    a.arcoll = os.path.join(a.build, "tools", "arcoll")
+    {"sets": sets, "rules": rules}[a.what](a)
+
+
+if __name__ == "__main__":
+    main()
