@@ -23,6 +23,8 @@ import re
 import subprocess
 import sys
 
+from placement_experiments import spearman
+
 ROWS = ["identity", "hopbytes", "metis", "scotch", "refined"]
 PLATFORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "platforms", "placement")
 
@@ -35,25 +37,6 @@ def evaluate(arcoll, machine, trace, mapping, *extra):
     if r.returncode:
         sys.exit(f"placement_suite_offline: {' '.join(cmd)} failed: {r.stderr.strip()}")
     return json.loads(r.stdout)["evaluate"]["time_s"]
-
-
-def spearman(a, b):
-    def ranks(v):
-        order = sorted(range(len(v)), key=lambda i: v[i])
-        r, i = [0.0] * len(v), 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                r[order[k]] = (i + j) / 2
-            i = j + 1
-        return r
-    x, y = ranks(a), ranks(b)
-    mx, my = sum(x) / len(x), sum(y) / len(y)
-    sxy = sum((p - mx) * (q - my) for p, q in zip(x, y))
-    sx, sy = sum((p - mx) ** 2 for p in x), sum((q - my) ** 2 for q in y)
-    return sxy / (sx * sy) ** 0.5 if sx > 0 and sy > 0 else float("nan")
 
 
 def sets(a):
