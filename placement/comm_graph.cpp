@@ -85,7 +85,8 @@ CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOpt
             "{}: {} entry of step {} names rank {} -> {}, but the trace has {} ranks (valid: 0..{}); the trace is "
             "corrupt or was merged from different runs: profile again",
             trace.path, v == &trace.ccs ? "CCS" : "receive", e.step, e.src, e.dst, g.nranks, g.nranks - 1));
-  // Concurrent sets: the trace's steps, or the dependency levels when it has receives (levels.hpp).
+  // Concurrent sets: the trace's steps, or with opt.by_levels and recorded receives the dependency levels
+  // (levels.hpp).
   std::vector<uint64_t> set_of;
   if (opt.by_levels && !trace.recvs.empty()) {
     std::vector<CollStep> colls;

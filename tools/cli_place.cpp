@@ -187,8 +187,13 @@ int run_place(const PlaceArgs &A) {
                   {"contention", A.contention}};
   const bool text = !A.json;
   if (text) {
-    std::cout << fmt::format("trace {}: {} ranks, {} communication steps, {} messages, {}\n", A.trace_path, g.nranks,
-                             g.steps.size(), nmsg, human_bytes(static_cast<double>(g.total_bytes)));
+    std::cout << fmt::format("trace {}: {} ranks, {} {}, {} messages, {}\n", A.trace_path, g.nranks, g.steps.size(),
+                             g.by_levels ? fmt::format("dependency levels ({} nodes taken out of cycles)", g.levels_forced)
+                                         : "communication steps",
+                             nmsg, human_bytes(static_cast<double>(g.total_bytes)));
+    if (gopt.by_levels && !g.by_levels)
+      std::cout << "note: --sets levels: the trace records no receives (written before RT_RECV existed); its "
+                   "communication steps are used\n";
     std::cout << fmt::format("machine: {} hosts{}, {} slots ({}), {} topology vertices\n", nhosts,
                              topo.has_sockets() ? fmt::format(" ({} sockets)", topo.hosts.size()) : "",
                              topo.total_slots(), A.hosts_path, topo.vertices.size());
