@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "decision.h"
 #include "dispatch.h"
 
 /* ---- size classes and the choice ----------------------------------------- */
@@ -158,9 +159,8 @@ const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, M
   return e;
 }
 
-/* The entry runs the explorer's best from now on; the explorer goes once it
- * has finished. */
-static void keep_best(arcoll_cached_t *e, arcoll_explorer_t *ex) {
+void arcoll_online_keep(arcoll_cached_t *e) {
+  arcoll_explorer_t *ex = e->ex;
   e->algo = ex->best.algo;
   e->segment_bytes = ex->best.segment_bytes;
   e->k = ex->best.k;
@@ -169,6 +169,35 @@ static void keep_best(arcoll_cached_t *e, arcoll_explorer_t *ex) {
     free(ex);
     e->ex = NULL;
   }
+}
+
+/* A round's decision was taken (drc: its error, if any): the confirmation's
+ * clock, the debug print (cand / n / round: the round's, saved before),
+ * the entry runs the new best. */
+static int decided(arcoll_comm_state_t *st, arcoll_cached_t *e, int round, int n,
+                   const arcoll_choice_t *cand, int drc, int rc) {
+  arcoll_explorer_t *ex = e->ex;
+  /* the confirmation's exits need one clock: offsets once per communicator,
+   * collectively (every rank took the same decision at this same call) */
+  if (drc == MPI_SUCCESS && ex->confirming && !st->clock_ready) {
+    drc = arcoll_clock_offset(st->priv, ARCOLL_TAG_CLOCK, &st->clock_offset);
+    st->clock_ready = drc == MPI_SUCCESS;
+  }
+  if (arcoll_g_cfg.debug && st->me == 0) {
+    fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld round %d measured", ex->best.algo->collective,
+            st->P, (long long)ex->bytes, round);
+    for (int i = 0; i < n; ++i)
+      fprintf(stderr, " %s/%lld=%.3gs,period %.3gs(model %.3gs)", cand[i].algo->name,
+              (long long)cand[i].segment_bytes, ex->measured_s[i], ex->measured_max_s[i],
+              cand[i].predicted_s);
+    fprintf(stderr, " -> %s/%lld%s%s\n", ex->best.algo->name, (long long)ex->best.segment_bytes,
+            ex->finished     ? ""
+            : ex->confirming ? ", confirming it in the steady state against "
+                             : ", refining its segment size",
+            ex->confirming ? ex->confirm_alt.algo->name : "");
+  }
+  arcoll_online_keep(e);
+  return rc == MPI_SUCCESS ? drc : rc;
 }
 
 int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, double t0, int rc) {
@@ -191,11 +220,19 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
               (long long)ex->bytes, kept.algo->name, (long long)kept.segment_bytes,
               ex->confirm_span[0], alt.algo->name, (long long)alt.segment_bytes,
               ex->confirm_span[1], ex->best.algo->name, (long long)ex->best.segment_bytes);
-    keep_best(e, ex);
+    arcoll_online_keep(e);
     return rc == MPI_SUCCESS ? drc : rc;
   }
   const double period = ex->last_exit > 0 ? now - ex->last_exit : now - t0;
   ex->last_exit = now;
+  const int round = ex->round, n = ex->n;
+  arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
+  if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
+  if (e->decision) { /* a deferred decision pending (decision.h): this call ran best, unmeasured */
+    int drc;
+    if (!arcoll_decision_step(e, &drc)) return rc;
+    return decided(st, e, round, n, cand, drc, rc);
+  }
   const int due = arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS);
   if (!due) return rc;
   if (due == 2) { /* imbalance check (online.h) */
@@ -205,34 +242,16 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
       fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: arrival skew dominates binomial's time "
               "(ARCOLL_ONLINE_SKEW %g): kept, nothing else measured\n", ex->best.algo->collective,
               st->P, (long long)ex->bytes, ex->imbalance);
-    keep_best(e, ex);
+    arcoll_online_keep(e);
     return rc == MPI_SUCCESS ? crc : rc;
   }
-  const int round = ex->round, n = ex->n;
-  arcoll_choice_t cand[ARCOLL_ONLINE_MAX_CANDIDATES];
-  if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
-  int drc = arcoll_explorer_decide(ex, st->priv);
-  /* the confirmation's exits need one clock: offsets once per communicator,
-   * collectively (every rank took the same decision at this same call) */
-  if (drc == MPI_SUCCESS && ex->confirming && !st->clock_ready) {
-    drc = arcoll_clock_offset(st->priv, ARCOLL_TAG_CLOCK, &st->clock_offset);
-    st->clock_ready = drc == MPI_SUCCESS;
+  const int lag = arcoll_decision_lag(ex, st->P);
+  if (lag > 0) { /* deferred: decided `lag` calls from now (decision.h) */
+    const int drc = arcoll_decision_start(st, e, lag);
+    if (e->decision) return rc == MPI_SUCCESS ? drc : rc;
+    return decided(st, e, round, n, cand, drc, rc); /* it fell back to the blocking way */
   }
-  if (debug) {
-    fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld round %d measured", ex->best.algo->collective,
-            st->P, (long long)ex->bytes, round);
-    for (int i = 0; i < n; ++i)
-      fprintf(stderr, " %s/%lld=%.3gs,period %.3gs(model %.3gs)", cand[i].algo->name,
-              (long long)cand[i].segment_bytes, ex->measured_s[i], ex->measured_max_s[i],
-              cand[i].predicted_s);
-    fprintf(stderr, " -> %s/%lld%s%s\n", ex->best.algo->name, (long long)ex->best.segment_bytes,
-            ex->finished     ? ""
-            : ex->confirming ? ", confirming it in the steady state against "
-                             : ", refining its segment size",
-            ex->confirming ? ex->confirm_alt.algo->name : "");
-  }
-  keep_best(e, ex);
-  return rc == MPI_SUCCESS ? drc : rc;
+  return decided(st, e, round, n, cand, arcoll_explorer_decide(ex, st->priv), rc);
 }
 
 void arcoll_debug_choice(const arcoll_comm_state_t *st, arcoll_coll_t c, MPI_Aint bytes,

@@ -143,6 +143,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->online_refine = ARCOLL_ONLINE_DEFAULT_REFINE;
   cfg->online_skew = (int)ARCOLL_ONLINE_IMBALANCE;
   cfg->online_confirm = ARCOLL_ONLINE_CONFIRM_BLOCK;
+  cfg->online_lag = -1;
   const char *s;
   long long v;
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
@@ -208,7 +209,11 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
               "the length in calls of the two blocks that confirm the online choice in the "
               "steady state against the other algorithm with the shortest period (collectives/"
               "online.h; not for bcast and reduce)", "0 or 1 = no confirmation; ",
-              &cfg->online_confirm, err, errlen))
+              &cfg->online_confirm, err, errlen) ||
+      env_int("ARCOLL_ONLINE_LAG", 0, 64,
+              "the number of calls after a measured round at which its decision applies, its "
+              "exchange running meanwhile (adapt/decision.h; unset: 2 ceil(log2 P), 2..16, for small messages, else 0)",
+              "0 = decide inside the round's last call; ", &cfg->online_lag, err, errlen))
     return -1;
   if (parse_tuning(cfg, err, errlen)) return -1;
   arcoll_compress_mode_t cm = ARCOLL_COMPRESS_AUTO;

@@ -10,6 +10,7 @@
 #endif
 #include "dispatch.h"
 #include "compress_decide.h"
+#include "decision.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -73,6 +74,7 @@ ARCOLL_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
 }
 
 static void state_free(arcoll_comm_state_t *st) {
+  if (st->priv != MPI_COMM_NULL) arcoll_decision_settle(st); /* before the tuning note */
   arcoll_tuning_note_state(st);
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
     if (st->late[c]) {

@@ -66,6 +66,8 @@ typedef struct arcoll_cached {
   /** non-NULL while the class is measured online (auto mode, online.h):
    *  algo / segment_bytes / k then name the candidate of the current call */
   arcoll_explorer_t *ex;
+  /** non-NULL while a round's decision is deferred (decision.h) */
+  struct arcoll_decision *decision;
   /** how algo was chosen (tuning.h): "measured", "model", "tuning"; NULL
    *  outside auto mode (forced, adaptive: not written to tuning files) */
   const char *source;
@@ -205,12 +207,17 @@ ARCOLL_HIDDEN int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_ca
 /**
  * After the algorithm of choice ch (from arcoll_choose) returned rc: if its
  * class is being measured online, record this call's time (since t0) and,
- * after the last measured call, agree on the winner (one PMPI_Allreduce on
- * st->priv, every rank at the same call) and cache it.  Returns rc, or the
- * allreduce's error when rc was MPI_SUCCESS.
+ * after the last measured call of a round, agree on the winner - deferred
+ * (decision.h: nonblocking reductions, applied ARCOLL_ONLINE_LAG calls
+ * later, every rank at the same call) or, with the lag 0, two PMPI_Allreduce
+ * on st->priv in this call - and cache it.  Returns rc, or the exchange's
+ * error when rc was MPI_SUCCESS.
  */
 ARCOLL_HIDDEN int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch,
                                        double t0, int rc);
+/** The entry runs its explorer's best from now on; the explorer is freed
+ *  once it has finished. */
+ARCOLL_HIDDEN void arcoll_online_keep(arcoll_cached_t *e);
 static inline int arcoll_online_done(arcoll_comm_state_t *st, const arcoll_cached_t *ch,
                                      double t0, int rc) {
   return ch->ex ? arcoll_online_record(st, ch, t0, rc) : rc; /* the fast path: no call */

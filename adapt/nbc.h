@@ -100,6 +100,7 @@ struct nbc_sched {
   int free_when_done; /**< persistent: MPI_Request_free came while active */
   int self_tag;       /**< persistent: tag of the completion message to self */
   MPI_Request user;
+  int internal;       /**< 1: the library's own (nbc_start_internal), no user request */
   nbc_sched_t *next;  /**< running list */
   nbc_sched_t *lnext; /**< nonblocking: list of live generalized requests (until free_fn) */
 };
@@ -135,12 +136,23 @@ ARCOLL_HIDDEN void nbc_free(nbc_sched_t *s);
 
 /** Number of schedules running (0: the wrappers go straight to PMPI). */
 extern ARCOLL_HIDDEN int arcoll_nbc_active;
+/** Number of the library's own schedules running (nbc_start_internal): not in
+ *  arcoll_nbc_active, progressed by arcoll_nbc_progress() from the collectives */
+extern ARCOLL_HIDDEN int arcoll_nbc_internal;
 
 /** Start a built nonblocking schedule: *req = a generalized request that
  *  completes when it finishes.  On error frees s and returns the error. */
 ARCOLL_HIDDEN int nbc_start_nonblocking(nbc_sched_t *s, MPI_Request *req);
 /** (Re)start a persistent schedule (its handle already made). */
 ARCOLL_HIDDEN int nbc_start_persistent(nbc_sched_t *s);
+/** Start a built schedule of the library's own (no user request; decision.h):
+ *  it runs with the others and, once finished, stays allocated with
+ *  s->active = 0 until its owner frees it (nbc_free).  On error frees s and
+ *  returns the error. */
+ARCOLL_HIDDEN int nbc_start_internal(nbc_sched_t *s);
+/** Block until the internal schedule s has finished (progressing every
+ *  running schedule meanwhile); returns its first error or MPI_SUCCESS. */
+ARCOLL_HIDDEN int nbc_wait_internal(nbc_sched_t *s);
 /** Advance every running schedule as far as it goes without blocking. */
 ARCOLL_HIDDEN void arcoll_nbc_progress(void);
 /** With exactly one schedule running and its round posted: block in

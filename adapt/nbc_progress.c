@@ -12,7 +12,15 @@
 #include "reduce_util.h"
 
 int arcoll_nbc_active = 0;
+int arcoll_nbc_internal = 0;
 static nbc_sched_t *g_running = NULL;
+/* the library's own schedules (nbc_start_internal): progressed with the
+ * others, but invisible to the MPI_Wait* / MPI_Test* wrappers, which block
+ * on the user's requests with the MPI library's own calls when no user
+ * schedule runs (SMPI 3.32's MPI_Waitany, given a user's request and
+ * internal ones, missed the completion of the user's detached send and
+ * deadlocked: 8 B linear scatter, P = 4, smpi/test:0) */
+static nbc_sched_t *g_internal = NULL;
 #ifdef ARCOLL_SMPI
 /* SMPI 3.32's generalized requests are unusable here: MPI_Testany / Waitany
  * / Testall treat them as inactive, MPI_Request_get_status crashes on them,
@@ -66,13 +74,14 @@ static int cancel_fn(void *extra, int complete) {
 /* ---- running ---- */
 
 static void unlink_running(nbc_sched_t *s) {
-  for (nbc_sched_t **p = &g_running; *p; p = &(*p)->next)
+  for (nbc_sched_t **p = s->internal ? &g_internal : &g_running; *p; p = &(*p)->next)
     if (*p == s) {
       *p = s->next;
       break;
     }
   s->next = NULL;
-  --arcoll_nbc_active;
+  if (s->internal) --arcoll_nbc_internal;
+  else --arcoll_nbc_active;
 }
 
 /* The schedule finished (or failed): complete the user's request.  s may be
@@ -80,6 +89,7 @@ static void unlink_running(nbc_sched_t *s) {
 static void finish(nbc_sched_t *s) {
   unlink_running(s);
   s->active = 0;
+  if (s->internal) return; /* its owner frees it (nbc_start_internal) */
   const int fwd = s->free_when_done;
   if (s->persistent || NBC_SELF_HANDLE) {
     /* completes the handle's zero-byte receive from self (nbc_persist.c) */
@@ -187,14 +197,24 @@ void arcoll_nbc_progress(void) {
     next = s->next; /* advance may unlink and free s */
     advance(s);
   }
+  for (nbc_sched_t *s = g_internal, *next; s; s = next) {
+    next = s->next;
+    advance(s);
+  }
   g_in_progress = 0;
 }
 
 static void launch(nbc_sched_t *s) {
   s->round = 0, s->posted = 0, s->nreq = 0, s->err = 0, s->active = 1;
-  s->next = g_running;
-  g_running = s;
-  ++arcoll_nbc_active;
+  if (s->internal) {
+    s->next = g_internal;
+    g_internal = s;
+    ++arcoll_nbc_internal;
+  } else {
+    s->next = g_running;
+    g_running = s;
+    ++arcoll_nbc_active;
+  }
   if (!g_in_progress) {
     g_in_progress = 1;
     advance(s); /* posts the first round */
@@ -224,6 +244,36 @@ int nbc_start_nonblocking(nbc_sched_t *s, MPI_Request *req) {
   }
   launch(s);
   return MPI_SUCCESS;
+}
+
+int nbc_start_internal(nbc_sched_t *s) {
+  nbc_round(s);
+  const int rc = s->err;
+  if (rc != MPI_SUCCESS) {
+    nbc_free(s);
+    return rc;
+  }
+  s->internal = 1;
+  launch(s);
+  return MPI_SUCCESS;
+}
+
+int nbc_wait_internal(nbc_sched_t *s) {
+  for (;;) {
+    arcoll_nbc_progress();
+    if (!s->active) return s->err;
+    /* block on s's current round, one PMPI_Wait per request.  Deadlock-free:
+     * every rank waits for its internal schedules in the same order (the
+     * order of the calls that started them, decision.c), and a partner's
+     * messages of this round were posted when it progressed s to it */
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < s->nreq && rc == MPI_SUCCESS; ++i)
+      if (s->reqs[i] != MPI_REQUEST_NULL) rc = PMPI_Wait(&s->reqs[i], MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) {
+      if (!s->err) s->err = rc;
+      drain(s);
+    }
+  }
 }
 
 int nbc_is_grequest(MPI_Request r) {

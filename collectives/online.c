@@ -97,6 +97,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
 }
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
+  if (e->pending > 0) return &e->best; /* a deferred decision is on its way (online.h) */
   if (e->confirming) /* the kept one's block, then the other's */
     return e->confirm_calls < e->confirm_block ? &e->best : &e->confirm_alt;
   if (e->finished || e->done >= e->n * e->trials) return NULL;
@@ -275,6 +276,7 @@ int arcoll_explorer_confirm_times(arcoll_explorer_t *e, const double *last_exit)
 }
 
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
+  e->pending = 0;
   const MPI_Aint kept = e->best.segment_bytes; /* before this round */
   int improved = 0;
   double round_s = 0.0, mx[ARCOLL_ONLINE_MAX_CANDIDATES];
@@ -333,6 +335,15 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
   e->done = 0;
   ++e->round;
   return 0;
+}
+
+int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
+  const double t_call = e->best.predicted_s;
+  if (!(decide_s > 0) || !(t_call >= 0) || !(2.0 * t_call < decide_s)) return 0;
+  int lg = 0;
+  while (lg < 30 && (1 << lg) < P) ++lg;
+  const int lag = 2 * lg;
+  return lag < 2 ? 2 : lag > ARCOLL_ONLINE_MAX_LAG ? ARCOLL_ONLINE_MAX_LAG : lag;
 }
 
 int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {

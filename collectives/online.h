@@ -134,6 +134,16 @@
  * configuration measured with a shorter period, one barrier, one allreduce
  * of 4 doubles; ranks that ran ahead wait in the barrier (counted as time
  * inside the collective by a program that times it).
+ * Deferred decisions (adapt/decision.c, ARCOLL_ONLINE_LAG): the caller
+ * may run a round's decision as a nonblocking exchange instead of
+ * arcoll_explorer_decide(): it sets `pending`, starts the reductions of t
+ * (SUM) and p (MAX), and hands the results to
+ * arcoll_explorer_decide_times() an agreed number of calls later (the same
+ * call on every rank); meanwhile every rank runs `best` (round 0: cand[0],
+ * the model's best), unmeasured.  Why: the blocking decision is two
+ * allreduces inside one call of the program; for small messages that is
+ * several calls' worth (SMPI flat P = 64, 8 B scatter, balanced, 200 calls:
+ * 62 us per rank, 7 % of the run's time inside).
  * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
  * trials per further round, run possibly slower configurations, plus one
  * allreduce of at most ncand x trials doubles per round, once per
@@ -252,6 +262,10 @@ typedef struct arcoll_explorer {
   double confirm_span[2];
   arcoll_choice_t confirm_alt;
   int confirm_switched; /**< 1 when the confirmation replaced the kept configuration */
+  /** 1 while a round's decision is deferred (header, "Deferred decisions"):
+   *  set by the caller after the round's last run, cleared by
+   *  arcoll_explorer_decide_times(); meanwhile arcoll_explorer_next() names best */
+  int pending;
 } arcoll_explorer_t;
 
 /**
@@ -330,6 +344,20 @@ int arcoll_explorer_check_times(arcoll_explorer_t *e, double max_inside_s, doubl
  * the same times makes the same rounds.
  */
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max);
+
+/** Longest default lag of a deferred decision (calls). */
+#define ARCOLL_ONLINE_MAX_LAG 16
+/**
+ * Calls by which the decision of e's current round is deferred (header,
+ * "Deferred decisions"), given decide_s = the blocking decision's cost
+ * (seconds; the model's time of its two allreduces, the same on every
+ * rank): 0 (decide in the round's last call) unless decide_s exceeds two
+ * calls of e->best by the model (best.predicted_s; round 0: cand[0]);
+ * then 2 ceil(log2 P), within [2, ARCOLL_ONLINE_MAX_LAG].  Why not always:
+ * the lag's calls run best, and where the model is off that is the slow
+ * one (adapt/decision.h).  Deterministic: every rank gets the same lag.
+ */
+int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P);
 
 /**
  * A call of the confirmation (while e->confirming, instead of

@@ -42,6 +42,12 @@
 #     per call at P=64 (measured), far above its native dispatch cost
 #     (adapt/README.md: ~0.1 us), so mostly SMPI's own overhead.
 #   --timeout: seconds per smpirun (default 1800).
+# Every run has --cfg=smpi/test:0: SMPI otherwise injects 0.1 ms of simulated
+# time (and more on each failing call) into every MPI_Test*, a guard against
+# busy-wait loops, not a cost of MPI; libarcoll tests its own pending
+# schedules (the online selection's deferred decisions, adapt/decision.h) at
+# the entry of each collective, a real MPI_Testall costs well under 1 us.
+# SMPI's own collectives (mpich, ompi, best_smpi) never call it.
 # Needs: smpicc/smpirun; for auto/noorder/noconfirm/late BUILD/smpi/adapt/libarcoll.so (BUILD:
 # --build, else $ARCOLL_BUILD_DIR, else <repo>/build).  The two binaries are
 # built with smpicc into OUT/bin when missing or older than the source, against
@@ -235,7 +241,7 @@ run() { # plat P coll m scen column [algo]
   # shellcheck disable=SC2046,SC2016
   flock /tmp/arcoll-mpi.lock timeout "$TMO" bash -c 'date +%s.%N > "$0"; exec "$@"' "$tmp.t0" \
     env "${envs[@]}" smpirun -np "$P" $(platform_args "$plat") \
-    --log=root.thres:critical --log=smpi_config.thres:warning "${HSCFG[@]}" "${cfg[@]}" \
+    --log=root.thres:critical --log=smpi_config.thres:warning --cfg=smpi/test:0 "${HSCFG[@]}" "${cfg[@]}" \
     "$bin" -c "$coll" -m "$m" -n "$CALLS" -s "$scen" > "$tmp" 2> "$tmp.err" || rc=$?
   t1=$(date +%s.%N)
   t0=$(cat "$tmp.t0" 2>/dev/null || echo "$t1")

@@ -163,6 +163,7 @@ platform_args() {
 
 point_file() { echo "$OUT/raw/${1}__${2}__P${3}__m${4}__${5}.csv"; }
 
+# --cfg=smpi/test:0: no injected time in MPI_Test* (tools/adapt-bench.sh says why).
 # The columns (whats) one smpirun measures: mpich or ompi set SMPI's
 # selector, which changes none of the other columns (arcoll's algorithms are
 # point-to-point; the selector's own collectives run outside the timed calls),
@@ -213,7 +214,7 @@ run() { # plat P "what1 what2" "coll1 coll2" "m1 m2 ...": one smpirun, split int
   if flock /tmp/arcoll-mpi.lock env SIMT="$tmp.sim" bash -c 'SECONDS=0; timeout "$@"; r=$?; echo $SECONDS > "$SIMT"; exit $r' \
       timeout "$TMO" smpirun -np "$P" $(platform_args "$plat") \
       --log=root.thres:warning --log=smpi_config.thres:warning \
-      --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc:global \
+      --cfg=smpi/simulate-computation:no --cfg=smpi/test:0 --cfg=smpi/shared-malloc:global \
       --cfg=smpi/auto-shared-malloc-thresh:$autoshared --cfg=smpi/shared-malloc-blocksize:67108864 "${sel[@]}" \
       "$BIN" --coll "$clist" --sizes "$mlist" --mode "$mode" "${only[@]}" > "$tmp" 2> "$tmp.err" &&
      # smpirun can exit 0 after an MPI_Abort (a failing call: the bench's die())

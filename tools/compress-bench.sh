@@ -13,6 +13,7 @@
 # (tools/platforms/slow20.model.json, tools/calibrate-smpi.sh).  Prints one
 # table: mean time per call over the last STEADY calls (after the online
 # exploration) and over all ITERS calls, and the ratios off/auto, smpi/auto.
+# --cfg=smpi/test:0: no injected time in MPI_Test* (tools/adapt-bench.sh says why).
 # A benchmark, not a test.  Takes /tmp/arcoll-mpi.lock for every smpirun.
 #
 # Usage: tools/compress-bench.sh [--iters N (30)] [--steady N (10)] [--sizes "1048576 4194304"]
@@ -57,7 +58,7 @@ run() { # config coll bytes kind -> RESULT line
   esac
   env "${env[@]}" flock /tmp/arcoll-mpi.lock smpirun -np 20 -platform "$PLAT" -hostfile "$HOSTS" \
     --cfg=smpi/privatize-libs:"$LIB" --cfg=smpi/simulate-computation:yes \
-    --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich ${FACTORS[@]+"${FACTORS[@]}"} \
+    --cfg=smpi/host-speed:1Gf --cfg=smpi/test:0 --cfg=smpi/coll-selector:mpich ${FACTORS[@]+"${FACTORS[@]}"} \
     --log=root.thres:warning --log=smpi_config.thres:warning \
     "$BIN" "$coll" "$bytes" "$kind" "$ITERS" "$STEADY" | grep '^RESULT'
 }

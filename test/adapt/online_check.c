@@ -5,7 +5,7 @@
  * candidate measured fastest, at most `refine` rounds of it at other segment
  * sizes (trials x (refine + 1) calls at most), then always the fastest.
  *
- *   online_check <reduce|allreduce|bcast> <bytes> <ncand> <trials> <extra calls> <timing 0|1> <refine> [tuned]
+ *   online_check <reduce|allreduce|bcast|scatter> <bytes> <ncand> <trials> <extra calls> <timing 0|1> <refine> [tuned|lag=L]
  *
  * ncand / trials / refine must be the values of ARCOLL_ONLINE_CANDIDATES /
  * ARCOLL_ONLINE_TRIALS / ARCOLL_ONLINE_REFINE the run was given.  Checks, on
@@ -27,6 +27,11 @@
  *    own bookkeeping inside the timed region), and every call after the
  *    exploration takes at most 1.1 x the fastest call measured in it.
  * Prints "online_check <coll> P=<P>: OK" and the measured table.
+ * With lag=L (a run given ARCOLL_ONLINE_LAG=L, adapt/decision.h: the
+ * decision applies L calls after round 0, which meanwhile runs its first
+ * candidate): when the kept algorithm W is not the first candidate, the L
+ * calls before W's final run ran the first candidate, and round 0 before
+ * them is whole blocks of trials calls.
  * With `tuned` (a run given ARCOLL_TUNING, adapt/tuning.h) the checks of the
  * exploration are replaced by: every call ran the same algorithm W (no
  * exploration); prints "online_check <coll> P=<P>: OK (tuned, every call W)".
@@ -60,7 +65,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   if (argc < 8) {
     if (me == 0)
-      fprintf(stderr, "usage: online_check <reduce|allreduce|bcast> <bytes> <ncand> <trials> "
+      fprintf(stderr, "usage: online_check <reduce|allreduce|bcast|scatter> <bytes> <ncand> <trials> "
                       "<extra calls> <timing 0|1> <refine>\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
@@ -89,6 +94,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(coll, "bcast")) {
       if (me == root) memcpy(out, in, sizeof(int) * (size_t)count);
       MPI_Bcast(out, count, MPI_INT, root, MPI_COMM_WORLD);
+    } else if (!strcmp(coll, "scatter")) { /* block r: value(root, call, r * count + i) */
+      int *blocks = NULL;
+      if (me == root) {
+        blocks = malloc(sizeof(int) * (size_t)count * (size_t)P);
+        for (int r = 0; r < P; ++r)
+          for (int i = 0; i < count; ++i) blocks[(size_t)r * count + i] = value(root, call, r * count + i);
+      }
+      MPI_Scatter(blocks, count, MPI_INT, out, count, MPI_INT, root, MPI_COMM_WORLD);
+      free(blocks);
     } else fail("unknown collective", coll, 0);
     double dt = MPI_Wtime() - t0;
     /* read at once: the MPI_Allreduce below (through libarcoll too) overwrites it */
@@ -101,6 +115,7 @@ int main(int argc, char **argv) {
     for (int i = 0; check && i < count; ++i) {
       long long ref = 0;
       if (!strcmp(coll, "bcast")) ref = value(root, call, i);
+      else if (!strcmp(coll, "scatter")) ref = value(root, call, me * count + i);
       else for (int r = 0; r < P; ++r) ref += value(r, call, i);
       if (out[i] != (int)ref) fail("wrong result", coll, i);
     }
@@ -133,10 +148,18 @@ int main(int argc, char **argv) {
     fflush(stdout);
   }
   if (end < trials) fail("no exploration before the kept algorithm", w, end);
+  const int lag = argc > 8 && !strncmp(argv[8], "lag=", 4) ? atoi(argv[8] + 4) : 0;
+  if (lag > 0 && strcmp(w, names[0]) != 0) { /* the deferred decision (adapt/decision.h) */
+    if (end < lag + trials) fail("no exploration before the lag", w, end);
+    for (int call = end - lag; call < end; ++call)
+      if (strcmp(names[call], names[0])) fail("a call of the lag did not run the first candidate", names[call], call);
+    end -= lag; /* round 0 */
+    if (end % trials) fail("round 0 is not whole blocks of trials calls", w, end);
+  }
   for (int call = 0; call < end; ++call)
     if (strcmp(names[call], names[call - call % trials]))
       fail("exploration not in blocks of trials calls of one candidate", names[call], call);
-  const int explore = ncand * trials + refine_calls < ncalls ? ncand * trials + refine_calls : ncalls;
+  const int explore = ncand * trials + refine_calls + lag < ncalls ? ncand * trials + refine_calls + lag : ncalls;
   double bmin = 1e300, wbest = 1e300; /* fastest call of the exploration, and of W in it */
   for (int call = 0; call < explore; ++call) {
     if (t[call] < bmin) bmin = t[call];

@@ -73,3 +73,25 @@ arcoll_adapt_mpi_test(adapt.coll.bad_model_json.np2 2 PROGRAM coll_check ARGS er
   ENV ARCOLL_MODEL=${CMAKE_CURRENT_SOURCE_DIR}/coll_check.c)
 set_tests_properties(adapt.coll.bad_model_json.np2 PROPERTIES PASS_REGULAR_EXPRESSION
   "ARCOLL_MODEL='[^']*coll_check.c' cannot be used")
+# Deferred decisions (adapt/decision.h) under real MPICH: with ARCOLL_ONLINE_LAG
+# the decision applies L calls after round 0 on every rank (names compared per
+# call, results checked); a decision still pending at MPI_Finalize is
+# completed there (no hang, the job ends with OK).
+# (allreduce at 32 B: the program's own 8-byte MPI_Allreduce of its timings
+# would share the 8 B size class and interleave with the measured calls)
+foreach(run scatter:4:8:6 allreduce:3:32:4 scatter:3:8:40)
+  string(REPLACE ":" ";" _r ${run})
+  list(GET _r 0 _coll)
+  list(GET _r 1 _np)
+  list(GET _r 2 _bytes)
+  list(GET _r 3 _lag)
+  arcoll_adapt_mpi_test(adapt.online.deferred_lag${_lag}.${_coll}.np${_np} ${_np} PROGRAM online_check
+    ARGS ${_coll} ${_bytes} 2 2 12 0 0 lag=${_lag} ENV ARCOLL_ONLINE_CANDIDATES=2 ARCOLL_ONLINE_TRIALS=2
+    ARCOLL_ONLINE_SKEW=0 ARCOLL_ONLINE_CONFIRM=0 ARCOLL_ONLINE_LAG=${_lag})
+  set_tests_properties(adapt.online.deferred_lag${_lag}.${_coll}.np${_np} PROPERTIES
+    PASS_REGULAR_EXPRESSION "online_check ${_coll} P=${_np}: OK")
+endforeach()
+arcoll_adapt_mpi_test(adapt.online.bad_lag.np2 2 PROGRAM online_check
+  ARGS allreduce 64 3 2 1 0 3 ENV ARCOLL_ONLINE_LAG=-1)
+set_tests_properties(adapt.online.bad_lag.np2 PROPERTIES PASS_REGULAR_EXPRESSION
+  "ARCOLL_ONLINE_LAG='-1' is not valid")

@@ -1,0 +1,113 @@
+/*
+ * The online selection's deferred decisions (decision.h): a round's times
+ * reduced by two nonblocking schedules of the library's own while the
+ * program's next calls run, applied at an agreed call.
+ */
+#include "decision.h"
+
+#include <stdlib.h>
+
+#include "nbc.h"
+
+struct arcoll_decision {
+  nbc_sched_t *sum, *max; /* SUM of the times inside, MAX of the periods */
+  double *t, *p;          /* their results (n x trials each), owned by the schedules */
+  int calls_left;
+};
+
+int arcoll_decision_lag(const arcoll_explorer_t *ex, int P) {
+  if (arcoll_g_cfg.online_lag >= 0) return arcoll_g_cfg.online_lag;
+  /* the blocking way costs two allreduces of the round's k doubles; the
+   * deferred one up to lag calls of `best` where a faster one was found:
+   * deferred only where those allreduces cost more than two calls */
+  const arcoll_algo_desc_t *rd = arcoll_algorithm_find(ARCOLL_COLL_ALLREDUCE, "recursive_doubling");
+  const MPI_Aint k = (MPI_Aint)ex->n * ex->trials;
+  const double t_ar = rd ? arcoll_model_predict(&arcoll_g_cfg.model, ARCOLL_COLL_ALLREDUCE, rd, P,
+                                                k * (MPI_Aint)sizeof(double), 0, 0)
+                         : -1.0;
+  return arcoll_explorer_lag(ex, 2.0 * t_ar, P);
+}
+
+/* A schedule reducing k doubles of `mine` with op; *out = its result buffer. */
+static nbc_sched_t *reduction(arcoll_comm_state_t *st, const double *mine, int k, MPI_Op op,
+                              double **out) {
+  nbc_sched_t *s = nbc_new(st, 0);
+  if (!s) return NULL;
+  double *in = nbc_alloc(s, (MPI_Aint)(2 * k) * (MPI_Aint)sizeof *in);
+  if (!in) {
+    nbc_free(s);
+    return NULL;
+  }
+  for (int i = 0; i < k; ++i) in[i] = mine[i]; /* the explorer's next round overwrites mine */
+  *out = in + k;
+  nbc_build_allreduce(s, in, *out, k, MPI_DOUBLE, op, st->P);
+  if (nbc_start_internal(s) != MPI_SUCCESS) return NULL; /* freed by it */
+  return s;
+}
+
+int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t *e, int lag) {
+  arcoll_explorer_t *ex = e->ex;
+  const int k = ex->n * ex->trials;
+  struct arcoll_decision *d = calloc(1, sizeof *d);
+  /* the tag sequence (nbc_new) advances the same way on every rank whatever fails */
+  if (d) d->sum = reduction(st, ex->t, k, MPI_SUM, &d->t);
+  if (d && d->sum) d->max = reduction(st, ex->p, k, MPI_MAX, &d->p);
+  if (!d || !d->sum || !d->max) {
+    if (d && d->sum) {
+      nbc_wait_internal(d->sum);
+      nbc_free(d->sum);
+    }
+    free(d);
+    return arcoll_explorer_decide(ex, st->priv); /* the blocking way */
+  }
+  d->calls_left = lag;
+  ex->pending = 1;
+  e->decision = d;
+  return MPI_SUCCESS;
+}
+
+/* Complete d's schedules and apply the decision to ex; frees d. */
+static int complete(struct arcoll_decision *d, arcoll_explorer_t *ex) {
+  int rc = nbc_wait_internal(d->sum);
+  const int rc2 = nbc_wait_internal(d->max);
+  if (rc == MPI_SUCCESS) rc = rc2;
+  if (rc == MPI_SUCCESS) {
+    arcoll_explorer_decide_times(ex, d->t, d->p);
+  } else { /* as arcoll_explorer_decide on an error: end with the current best */
+    ex->pending = 0;
+    ex->finished = 1;
+  }
+  nbc_free(d->sum);
+  nbc_free(d->max);
+  free(d);
+  return rc;
+}
+
+int arcoll_decision_step(arcoll_cached_t *e, int *rc) {
+  *rc = MPI_SUCCESS;
+  if (--e->decision->calls_left > 0) return 0;
+  *rc = complete(e->decision, e->ex);
+  e->decision = NULL;
+  return 1;
+}
+
+void arcoll_decision_settle(arcoll_comm_state_t *st) {
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
+    for (int k = 0; k < 2; ++k)
+      for (int i = 0; st->cache[c][k] && i < ARCOLL_NCLASS; ++i) {
+        arcoll_cached_t *e = &st->cache[c][k][i];
+        if (!e->decision) continue;
+        complete(e->decision, e->ex);
+        e->decision = NULL;
+        /* the tuning file (state teardown) wants the outcome: the choice
+         * now, the exploration over */
+        e->algo = e->ex->best.algo;
+        e->segment_bytes = e->ex->best.segment_bytes;
+        e->k = e->ex->best.k;
+        e->predicted_s = e->ex->best.predicted_s;
+        if (e->ex->finished) {
+          free(e->ex);
+          e->ex = NULL;
+        }
+      }
+}

@@ -1,0 +1,75 @@
+// Deferred decisions of the online selection (collectives/online.h,
+// "Deferred decisions"; adapt/decision.h): the lag rule, and an explorer
+// whose decision arrives later runs its best meanwhile and then decides
+// exactly as the blocking way.  No MPI.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "compress_decide.h"
+#include "online.h"
+
+namespace {
+
+// A two-candidate explorer (allreduce, 8 B, P = 64, the built-in model),
+// rounds alone.
+void setup(arcoll_explorer_t &e, arcoll_model_t &m) {
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_ALLREDUCE, 64, 8, 1, 2, 2, 0), 2);
+  e.n = 2;
+  e.confirm_block = 0;
+  e.check_at = 0;
+}
+
+}  // namespace
+
+TEST(OnlineDeferred, LagOnlyWhereTheBlockingDecisionCostsMoreThanTwoCalls) {
+  arcoll_explorer_t e;
+  arcoll_model_t m;
+  setup(e, m);
+  const double t = e.best.predicted_s;
+  ASSERT_GT(t, 0);
+  EXPECT_EQ(arcoll_explorer_lag(&e, 1.9 * t, 64), 0);   // cheaper than two calls: in the call
+  EXPECT_EQ(arcoll_explorer_lag(&e, 2.0 * t, 64), 0);
+  EXPECT_EQ(arcoll_explorer_lag(&e, 2.1 * t, 64), 12);  // 2 ceil(log2 64)
+  EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 2), 2);
+  EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 3), 4);
+  EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 256), ARCOLL_ONLINE_MAX_LAG);
+  EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 100000), ARCOLL_ONLINE_MAX_LAG);
+  EXPECT_EQ(arcoll_explorer_lag(&e, 0.0, 64), 0);  // no model time: never deferred
+  EXPECT_EQ(arcoll_explorer_lag(&e, NAN, 64), 0);
+  e.best.predicted_s = -1.0;  // no formula for the call
+  EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 64), 0);
+}
+
+TEST(OnlineDeferred, TheBestRunsWhileThePendingDecisionTravelsThenTheSameChoice) {
+  arcoll_explorer_t e, blocking;
+  arcoll_model_t m;
+  setup(e, m);
+  const arcoll_choice_t first = e.cand[0], second = e.cand[1];
+  // round 0: the second candidate is twice as fast (sum and period)
+  for (int r = 0; r < 4; ++r) {
+    const double s = r < 2 ? 2e-3 : 1e-3;
+    EXPECT_EQ(arcoll_explorer_record_period(&e, s, s, 0), r == 3 ? 1 : 0);
+  }
+  blocking = e;
+  std::vector<double> all(e.t, e.t + 4), max(e.p, e.p + 4);
+  for (double &v : all) v *= 64;  // the sum over 64 ranks
+  e.pending = 1;                  // the exchange is on its way
+  for (int call = 0; call < 5; ++call) {
+    const arcoll_choice_t *next = arcoll_explorer_next(&e);
+    ASSERT_NE(next, nullptr);
+    EXPECT_EQ(next->algo, first.algo) << "the model's choice runs until the decision";
+  }
+  arcoll_explorer_decide_times(&e, all.data(), max.data());
+  arcoll_explorer_decide_times(&blocking, all.data(), max.data());
+  EXPECT_EQ(e.pending, 0);
+  EXPECT_EQ(e.best.algo, second.algo);
+  EXPECT_EQ(e.best.algo, blocking.best.algo);
+  EXPECT_EQ(e.best.segment_bytes, blocking.best.segment_bytes);
+  EXPECT_EQ(e.finished, blocking.finished);
+  EXPECT_EQ(e.round, blocking.round);
+  EXPECT_EQ(arcoll_explorer_next(&e) == nullptr, arcoll_explorer_next(&blocking) == nullptr);
+}
