@@ -87,7 +87,13 @@
  * they synchronise all ranks, are not run (SMPI flat P = 64, 8 B reduce,
  * root late by 1 ms per call: the exploration's rsag runs and decision
  * made auto's time inside 0.42 s against 0.026 s for binomial forced and
- * 0.034 s for the better SMPI selector).
+ * 0.034 s for the better SMPI selector).  Without skew the check applies
+ * the 2x rule to binomial as measured: the other candidates predicted more
+ * than ARCOLL_ONLINE_MAX_SLOWDOWN x the larger of binomial's max time
+ * inside and max period are not run (back to back, binomial's non-roots
+ * leave before the root is done: SMPI flat P = 64, 8 B reduce, balanced,
+ * period 4.2 us against 24 us predicted; rsag, 48.6 us predicted and
+ * measured, cost 1.6x binomial's whole run in its 4 exploration calls).
  * Confirmation in the steady state (every collective but bcast and reduce,
  * confirm_block > 0): the rounds above measure each candidate for `trials`
  * calls right after another candidate's block, i.e. in a transient.  When
@@ -331,7 +337,10 @@ int arcoll_explorer_check(arcoll_explorer_t *e, MPI_Comm comm);
  *  reduce children never wait for it - so a candidate that makes every rank
  *  wait for it would cost up to that period per rank; equal periods, e.g.
  *  balanced computation between calls, are no skew).  A +inf (failed run)
- *  ends nothing.  Else returns 0 and the round goes on. */
+ *  ends nothing.  Without skew, the candidates after cand[0] predicted more
+ *  than ARCOLL_ONLINE_MAX_SLOWDOWN x max(max_inside_s, max_period_s) (when
+ *  > 0) are dropped; when none is left the exploration ends with cand[0]
+ *  (returns 1).  Else returns 0 and the round goes on. */
 int arcoll_explorer_check_times(arcoll_explorer_t *e, double max_inside_s, double max_period_s,
                                 double min_period_s);
 
