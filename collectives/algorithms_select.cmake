@@ -1,5 +1,6 @@
 # Model and selection (select.h): cost model (model.c), search (select.c),
-# online selection among the search's best candidates (online.c),
+# online selection among the search's best candidates (online.c; its MPI
+# exchanges: online_exchange.c),
 # model file reader/writer (model_io.cpp, nlohmann-json), the calibration
 # program arcoll-calibrate (tools/calibrate.c; built in both the MPICH and the
 # nested SMPI build, into <build>/tools/) and, MPICH build only, the
@@ -16,6 +17,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/model_alltoallv.c
   ${CMAKE_CURRENT_LIST_DIR}/select.c
   ${CMAKE_CURRENT_LIST_DIR}/online.c
+  ${CMAKE_CURRENT_LIST_DIR}/online_exchange.c
   ${CMAKE_CURRENT_LIST_DIR}/model_io.cpp)
 set_target_properties(arcoll_collectives PROPERTIES CXX_VISIBILITY_PRESET hidden
   VISIBILITY_INLINES_HIDDEN ON)

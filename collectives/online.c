@@ -124,12 +124,6 @@ int arcoll_explorer_record_exit(arcoll_explorer_t *e, double exit_s, int failed)
   return 1;
 }
 
-int arcoll_explorer_confirm_sync(arcoll_explorer_t *e, MPI_Comm comm) {
-  const int rc = PMPI_Barrier(comm);
-  if (rc != MPI_SUCCESS) e->confirm_failed = 1;
-  return rc;
-}
-
 int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double period, int failed) {
   if (e->confirming) { /* no common clock given: this rank's own, from its periods */
     e->confirm_clock += period;
@@ -169,26 +163,6 @@ int arcoll_explorer_check_times(arcoll_explorer_t *e, double max_inside_s, doubl
   e->best = e->cand[0];
   e->finished = 1;
   return 1;
-}
-
-int arcoll_explorer_check(arcoll_explorer_t *e, MPI_Comm comm) {
-  /* MAX of (inside, period, -period): max inside, max and min period */
-  double mine[3] = {INFINITY, INFINITY, -INFINITY}, all[3];
-  /* the first measured call has no previous one: its period is its time
-   * inside, no evidence; the periods of the others */
-  for (int r = 0; r < e->done; ++r) {
-    mine[0] = fmin(mine[0], e->t[r]);
-    if (r > 0 || e->done == 1) mine[1] = fmin(mine[1], e->p[r]);
-  }
-  mine[2] = -mine[1];
-  const int rc = PMPI_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_MAX, comm);
-  if (rc != MPI_SUCCESS) {
-    e->best = e->cand[0];
-    e->finished = 1;
-    return rc;
-  }
-  arcoll_explorer_check_times(e, all[0], all[1], -all[2]);
-  return MPI_SUCCESS;
 }
 
 int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed) {
@@ -351,6 +325,13 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
 }
 
 int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
+  switch (e->coll) { /* where calls need not synchronise the ranks: never (online.h) */
+  case ARCOLL_COLL_BCAST: case ARCOLL_COLL_REDUCE: case ARCOLL_COLL_SCAN: case ARCOLL_COLL_EXSCAN:
+  case ARCOLL_COLL_GATHER: case ARCOLL_COLL_SCATTER: case ARCOLL_COLL_GATHERV: case ARCOLL_COLL_SCATTERV:
+    return 0;
+  default:
+    break;
+  }
   const double t_call = e->best.predicted_s;
   if (!(decide_s > 0) || !(t_call >= 0) || !(2.0 * t_call < decide_s)) return 0;
   int lg = 0;
@@ -359,28 +340,3 @@ int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
   return lag < 2 ? 2 : lag > ARCOLL_ONLINE_MAX_LAG ? ARCOLL_ONLINE_MAX_LAG : lag;
 }
 
-int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
-  double all[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-  double max[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-  if (e->confirming) {
-    double last[4];
-    const int rc = PMPI_Allreduce(e->confirm_exit, last, 4, MPI_DOUBLE, MPI_MAX, comm);
-    if (rc != MPI_SUCCESS) {
-      e->confirming = 0;
-      e->finished = 1;
-      return rc;
-    }
-    arcoll_explorer_confirm_times(e, last);
-    return MPI_SUCCESS;
-  }
-  if (e->finished) return MPI_SUCCESS;
-  int rc = PMPI_Allreduce(e->t, all, e->n * e->trials, MPI_DOUBLE, MPI_SUM, comm);
-  if (rc == MPI_SUCCESS)
-    rc = PMPI_Allreduce(e->p, max, e->n * e->trials, MPI_DOUBLE, MPI_MAX, comm);
-  if (rc != MPI_SUCCESS) {
-    e->finished = 1;
-    return rc;
-  }
-  arcoll_explorer_decide_times(e, all, max);
-  return MPI_SUCCESS;
-}

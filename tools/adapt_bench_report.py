@@ -10,6 +10,7 @@ name), then the ratios
   auto/nat in, auto/nat loop : auto / min(mpich, ompi), inside_sum and loop
   auto/noord                 : auto / noorder, inside_sum
   auto/noconf in, loop       : auto / noconfirm, inside_sum and loop
+  auto/nodef in, loop        : auto / nodefer, inside_sum and loop
   late/nat in                : late / min(mpich, ompi), inside_sum
   auto/best                  : auto / best_smpi, inside_sum
 and a summary per scenario (rows, max and geometric mean of auto / min(mpich,
@@ -121,6 +122,8 @@ def main():
         ratios.append("auto/noord")
     if "auto" in cols and "noconfirm" in cols:
         ratios += ["auto/noconf in", "auto/noconf lp"]
+    if "auto" in cols and "nodefer" in cols:
+        ratios += ["auto/nodef in", "auto/nodef lp"]
     if "late" in cols and ("mpich" in cols or "ompi" in cols):
         ratios.append("late/nat in")
     if "auto" in cols and "best_smpi" in cols:
@@ -154,6 +157,9 @@ def main():
         if "auto/noconf in" in ratios:
             nc = fig.get("noconfirm")
             vals += [ratio(au and au[0], nc and nc[0]), ratio(au and au[1], nc and nc[1])]
+        if "auto/nodef in" in ratios:
+            nd = fig.get("nodefer")
+            vals += [ratio(au and au[0], nd and nd[0]), ratio(au and au[1], nd and nd[1])]
         if "late/nat in" in ratios:
             lt = fig.get("late")
             vals.append(ratio(lt and lt[0], nat_in))

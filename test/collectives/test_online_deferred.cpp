@@ -44,6 +44,27 @@ TEST(OnlineDeferred, LagOnlyWhereTheBlockingDecisionCostsMoreThanTwoCalls) {
   EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 64), 0);
 }
 
+// Rooted collectives and scans never defer (their calls need not
+// synchronise the ranks: with a late rank the others run ahead of it and
+// would wait longer at a later deadline); the others do.
+TEST(OnlineDeferred, NeverForRootedCollectivesAndScans) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) {
+    const auto coll = (arcoll_coll_t)c;
+    arcoll_explorer_t e;
+    if (arcoll_explorer_init(&e, &m, coll, 64, 8, 1, 2, 2, 0) < 1) continue;
+    const double t = e.best.predicted_s;
+    if (!(t > 0)) continue;
+    const bool rooted = coll == ARCOLL_COLL_BCAST || coll == ARCOLL_COLL_REDUCE ||
+                        coll == ARCOLL_COLL_SCAN || coll == ARCOLL_COLL_EXSCAN ||
+                        coll == ARCOLL_COLL_GATHER || coll == ARCOLL_COLL_SCATTER ||
+                        coll == ARCOLL_COLL_GATHERV || coll == ARCOLL_COLL_SCATTERV;
+    EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 64), rooted ? 0 : 12) << "collective " << c;
+  }
+}
+
 TEST(OnlineDeferred, TheBestRunsWhileThePendingDecisionTravelsThenTheSameChoice) {
   arcoll_explorer_t e, blocking;
   arcoll_model_t m;
