@@ -15,11 +15,12 @@ int arcoll_nbc_active = 0;
 int arcoll_nbc_internal = 0;
 static nbc_sched_t *g_running = NULL;
 /* the library's own schedules (nbc_start_internal): progressed with the
- * others, but invisible to the MPI_Wait* / MPI_Test* wrappers, which block
- * on the user's requests with the MPI library's own calls when no user
- * schedule runs (SMPI 3.32's MPI_Waitany, given a user's request and
- * internal ones, missed the completion of the user's detached send and
- * deadlocked: 8 B linear scatter, P = 4, smpi/test:0) */
+ * others, but invisible to the MPI_Wait* / MPI_Test* wrappers, which then
+ * block on the user's requests with the MPI library's own calls when no
+ * user schedule runs (seen with them visible: SMPI 3.32, 8 B linear
+ * scatter, P = 4, smpi/test:0, deadlock - the root in the wrapper's
+ * MPI_Waitany over its isends and the internal requests, every other rank
+ * in the next call's receive) */
 static nbc_sched_t *g_internal = NULL;
 #ifdef ARCOLL_SMPI
 /* SMPI 3.32's generalized requests are unusable here: MPI_Testany / Waitany

@@ -333,7 +333,7 @@ int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
     break;
   }
   const double t_call = e->best.predicted_s;
-  if (!(decide_s > 0) || !(t_call >= 0) || !(2.0 * t_call < decide_s)) return 0;
+  if (!(decide_s > 0) || !(t_call >= 0) || !(t_call < decide_s)) return 0;
   int lg = 0;
   while (lg < 30 && (1 << lg) < P) ++lg;
   const int lag = 2 * lg;

@@ -25,15 +25,15 @@ void setup(arcoll_explorer_t &e, arcoll_model_t &m) {
 
 }  // namespace
 
-TEST(OnlineDeferred, LagOnlyWhereTheBlockingDecisionCostsMoreThanTwoCalls) {
+TEST(OnlineDeferred, LagOnlyWhereTheBlockingDecisionCostsMoreThanACall) {
   arcoll_explorer_t e;
   arcoll_model_t m;
   setup(e, m);
   const double t = e.best.predicted_s;
   ASSERT_GT(t, 0);
-  EXPECT_EQ(arcoll_explorer_lag(&e, 1.9 * t, 64), 0);   // cheaper than two calls: in the call
-  EXPECT_EQ(arcoll_explorer_lag(&e, 2.0 * t, 64), 0);
-  EXPECT_EQ(arcoll_explorer_lag(&e, 2.1 * t, 64), 12);  // 2 ceil(log2 64)
+  EXPECT_EQ(arcoll_explorer_lag(&e, 0.9 * t, 64), 0);   // cheaper than a call: in the call
+  EXPECT_EQ(arcoll_explorer_lag(&e, 1.0 * t, 64), 0);
+  EXPECT_EQ(arcoll_explorer_lag(&e, 1.1 * t, 64), 12);  // 2 ceil(log2 64)
   EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 2), 2);
   EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 3), 4);
   EXPECT_EQ(arcoll_explorer_lag(&e, 10 * t, 256), ARCOLL_ONLINE_MAX_LAG);
