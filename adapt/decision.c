@@ -17,15 +17,15 @@ struct arcoll_decision {
 
 int arcoll_decision_lag(const arcoll_explorer_t *ex, int P) {
   if (arcoll_g_cfg.online_lag >= 0) return arcoll_g_cfg.online_lag;
-  /* the blocking way costs an allreduce of the round's 2k doubles; the
+  /* the blocking way costs two allreduces of the round's k doubles; the
    * deferred one up to lag calls of `best` where a faster one was found:
-   * deferred only where that allreduce costs more than a call */
+   * deferred only where those cost more than a call */
   const arcoll_algo_desc_t *rd = arcoll_algorithm_find(ARCOLL_COLL_ALLREDUCE, "recursive_doubling");
   const MPI_Aint k = (MPI_Aint)ex->n * ex->trials;
   const double t_ar = rd ? arcoll_model_predict(&arcoll_g_cfg.model, ARCOLL_COLL_ALLREDUCE, rd, P,
-                                                2 * k * (MPI_Aint)sizeof(double), 0, 0)
+                                                k * (MPI_Aint)sizeof(double), 0, 0)
                          : -1.0;
-  return arcoll_explorer_lag(ex, t_ar, P);
+  return arcoll_explorer_lag(ex, 2.0 * t_ar, P);
 }
 
 /* A schedule reducing k doubles of `mine` with op; *out = its result buffer. */

@@ -247,6 +247,19 @@ int nbc_start_nonblocking(nbc_sched_t *s, MPI_Request *req) {
   return MPI_SUCCESS;
 }
 
+/* Block until the posted requests of s's current round complete (errors go
+ * to s).  One PMPI_Wait per request: SMPI 3.32's Waitall is a Waitany per
+ * request, O(n^2) for a round of n messages. */
+static void wait_round(nbc_sched_t *s) {
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < s->nreq && rc == MPI_SUCCESS; ++i)
+    if (s->reqs[i] != MPI_REQUEST_NULL) rc = PMPI_Wait(&s->reqs[i], MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) {
+    if (!s->err) s->err = rc;
+    drain(s);
+  }
+}
+
 int nbc_start_internal(nbc_sched_t *s) {
   nbc_round(s);
   const int rc = s->err;
@@ -263,17 +276,11 @@ int nbc_wait_internal(nbc_sched_t *s) {
   for (;;) {
     arcoll_nbc_progress();
     if (!s->active) return s->err;
-    /* block on s's current round, one PMPI_Wait per request.  Deadlock-free:
-     * every rank waits for its internal schedules in the same order (the
-     * order of the calls that started them, decision.c), and a partner's
-     * messages of this round were posted when it progressed s to it */
-    int rc = MPI_SUCCESS;
-    for (int i = 0; i < s->nreq && rc == MPI_SUCCESS; ++i)
-      if (s->reqs[i] != MPI_REQUEST_NULL) rc = PMPI_Wait(&s->reqs[i], MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) {
-      if (!s->err) s->err = rc;
-      drain(s);
-    }
+    /* block on s's current round.  Deadlock-free: every rank waits for its
+     * internal schedules in the same order (the order of the calls that
+     * started them, decision.c), and a partner's messages of this round
+     * were posted when it progressed s to it */
+    wait_round(s);
   }
 }
 
@@ -291,15 +298,7 @@ int nbc_start_persistent(nbc_sched_t *s) {
 int nbc_wait_sole_round(void) {
   nbc_sched_t *s = g_running;
   if (!s || s->next || !s->posted || !s->nreq) return 0;
-  /* one PMPI_Wait per request: SMPI 3.32's Waitall is a Waitany per
-   * request, O(n^2) for a round of n messages */
-  int rc = MPI_SUCCESS;
-  for (int i = 0; i < s->nreq && rc == MPI_SUCCESS; ++i)
-    if (s->reqs[i] != MPI_REQUEST_NULL) rc = PMPI_Wait(&s->reqs[i], MPI_STATUS_IGNORE);
-  if (rc != MPI_SUCCESS) {
-    if (!s->err) s->err = rc;
-    drain(s);
-  }
+  wait_round(s);
   return 1;
 }
 

@@ -148,9 +148,9 @@
  * (SUM) and p (MAX), and hands the results to
  * arcoll_explorer_decide_times() an agreed number of calls later (the same
  * call on every rank); meanwhile every rank runs `best` (round 0: cand[0],
- * the model's best), unmeasured.  Why: the blocking decision is an
- * allreduce inside one call of the program (arcoll_explorer_decide: one,
- * of the packed round); for small messages that is several calls' worth
+ * the model's best), unmeasured.  Why: the blocking decision is two
+ * allreduces inside one call of the program; for small messages that is
+ * several calls' worth
  * (SMPI flat P = 64, 8 B scatter, balanced, 200 calls: 62 us per rank with
  * two allreduces, 7 % of the run's time inside).
  * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
@@ -310,10 +310,9 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
 int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed);
 
 /**
- * Collective over comm (every rank, after the same run): one MPI_Allreduce
- * of the packed round, SUM of its times inside and MAX of its periods (a
- * user op over a contiguous type; two allreduces if that cannot be made),
- * then arcoll_explorer_decide_times(); while e->confirming, one
+ * Collective over comm (every rank, after the same run): MPI_Allreduce(SUM)
+ * of the round's times inside and MPI_Allreduce(MAX) of its periods, then
+ * arcoll_explorer_decide_times(); while e->confirming, one
  * MPI_Allreduce(MAX) of confirm_exit, then arcoll_explorer_confirm_times().
  * Returns
  * MPI_SUCCESS or the allreduce's error (the exploration then ends on this
@@ -363,7 +362,7 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
 /**
  * Calls by which the decision of e's current round is deferred (header,
  * "Deferred decisions"), given decide_s = the blocking decision's cost
- * (seconds; the model's time of its allreduce, the same on every
+ * (seconds; the model's time of its two allreduces, the same on every
  * rank): 0 (decide in the round's last call) for the rooted collectives
  * and scans (bcast, reduce, gather(v), scatter(v), scan, exscan), else 0
  * unless decide_s exceeds one call of e->best by the model
