@@ -49,7 +49,9 @@ int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t *e, int lag) 
   arcoll_explorer_t *ex = e->ex;
   const int k = ex->n * ex->trials;
   struct arcoll_decision *d = calloc(1, sizeof *d);
-  /* the tag sequence (nbc_new) advances the same way on every rank whatever fails */
+  /* the tag sequence (nbc_new) advances the same way on every rank whatever
+   * fails; out of memory on some ranks only (they decide the blocking way,
+   * the others wait for reductions) is not survived, as anywhere in MPI */
   if (d) d->sum = reduction(st, ex->t, k, MPI_SUM, &d->t);
   if (d && d->sum) d->max = reduction(st, ex->p, k, MPI_MAX, &d->p);
   if (!d || !d->sum || !d->max) {
@@ -99,15 +101,6 @@ void arcoll_decision_settle(arcoll_comm_state_t *st) {
         if (!e->decision) continue;
         complete(e->decision, e->ex);
         e->decision = NULL;
-        /* the tuning file (state teardown) wants the outcome: the choice
-         * now, the exploration over */
-        e->algo = e->ex->best.algo;
-        e->segment_bytes = e->ex->best.segment_bytes;
-        e->k = e->ex->best.k;
-        e->predicted_s = e->ex->best.predicted_s;
-        if (e->ex->finished) {
-          free(e->ex);
-          e->ex = NULL;
-        }
+        arcoll_online_keep(e); /* the tuning file (state teardown) notes the outcome */
       }
 }

@@ -33,12 +33,13 @@ extern "C" {
  *  [2, 16].  Why not always: the lag's calls run best, which is round 0's
  *  cand[0] - the model's choice - and where the model is off that is the
  *  slow one (SMPI tree platform, 160:1 uplinks, P = 64, 64 KiB reduce: rsag
- *  3.2 ms per call vs binomial's 2.4 ms, 12 calls).  The lag: the reduction
+ *  3.2 ms per call vs binomial's 2.1 ms, 12 calls).  The lag: the reduction
  *  has ceil(log2 P) rounds at P = 2^k, 2 ceil(log2 P) otherwise, each posted
  *  when the previous one has completed inside some interposed call;
- *  measured, SMPI flat P = 64, 8 B scatter balanced, 200 calls, time inside
- *  vs SMPI's selectors: lag 2 1.045, 4 1.035, 7 1.021, 12 1.005; 8 B
- *  allreduce 1.029 .. 1.025 for all four; blocking (lag 0) 1.069 / 1.039). */
+ *  measured (SMPI flat P = 64, 200 calls, balanced, time inside vs SMPI's
+ *  selectors, ARCOLL_ONLINE_LAG forced): 8 B scatter lag 2 1.045, 4 1.035,
+ *  7 1.021, 12 1.005, blocking 1.069 (rooted: no longer deferred, online.h);
+ *  8 B allreduce 1.029 .. 1.025 for all four, blocking 1.039. */
 ARCOLL_HIDDEN int arcoll_decision_lag(const arcoll_explorer_t *ex, int P);
 
 /**

@@ -154,9 +154,10 @@
  * (SMPI flat P = 64, 8 B scatter, balanced, 200 calls: 62 us per rank with
  * two allreduces, 7 % of the run's time inside).
  * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
- * trials per further round, run possibly slower configurations, plus one
- * allreduce of at most ncand x trials doubles per round, once per
- * (communicator, collective, size class).
+ * trials per further round, run possibly slower configurations, plus two
+ * allreduces of at most ncand x trials doubles per round (deferred: the
+ * same reductions as nonblocking schedules and the lag's calls of best),
+ * once per (communicator, collective, size class).
  */
 #ifndef ARCOLL_COLLECTIVES_ONLINE_H
 #define ARCOLL_COLLECTIVES_ONLINE_H
