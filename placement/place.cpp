@@ -101,7 +101,9 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     RefineOptions ro = opt.refine;
     ro.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0)) / 2;
     t = clock::now();
-    add("refined (count model)", refine(g, tc, cs[choose_stage(cs, opt.tie_tolerance)].map, ro).map, t);
+    RefineResult rc = refine(g, tc, cs[choose_stage(cs, opt.tie_tolerance)].map, ro);
+    r.stages[add(rc.hit_time_limit ? "refined (count model, time limit)" : "refined (count model)", rc.map, t)]
+        .evaluations = rc.evaluations;
   }
   if (st == Strategy::Refined || st == Strategy::Best) {
     RefineOptions ro = opt.refine;
@@ -110,6 +112,7 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     const size_t start = r.best;
     r.refine = refine(g, topo, r.stages[start].map, ro);
     size_t i = add(r.refine.hit_time_limit ? "refined (time limit)" : "refined", r.refine.map, t);
+    r.stages[i].evaluations = r.refine.evaluations;
     if (st == Strategy::Refined) chosen = i;
     if (st == Strategy::Best && opt.second_opinion && topo.contention == Contention::Count && r.best == i) {
       r.second.checked = true;

@@ -40,6 +40,7 @@ struct Stage {
   Mapping map;
   CostReport cost;
   double seconds = 0;         ///< wall-clock time the stage took to compute (not its cost)
+  long evaluations = -1;      ///< refinement stages: candidate evaluations made (-1: not a refinement)
 };
 
 /**

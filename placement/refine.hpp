@@ -28,6 +28,19 @@
 
 namespace arcoll::placement {
 
+/**
+ * Default bound on the refinement's candidate evaluations per rank of the
+ * trace (`arcoll place` without `--max-evals`: 2000 x ranks). Why: with this
+ * bound the search ends on a count, not on the clock, wherever it is
+ * reachable within the time limit, so two runs with the same seed write the
+ * same mapping on any machine. The searches of the placement suite
+ * (placement/SUITE.md) ended by themselves (the restarts below) after
+ * 20k-52k evaluations at 32 ranks, 64k-197k at 64 ranks and 0.92M at 1024
+ * ranks (halo2d); 2000 x ranks cuts only the longest 64-rank ones, where the
+ * last 30 % of the evaluations lowered T(pi) by <= 2.5 % (node16 wavefront).
+ */
+constexpr long kDefaultEvalsPerRank = 2000;
+
 struct RefineOptions {
   uint64_t seed = 1;
   double time_limit_s = 10;   ///< wall-clock bound, seconds

@@ -74,8 +74,9 @@ struct PlaceArgs {
   std::string trace_path, topo_path, hosts_path, out_path, format = "hydra", strategy = "best";
   std::string evaluate_path, initial, contention = "count", hwloc_path;
   uint64_t seed = 1;
-  double time_limit = 10, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance;
+  double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance;
   long max_evals = 0;
+  bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   std::vector<std::string> lat, bw;
   bool with_colls = false, json = false, advice = false, no_second_opinion = false;
   std::string sets = "steps";
@@ -213,7 +214,7 @@ int run_place(const PlaceArgs &A) {
   ap::PlaceOptions popt;
   popt.refine.seed = A.seed;
   popt.refine.time_limit_s = A.time_limit;
-  popt.refine.max_evals = A.max_evals;
+  popt.refine.max_evals = A.max_evals_given ? A.max_evals : ap::kDefaultEvalsPerRank * g.nranks;
   popt.strategy = strategy;
   popt.tie_tolerance = A.tie_tolerance;
   popt.second_opinion = !A.no_second_opinion;
@@ -255,6 +256,7 @@ int run_place(const PlaceArgs &A) {
     auto js = cost_json(s.cost);
     js["name"] = s.name;
     js["seconds"] = s.seconds;
+    if (s.evaluations >= 0) js["evaluations"] = s.evaluations;
     js["tied"] = tied(s);
     ntied += tied(s);
     J["stages"].push_back(js);
@@ -290,6 +292,16 @@ int run_place(const PlaceArgs &A) {
       std::cout << fmt::format("{} stages within {:g} % of the lowest est. time: chosen by max link load, then "
                                "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance);
   }
+  for (auto &s : pr.stages)
+    if (s.evaluations >= 0 && s.name.find("time limit") != std::string::npos)
+      std::cerr << fmt::format("arcoll place: warning: stage \"{}\" stopped at --time-limit {:g} s after {} candidate "
+                               "evaluations, {}: another machine or a busier one can write another mapping. For a "
+                               "reproducible one pass --max-evals {} (or a larger --time-limit)\n",
+                               s.name, A.time_limit, s.evaluations,
+                               popt.refine.max_evals > 0 ? fmt::format("before its budget of {} (--max-evals)",
+                                                                       popt.refine.max_evals)
+                                                         : std::string("with no --max-evals bound"),
+                               s.evaluations);
   auto adv = ap::barrier_advice(g, topo, pr.chosen().map);
   J["advice"] = advice_json(adv, A.advice);
   if (text) print_advice(adv, A.advice);
@@ -355,8 +367,10 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_option("--time-limit", A->time_limit, "bound of the hop-bytes search + refinement, seconds")
       ->capture_default_str();
   pl->add_option("--max-evals", A->max_evals,
-                 "bound of the refinement in candidate evaluations (0 = none); makes the result independent of "
-                 "the machine's speed")->capture_default_str();
+                 fmt::format("bound of the refinement in candidate evaluations (0 = none; default {} x ranks); "
+                             "the search ends on it, not on the clock, so the mapping does not depend on the "
+                             "machine's speed unless --time-limit cuts it first", ap::kDefaultEvalsPerRank))
+      ->each([A](const std::string &) { A->max_evals_given = true; });
   pl->add_option("--tie-tolerance", A->tie_tolerance,
                  "relative difference of estimated time below which stages count as tied; ties go to the lowest "
                  "max link load, then hop-bytes (0 = exact ties only)")->capture_default_str();

@@ -1,0 +1,108 @@
+// `arcoll place`'s stopping rule end to end: by default the refinement ends on its evaluation budget
+// (placement/refine.hpp kDefaultEvalsPerRank x ranks), so two runs write the same mapping; a search cut
+// by --time-limit says so on stderr with the --max-evals that reproduces it.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_test_util.hpp"
+#include "refine.hpp"
+#include "synth_trace.hpp"
+
+namespace {
+
+using clitest::Result;
+using clitest::sh;
+using clitest::slurp;
+using clitest::spit;
+
+constexpr int kRanks = 32;
+
+class PlaceBudget : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/arcoll-budget-test-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir = tmpl;
+    // Three steps of a ring over a scrambled rank numbering (i -> 7 i + 3 mod 32), 1 MiB messages.
+    testtrace::Writer w(kRanks);
+    for (uint64_t k = 0; k < 3; ++k)
+      for (int i = 0; i < kRanks; ++i)
+        w.add({k, (7 * i + 3) % kRanks, (7 * (i + 1 + static_cast<int>(k)) + 3) % kRanks, 1u << 20});
+    w.write(dir + "/ring.arctrace");
+    spit(dir + "/topology.conf",
+         "SwitchName=l1 Nodes=n[01-04]\nSwitchName=l2 Nodes=n[05-08]\nSwitchName=l3 Nodes=n[09-12]\n"
+         "SwitchName=l4 Nodes=n[13-16]\nSwitchName=top Switches=l[1-4]\n");
+    std::string hosts;
+    for (int h = 1; h <= 16; ++h) hosts += (h < 10 ? "n0" : "n") + std::to_string(h) + ":2\n";
+    spit(dir + "/hosts.txt", hosts);
+  }
+  void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
+  Result place(const std::string &out, const std::string &rest) {
+    return sh(std::string("'") + ARCOLL_CLI + "' place '" + dir + "/ring.arctrace' --topology '" + dir +
+                  "/topology.conf' --hosts '" + dir + "/hosts.txt' --strategy refined --json -o '" + dir + "/" +
+                  out + "' " + rest,
+              dir);
+  }
+  /** The refinement stage of a --json answer. */
+  static nlohmann::json refined(const Result &r) {
+    auto J = nlohmann::json::parse(r.out);
+    for (auto &s : J["stages"])
+      if (s.contains("evaluations")) return s;
+    ADD_FAILURE() << "no stage with evaluations in " << r.out;
+    return {};
+  }
+  std::string dir;
+};
+
+}  // namespace
+
+TEST_F(PlaceBudget, DefaultStopsOnACountAndTwoRunsWriteTheSameMapping) {
+  Result a = place("a.hosts", "");
+  ASSERT_EQ(a.rc, 0) << a.err;
+  Result b = place("b.hosts", "");
+  ASSERT_EQ(b.rc, 0) << b.err;
+  auto sa = refined(a), sb = refined(b);
+  EXPECT_EQ(sa["name"], "refined");  // not "refined (time limit)"
+  EXPECT_GT(sa["evaluations"].get<long>(), 0);
+  EXPECT_LE(sa["evaluations"].get<long>(), arcoll::placement::kDefaultEvalsPerRank * kRanks);
+  EXPECT_EQ(sa["evaluations"], sb["evaluations"]);
+  EXPECT_EQ(sa["time_s"], sb["time_s"]);
+  EXPECT_EQ(slurp(dir + "/a.hosts"), slurp(dir + "/b.hosts"));
+  EXPECT_FALSE(slurp(dir + "/a.hosts").empty());
+  EXPECT_EQ(a.err.find("warning"), std::string::npos) << a.err;
+}
+
+TEST_F(PlaceBudget, ASmallerBudgetStopsThereExactly) {
+  Result r = place("c.hosts", "--max-evals 500");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(refined(r)["evaluations"], 500);
+  EXPECT_EQ(refined(r)["name"], "refined");
+}
+
+TEST_F(PlaceBudget, TimeLimitCutIsNamedWithTheEvaluationsThatReproduceIt) {
+  Result r = place("d.hosts", "--time-limit 0");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto s = refined(r);
+  EXPECT_EQ(s["name"], "refined (time limit)");
+  const long n = s["evaluations"].get<long>();
+  EXPECT_LT(n, arcoll::placement::kDefaultEvalsPerRank * kRanks);
+  EXPECT_NE(r.err.find("stopped at --time-limit 0 s after " + std::to_string(n) + " candidate evaluations"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--max-evals " + std::to_string(n)), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("before its budget of " + std::to_string(arcoll::placement::kDefaultEvalsPerRank * kRanks)),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(PlaceBudget, NegativeBudgetIsAUsageError) {
+  Result r = place("e.hosts", "--max-evals -5");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--max-evals must be >= 0"), std::string::npos) << r.err;
+}
