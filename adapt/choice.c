@@ -239,9 +239,9 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
     const int crc = arcoll_explorer_check(ex, st->priv);
     if (!ex->finished) return rc == MPI_SUCCESS ? crc : rc;
     if (debug)
-      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: arrival skew dominates binomial's time "
+      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: arrival skew dominates %s's time "
               "(ARCOLL_ONLINE_SKEW %g): kept, nothing else measured\n", ex->best.algo->collective,
-              st->P, (long long)ex->bytes, ex->imbalance);
+              st->P, (long long)ex->bytes, ex->best.algo->name, ex->imbalance);
     arcoll_online_keep(e);
     return rc == MPI_SUCCESS ? crc : rc;
   }

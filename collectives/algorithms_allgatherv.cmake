@@ -6,6 +6,7 @@
 target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_prep.c
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_ring.c
+  ${CMAKE_CURRENT_LIST_DIR}/allgatherv_neighbor_exchange.c
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_recursive_doubling.c
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_bruck.c
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_gather_bcast.c

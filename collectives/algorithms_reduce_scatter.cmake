@@ -9,6 +9,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/reduce_scatter_recursive_halving.c
   ${CMAKE_CURRENT_LIST_DIR}/reduce_scatter_pairwise.c
   ${CMAKE_CURRENT_LIST_DIR}/reduce_scatter_ring.c
+  ${CMAKE_CURRENT_LIST_DIR}/reduce_scatter_reduce_scatterv.c
   ${CMAKE_CURRENT_LIST_DIR}/algos_reduce_scatter.c
   ${CMAKE_CURRENT_LIST_DIR}/reduce_scatter_block.c
   ${CMAKE_CURRENT_LIST_DIR}/algos_reduce_scatter_block.c)

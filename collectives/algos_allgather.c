@@ -9,6 +9,9 @@
 
 const arcoll_algo_desc_t arcoll_allgather_algorithms[] = {
     {"allgather", "ring", FN(arcoll_allgather_ring), ORD, TRG " ring: T = (P-1) (t_s + m/B)"},
+    {"allgather", "neighbor_exchange", FN(arcoll_allgather_neighbor_exchange), ORD,
+     "Chen, Liu, Tseng, Yeh 2005 neighbor exchange (Open MPI), P even: "
+     "T = T(m) + (P/2 - 1) T(2m); P odd: the ring"},
     {"allgather", "recursive_doubling", FN(arcoll_allgather_recursive_doubling), ORD,
      TRG " recursive doubling (+ fold when P is not 2^n): "
          "T = log2 P t_s + (P-1) m/B"},

@@ -10,6 +10,9 @@
 const arcoll_algo_desc_t arcoll_allgatherv_algorithms[] = {
     {"allgatherv", "ring", FN(arcoll_allgatherv_ring), ORD,
      TRG " ring: T = (P-1) (t_s + b_max/B)"},
+    {"allgatherv", "neighbor_exchange", FN(arcoll_allgatherv_neighbor_exchange), ORD,
+     "Chen, Liu, Tseng, Yeh 2005 neighbor exchange (Open MPI), P even: "
+     "T = T(b_max) + (P/2 - 1) T(2 b_max); P odd: the ring"},
     {"allgatherv", "recursive_doubling", FN(arcoll_allgatherv_recursive_doubling), ORD,
      TRG " recursive doubling (+ fold when P is not 2^n): "
          "T = log2 P t_s + sum min(2^i b_max, M)/B"},

@@ -19,6 +19,8 @@ const arcoll_algo_desc_t arcoll_reduce_algorithms[] = {
      "rsag, far-first dimension order (M/2 exchanged between positions P/2 apart)"},
     {"reduce", "chain", FN(arcoll_reduce_chain), ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_SEGMENTED,
      S000 " pipelined chain: T = (k + P - 2)(2 T_send(M/k) + t_op M/k)"},
+    {"reduce", "knomial", FN(arcoll_reduce_knomial), ARCOLL_ALGO_USES_ORDER,
+     "k-nomial tree (MVAPICH2 knomial, radix k = 4): T = ceil(log_k P) (k-1) (T_send(M) + t_op M)"},
 };
 const int arcoll_reduce_nalgorithms =
     (int)(sizeof arcoll_reduce_algorithms / sizeof arcoll_reduce_algorithms[0]);

@@ -16,5 +16,8 @@ const arcoll_algo_desc_t arcoll_reduce_scatter_algorithms[] = {
      TRG " pairwise exchange, rank order kept: T = (P-1) (t_s + b/B + gamma b)"},
     {"reduce_scatter", "ring", FN(arcoll_reduce_scatter_ring), ORD | COMM,
      "Patarasuk, Yuan 2009 ring: T = (P-1) (t_s + b/B + gamma b)"},
+    {"reduce_scatter", "reduce_scatterv", FN(arcoll_reduce_scatter_reduce_scatterv), ORD,
+     "MPI's definition, Open MPI's default: knomial reduce of M + binomial scatterv: "
+     "T = T_reduce_knomial(M) + T_scatterv_binomial(b, M)"},
 };
 const int arcoll_reduce_scatter_nalgorithms = NELEM(arcoll_reduce_scatter_algorithms);

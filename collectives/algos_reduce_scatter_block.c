@@ -16,6 +16,9 @@ const arcoll_algo_desc_t arcoll_reduce_scatter_block_algorithms[] = {
      TRG " pairwise exchange, rank order kept: T = (P-1) (t_s + m/B + gamma m)"},
     {"reduce_scatter_block", "ring", FN(arcoll_reduce_scatter_block_ring), ORD | COMM,
      "Patarasuk, Yuan 2009 ring: T = (P-1) (t_s + m/B + gamma m)"},
+    {"reduce_scatter_block", "reduce_scatterv", FN(arcoll_reduce_scatter_block_reduce_scatterv), ORD,
+     "MPI's definition, Open MPI's default: knomial reduce of P m + binomial scatter: "
+     "T = T_reduce_knomial(P m) + T_scatterv_binomial(m, P m)"},
 };
 const int arcoll_reduce_scatter_block_nalgorithms =
     NELEM(arcoll_reduce_scatter_block_algorithms);

@@ -48,6 +48,15 @@ typedef int (*arcoll_allgatherv_fn)(const void *sendbuf, MPI_Aint sendcount,
                                     MPI_Datatype recvtype, MPI_Comm comm,
                                     const arcoll_sched_t *s);
 
+/** Neighbor exchange (allgather.h: arcoll_allgather_neighbor_exchange)
+ *  over irregular blocks: T = T(b_max) + (P/2 - 1) T(2 b_max) (bound).
+ *  P odd: the ring.  Honours: order, tag. */
+int arcoll_allgatherv_neighbor_exchange(const void *sendbuf, MPI_Aint sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        const MPI_Aint *recvcounts, const MPI_Aint *displs,
+                                        MPI_Datatype recvtype, MPI_Comm comm,
+                                        const arcoll_sched_t *s);
+
 /** Ring (Thakur, Rabenseifner, Gropp 2005; MPICH's allgatherv_intra_ring):
  *  P-1 steps; at step i position pos sends the block of position pos - i to
  *  pos + 1 and receives that of position pos - i - 1 from pos - 1.
@@ -88,7 +97,7 @@ int arcoll_allgatherv_gather_bcast(const void *sendbuf, MPI_Aint sendcount,
                                    MPI_Datatype recvtype, MPI_Comm comm,
                                    const arcoll_sched_t *s);
 
-/** Table: allgatherv {ring, recursive_doubling, bruck, gather_bcast}. */
+/** Table: allgatherv {ring, neighbor_exchange, recursive_doubling, bruck, gather_bcast}. */
 extern const arcoll_algo_desc_t arcoll_allgatherv_algorithms[];
 extern const int arcoll_allgatherv_nalgorithms;
 

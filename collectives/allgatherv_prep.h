@@ -75,6 +75,11 @@ int arcoll_agv_call_equal(arcoll_agv_body_fn body, const void *sendbuf, MPI_Aint
                           MPI_Datatype sendtype, void *recvbuf, MPI_Aint recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm, const arcoll_sched_t *s);
 
+/** The ring's body (allgatherv_ring.c): P-1 steps, the block of position
+ *  pos - i to pos + 1, that of pos - i - 1 from pos - 1; also the
+ *  neighbor exchange's for odd P. */
+int arcoll_agv_ring(arcoll_agv_t *a, int tag, MPI_Comm comm);
+
 /** Communicator rank of position q (mod P). */
 static inline int arcoll_agv_rank(const arcoll_agv_t *a, int q) {
   return a->order[((q % a->P) + a->P) % a->P];

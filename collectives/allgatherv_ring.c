@@ -10,7 +10,7 @@
  * from pos - 1.  Zero-count blocks still make a (0-element) step: every rank
  * knows the counts, so skipping would be consistent too, but the step keeps
  * the ring's pacing simple. */
-static int ring(arcoll_agv_t *a, int tag, MPI_Comm comm) {
+int arcoll_agv_ring(arcoll_agv_t *a, int tag, MPI_Comm comm) {
   const int P = a->P, pos = a->pos;
   const int next = arcoll_agv_rank(a, pos + 1), prev = arcoll_agv_rank(a, pos - 1);
   int rc = MPI_SUCCESS;
@@ -25,13 +25,13 @@ static int ring(arcoll_agv_t *a, int tag, MPI_Comm comm) {
 int arcoll_allgatherv_ring(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
                            void *recvbuf, const MPI_Aint *recvcounts, const MPI_Aint *displs,
                            MPI_Datatype recvtype, MPI_Comm comm, const arcoll_sched_t *s) {
-  return arcoll_agv_call(ring, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+  return arcoll_agv_call(arcoll_agv_ring, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                          recvtype, comm, s);
 }
 
 int arcoll_allgather_ring(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
                           void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype,
                           MPI_Comm comm, const arcoll_sched_t *s) {
-  return arcoll_agv_call_equal(ring, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+  return arcoll_agv_call_equal(arcoll_agv_ring, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                recvtype, comm, s);
 }

@@ -88,10 +88,19 @@ double arcoll_model_gap(const arcoll_p2p_params_t *p, const arcoll_p2p_curve_t *
 
 /* ----------------------------------------------------------------- reduce */
 
-static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg) {
+static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg, int kp) {
   const int L = clog2(P), P2 = pow2_floor(P), L2 = clog2(P2);
   if (!strcmp(name, "binomial")) /* seed 000: log P (t_s + (1/B + t_op) M) */
     return L * (tsend(c, M) + M * c->gm);
+  if (!strcmp(name, "knomial")) {
+    /* D = ceil(log_k P) levels; at each the k-1 children's messages arrive
+     * through the parent's link at once (receives posted up front), then
+     * k-1 combines (k = 2: the binomial formula). */
+    const int k = kp >= 2 ? kp : ARCOLL_KNOMIAL_RADIX;
+    int D = 0;
+    for (long u = 1; u < P && D < 64; u *= k) ++D;
+    return D * (shared(c, k - 1, M) + (k - 1) * M * c->gm);
+  }
   if (!strcmp(name, "rsag") || !strcmp(name, "rsag_far")) { /* same on a flat network */
     /* Seed 000: 4 t_s log P + (4/B + t_op) M (P-1)/P with 2 T_send per
      * exchange; here one (full duplex): reduce-scatter by halving then
@@ -142,7 +151,7 @@ static double allreduce(const cost_t *c, const char *name, int P, double M, MPI_
     return phases * 2 * (P - 1) * tsend(c, blk) + (P - 1.0) / P * M * c->gm;
   }
   if (!strcmp(name, "reduce_bcast")) /* the two collectives' formulas, one after the other */
-    return reduce(c, "binomial", P, M, 0) + arcoll_model_bcast_cost(c, "knomial", P, M, 0, 0);
+    return reduce(c, "binomial", P, M, 0, 0) + arcoll_model_bcast_cost(c, "knomial", P, M, 0, 0);
   return -1;
 }
 
@@ -242,7 +251,7 @@ double arcoll_model_predict(const arcoll_model_t *m, arcoll_coll_t coll,
       t = arcoll_model_bcast_cost(&c, n, 2, 1, 0, 0) < 0 ? -1 : (none ? 0 : arcoll_model_bcast_cost(&c, n, P, M, segment_bytes, k));
       break;
     case ARCOLL_COLL_REDUCE:
-      t = reduce(&c, n, 2, 1, 0) < 0 ? -1 : (none ? 0 : reduce(&c, n, P, M, segment_bytes));
+      t = reduce(&c, n, 2, 1, 0, 0) < 0 ? -1 : (none ? 0 : reduce(&c, n, P, M, segment_bytes, k));
       break;
     case ARCOLL_COLL_ALLREDUCE:
       t = allreduce(&c, n, 2, 1, 0) < 0 ? -1

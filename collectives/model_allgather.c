@@ -16,6 +16,8 @@ double arcoll_model_allgather(const arcoll_model_t *md, const char *name, int P,
     return (P - 1) * T(md, m);
   if (!strcmp(name, "ring")) /* Thakur et al.: (P-1) (t_s + m/B) */
     return (P - 1) * T(md, m);
+  if (!strcmp(name, "neighbor_exchange")) /* P odd: the ring; else a swap, then P/2-1 pairs */
+    return P % 2 ? (P - 1) * T(md, m) : T(md, m) + (P / 2 - 1) * T(md, 2 * m);
   if (!strcmp(name, "recursive_doubling")) {
     /* log2 P2 exchanges of 2^i groups of P/P2 blocks on average; P != 2^n:
      * fold one block in, unfold P-1 blocks out */

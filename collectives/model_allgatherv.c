@@ -17,6 +17,8 @@ double arcoll_model_allgatherv(const arcoll_model_t *md, const char *name, int P
                                double M) {
   if (!strcmp(name, "ring")) /* every step waits for the largest block in flight */
     return (P - 1) * T(md, b);
+  if (!strcmp(name, "neighbor_exchange")) /* P odd: the ring; else a swap, then P/2-1 pairs */
+    return P % 2 ? (P - 1) * T(md, b) : T(md, b) + (P / 2 - 1) * T(md, cap(2 * b, M));
   if (!strcmp(name, "recursive_doubling")) {
     int P2 = 1;
     while (P2 * 2 <= P) P2 *= 2;

@@ -19,6 +19,11 @@ double arcoll_model_reduce_scatter(const arcoll_model_t *md, const char *name, i
   const double g = md->gamma;
   if (!strcmp(name, "pairwise") || !strcmp(name, "ring")) /* each step waits for b */
     return (P - 1) * (T(md, b) + g * b);
+  if (!strcmp(name, "reduce_scatterv")) { /* the two collectives' own formulas */
+    const arcoll_algo_desc_t *r = arcoll_algorithm_find(ARCOLL_COLL_REDUCE, "knomial");
+    return arcoll_model_predict(md, ARCOLL_COLL_REDUCE, r, P, (MPI_Aint)M, 0, 0) +
+           arcoll_model_gatherv(md, "binomial", P, b, M);
+  }
   if (!strcmp(name, "recursive_halving")) {
     /* halving steps of P/2^i blocks (super-blocks of P/P2 on average), + fold and unfold */
     int P2 = 1;

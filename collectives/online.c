@@ -44,11 +44,21 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
    * over 2x slower); the same for scatter and gather, where the model
    * also misjudges binomial against linear on a platform it was not
    * calibrated on (SMPI flat P = 64, 8 B scatter, cluster256 model: binomial
-   * predicted 2.5x slower than linear, measured 0.82x) */
+   * predicted 2.5x slower than linear, measured 0.82x).  Not for reduce below
+   * ARCOLL_ONLINE_SKEW_MAX_BYTES when knomial is a candidate: the same tree
+   * with radix 2, and measured slower there (SMPI flat P = 64, 8 B, balanced:
+   * 131 us summed inside a call against knomial's 34 us, the same period);
+   * knomial alone is then no exploration at all, no MPI_Allreduce - which
+   * with a late rank costs every rank the lateness once (P = 256, one rank
+   * 1 ms late: 0.74 s summed inside over 200 calls against 0.54 s for SMPI's
+   * ompi selector) */
+  int tree_first = 0;
+  if (c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES)
+    for (int i = 0; i < e->n; ++i) tree_first |= !strcmp(e->cand[i].algo->name, "knomial");
   if ((c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_SCATTER ||
        c == ARCOLL_COLL_GATHER) &&
       e->n > 0 && e->n < ncand) {
-    int has = 0;
+    int has = tree_first;
     for (int i = 0; i < e->n; ++i) has |= !strcmp(e->cand[i].algo->name, "binomial");
     arcoll_choice_t all[32];
     const int nall = has ? 0 : arcoll_select_candidates(m, c, P, bytes, commutative, all, 32);
@@ -78,17 +88,23 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
       if (at > 0) e->cand[at] = zc;
     }
   }
-  /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: binomial first, then the
-   * imbalance check after its runs (online.h) */
+  /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: a tree first - knomial when a
+   * candidate, else binomial - then the imbalance check after its runs
+   * (online.h) */
   if (c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES && e->n > 1) {
-    for (int i = 1; i < e->n; ++i)
-      if (!strcmp(e->cand[i].algo->name, "binomial")) {
-        const arcoll_choice_t b = e->cand[i];
-        memmove(&e->cand[1], &e->cand[0], sizeof e->cand[0] * (size_t)i);
-        e->cand[0] = b;
-        break;
-      }
-    if (!strcmp(e->cand[0].algo->name, "binomial") && e->cand[0].predicted_s > 0)
+    for (int pass = 0; pass < 2; ++pass) {
+      const char *tree = pass == 0 ? "knomial" : "binomial";
+      int at = -1;
+      for (int i = 0; i < e->n && at < 0; ++i)
+        if (!strcmp(e->cand[i].algo->name, tree)) at = i;
+      if (at < 0) continue;
+      const arcoll_choice_t b = e->cand[at];
+      memmove(&e->cand[1], &e->cand[0], sizeof e->cand[0] * (size_t)at);
+      e->cand[0] = b;
+      break;
+    }
+    if ((!strcmp(e->cand[0].algo->name, "knomial") || !strcmp(e->cand[0].algo->name, "binomial")) &&
+        e->cand[0].predicted_s > 0)
       e->check_at = e->trials;
   }
   if (e->n < 1) e->finished = 1;

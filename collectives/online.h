@@ -77,8 +77,12 @@
  * one segment: the round-0 candidate "unsegmented" covers it).
  * arcoll_explorer_next() returns NULL once the exploration ended; `best`
  * is then the choice.
- * Imbalance check (reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES): binomial,
- * when a candidate, is measured first; after its `trials` runs one MPI_Allreduce(MAX) of each rank's
+ * Imbalance check (reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES): a tree -
+ * knomial when a candidate, else binomial; "binomial" below stands for it -
+ * is measured first (knomial: fewer ranks wait for a subtree, reduce.h;
+ * SMPI flat P = 64, 8 B, 200 calls, time inside summed over ranks: balanced
+ * 0.015 s against 0.029 s with binomial first, 0-200 us noise 0.047 against
+ * 0.120 s); after its `trials` runs one MPI_Allreduce(MAX) of each rank's
  * fastest time inside and shortest period (arcoll_explorer_check): when
  * either shows arrival skew (arcoll_explorer_check_times), the skew, not the
  * algorithm, sets the time, and the exploration ends with binomial - the tree

@@ -33,6 +33,13 @@ int arcoll_reduce_scatter_block_pairwise(const void *sendbuf, void *recvbuf, MPI
   return equal_counts(arcoll_reduce_scatter_pairwise, sendbuf, recvbuf, count, dt, op, comm, s);
 }
 
+int arcoll_reduce_scatter_block_reduce_scatterv(const void *sendbuf, void *recvbuf,
+                                                MPI_Aint count, MPI_Datatype dt, MPI_Op op,
+                                                MPI_Comm comm, const arcoll_sched_t *s) {
+  return equal_counts(arcoll_reduce_scatter_reduce_scatterv, sendbuf, recvbuf, count, dt, op, comm,
+                      s);
+}
+
 int arcoll_reduce_scatter_block_ring(const void *sendbuf, void *recvbuf, MPI_Aint count,
                                      MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                                      const arcoll_sched_t *s) {

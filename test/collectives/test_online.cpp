@@ -324,13 +324,13 @@ TEST(Online, CriticalPathFirstThenTheSumOverRanks) {
 // bcast / reduce: binomial runs first; when its max over ranks is above
 // ARCOLL_ONLINE_IMBALANCE x its model time (arrival skew), the exploration
 // ends with binomial and nothing else runs; below, it goes on.
-TEST(Online, ArrivalSkewEndsTheExplorationWithBinomial) {
+TEST(Online, ArrivalSkewEndsTheExplorationWithTheFirstTree) {
   arcoll_model_t m;
   arcoll_model_default(&m);
   for (int skewed = 0; skewed < 2; ++skewed) {
     arcoll_explorer_t e;
     ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, 64, 8, 1, 3, 2, 0), 2);
-    ASSERT_STREQ(e.cand[0].algo->name, "binomial");
+    ASSERT_STREQ(e.cand[0].algo->name, "knomial");
     const double pred = e.cand[0].predicted_s;
     ASSERT_GT(pred, 0);
     ASSERT_EQ(arcoll_explorer_record(&e, pred, 0), 0);
@@ -340,11 +340,11 @@ TEST(Online, ArrivalSkewEndsTheExplorationWithBinomial) {
     if (skewed) {
       EXPECT_TRUE(e.finished);
       EXPECT_EQ(arcoll_explorer_next(&e), nullptr);
-      EXPECT_STREQ(e.best.algo->name, "binomial");
+      EXPECT_STREQ(e.best.algo->name, "knomial");
     } else {
       EXPECT_FALSE(e.finished);
       ASSERT_NE(arcoll_explorer_next(&e), nullptr);
-      EXPECT_STRNE(arcoll_explorer_next(&e)->algo->name, "binomial");  // the next candidate
+      EXPECT_STRNE(arcoll_explorer_next(&e)->algo->name, "knomial");  // the next candidate
     }
   }
   // skew outside the call: a rank's period 20x its (short) time inside, e.g.
@@ -356,7 +356,7 @@ TEST(Online, ArrivalSkewEndsTheExplorationWithBinomial) {
     arcoll_explorer_record(&e, pred, 0);
     ASSERT_EQ(arcoll_explorer_record(&e, pred, 0), 2);
     EXPECT_EQ(arcoll_explorer_check_times(&e, pred, 20 * pred, pred), 1);
-    EXPECT_STREQ(e.best.algo->name, "binomial");
+    EXPECT_STREQ(e.best.algo->name, "knomial");
   }
   // every rank's period 20x its time inside (balanced computation between
   // calls): no skew, the exploration goes on
