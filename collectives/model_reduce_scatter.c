@@ -24,7 +24,7 @@ double arcoll_model_reduce_scatter(const arcoll_model_t *md, const char *name, i
     return arcoll_model_predict(md, ARCOLL_COLL_REDUCE, r, P, (MPI_Aint)M, 0, 0) +
            arcoll_model_gatherv(md, "binomial", P, b, M);
   }
-  if (!strcmp(name, "recursive_halving")) {
+  if (!strcmp(name, "recursive_halving") || !strcmp(name, "recursive_halving_near")) {
     /* halving steps of P/2^i blocks (super-blocks of P/P2 on average), + fold and unfold */
     int P2 = 1;
     while (P2 * 2 <= P) P2 *= 2;

@@ -27,6 +27,13 @@ int arcoll_reduce_scatter_block_recursive_halving(const void *sendbuf, void *rec
                       comm, s);
 }
 
+int arcoll_reduce_scatter_block_recursive_halving_near(const void *sendbuf, void *recvbuf,
+                                                       MPI_Aint count, MPI_Datatype dt, MPI_Op op,
+                                                       MPI_Comm comm, const arcoll_sched_t *s) {
+  return equal_counts(arcoll_reduce_scatter_recursive_halving_near, sendbuf, recvbuf, count, dt, op,
+                      comm, s);
+}
+
 int arcoll_reduce_scatter_block_pairwise(const void *sendbuf, void *recvbuf, MPI_Aint count,
                                          MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                                          const arcoll_sched_t *s) {

@@ -71,6 +71,14 @@ int arcoll_reduce_scatter_block_ring(const void *sendbuf, void *recvbuf, MPI_Ain
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                      const arcoll_sched_t *s);
 
+/** Recursive halving near first: reduce_scatter.h
+ *  arcoll_reduce_scatter_recursive_halving_near with equal counts; the
+ *  recursive_halving formula.  Commutative ops.  Honours: order, tag. */
+int arcoll_reduce_scatter_block_recursive_halving_near(const void *sendbuf, void *recvbuf,
+                                                       MPI_Aint recvcount, MPI_Datatype datatype,
+                                                       MPI_Op op, MPI_Comm comm,
+                                                       const arcoll_sched_t *s);
+
 /** Reduce + scatter: reduce_scatter.h arcoll_reduce_scatter_reduce_scatterv
  *  with equal counts.  T = T_reduce_knomial(P m) + T_scatterv_binomial(m, P m).
  *  Honours: order, tag. */
@@ -79,7 +87,8 @@ int arcoll_reduce_scatter_block_reduce_scatterv(const void *sendbuf, void *recvb
                                                 MPI_Op op, MPI_Comm comm,
                                                 const arcoll_sched_t *s);
 
-/** Table: reduce_scatter_block {recursive_halving, pairwise, ring, reduce_scatterv}. */
+/** Table: reduce_scatter_block {recursive_halving, recursive_halving_near, pairwise, ring,
+ *  reduce_scatterv}. */
 extern const arcoll_algo_desc_t arcoll_reduce_scatter_block_algorithms[];
 extern const int arcoll_reduce_scatter_block_nalgorithms;
 
