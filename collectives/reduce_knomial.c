@@ -53,6 +53,7 @@ int arcoll_reduce_knomial_radix(const void *sendbuf, void *recvbuf, MPI_Aint cou
   arcoll_red_tmpbuf_t A = {0}, *T = calloc((size_t)W + 1, sizeof *T);
   MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)(W + 1));
   void **buf = malloc(sizeof(void *) * (size_t)(W + 1)), *acc = (void *)in;
+  for (int j = 0; req && j <= W; ++j) req[j] = MPI_REQUEST_NULL;
   if (!child || !T || !req || !buf) {
     rc = MPI_ERR_NO_MEM;
     goto done;
@@ -61,7 +62,6 @@ int arcoll_reduce_knomial_radix(const void *sendbuf, void *recvbuf, MPI_Aint cou
   for (long u = 1; u < P && mypos % (u * k) == 0; u *= k)
     for (int j = 1; j < k; ++j)
       if (mypos + j * u < P) child[nchild++] = (int)(mypos + j * u);
-  for (int j = 0; j <= W; ++j) req[j] = MPI_REQUEST_NULL;
   if (mypos == 0 && top_is_root) { /* me == root: accumulate in recvbuf */
     if ((rc = arcoll_red_copy(in, recvbuf, count, datatype, &ti)) != MPI_SUCCESS) goto done;
     acc = recvbuf;
