@@ -7,6 +7,13 @@
 #include <math.h>
 #include <string.h>
 
+/* Index of the candidate named `name` among e->cand[0 .. n), or -1. */
+static int cand_index(const arcoll_explorer_t *e, const char *name) {
+  for (int i = 0; i < e->n; ++i)
+    if (!strcmp(e->cand[i].algo->name, name)) return i;
+  return -1;
+}
+
 int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c, int P,
                          MPI_Aint bytes, int commutative, int ncand, int trials, int refine) {
   memset(e, 0, sizeof *e);
@@ -52,14 +59,12 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
    * with a late rank costs every rank the lateness once (P = 256, one rank
    * 1 ms late: 0.74 s summed inside over 200 calls against 0.54 s for SMPI's
    * ompi selector) */
-  int tree_first = 0;
-  if (c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES)
-    for (int i = 0; i < e->n; ++i) tree_first |= !strcmp(e->cand[i].algo->name, "knomial");
+  const int tree_first =
+      c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES && cand_index(e, "knomial") >= 0;
   if ((c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_SCATTER ||
        c == ARCOLL_COLL_GATHER) &&
       e->n > 0 && e->n < ncand) {
-    int has = tree_first;
-    for (int i = 0; i < e->n; ++i) has |= !strcmp(e->cand[i].algo->name, "binomial");
+    const int has = tree_first || cand_index(e, "binomial") >= 0;
     arcoll_choice_t all[32];
     const int nall = has ? 0 : arcoll_select_candidates(m, c, P, bytes, commutative, all, 32);
     for (int i = 0; i < nall; ++i)
@@ -92,16 +97,12 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
    * candidate, else binomial - then the imbalance check after its runs
    * (online.h) */
   if (c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES && e->n > 1) {
-    for (int pass = 0; pass < 2; ++pass) {
-      const char *tree = pass == 0 ? "knomial" : "binomial";
-      int at = -1;
-      for (int i = 0; i < e->n && at < 0; ++i)
-        if (!strcmp(e->cand[i].algo->name, tree)) at = i;
-      if (at < 0) continue;
+    int at = cand_index(e, "knomial");
+    if (at < 0) at = cand_index(e, "binomial");
+    if (at > 0) {
       const arcoll_choice_t b = e->cand[at];
       memmove(&e->cand[1], &e->cand[0], sizeof e->cand[0] * (size_t)at);
       e->cand[0] = b;
-      break;
     }
     if ((!strcmp(e->cand[0].algo->name, "knomial") || !strcmp(e->cand[0].algo->name, "binomial")) &&
         e->cand[0].predicted_s > 0)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "reduce_scatter.h"
+#include "reduce_scatter_halving.h"
 #include "reduce_scatter_prep.h"
 
 /* bitreverse of t over `bits` bits */
@@ -37,8 +38,7 @@ static int halving(const void *sendbuf, void *recvbuf, const MPI_Aint *counts, M
   if (rc != MPI_SUCCESS || (rc = arcoll_red_tmpbuf_alloc(ti, total, &acc)) != MPI_SUCCESS ||
       (rc = arcoll_red_tmpbuf_alloc(ti, total, &tmp)) != MPI_SUCCESS)
     goto out;
-  int bits = 0;
-  while ((1 << bits) < P2) ++bits;
+  const int bits = arcoll_rs_steps(P2);
 #define SUPER(t) (near ? rev((t), bits) : (t))
   off[0] = 0;
   for (int t = 0; t < P2; ++t) {
