@@ -20,5 +20,7 @@ const arcoll_algo_desc_t arcoll_allgatherv_algorithms[] = {
      "Bruck, Ho, Kipnis, Upfal, Weathersby 1997: T = ceil(log2 P) t_s + sum min(k b_max, M)/B"},
     {"allgatherv", "gather_bcast", FN(arcoll_allgatherv_gather_bcast), ORD,
      "binomial gather + binomial bcast of block sets: T = gather(b_max, M) + log2 P T(M)"},
+    {"allgatherv", "direct", FN(arcoll_allgatherv_direct), ORD,
+     "direct (SMPI default, MPICH linear), windows of 32 steps: T = W T(0) + (P-1) X(b_max)"},
 };
 const int arcoll_allgatherv_nalgorithms = NELEM(arcoll_allgatherv_algorithms);

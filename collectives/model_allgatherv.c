@@ -6,6 +6,7 @@
  * T(min(j b, M)): the imbalance enters through b, the total caps it. */
 #include <string.h>
 
+#include "allgatherv.h" /* ARCOLL_ALLGATHERV_DIRECT_WINDOW */
 #include "model_ext.h"
 
 static double T(const arcoll_model_t *md, double x) {
@@ -32,6 +33,10 @@ double arcoll_model_allgatherv(const arcoll_model_t *md, const char *name, int P
     double t = 0;
     for (int k = 1; k < P; k <<= 1) t += T(md, cap((k < P - k ? k : P - k) * b, M));
     return t;
+  }
+  if (!strcmp(name, "direct")) { /* a latency per window; every message through this rank's link */
+    const int windows = (P - 1 + ARCOLL_ALLGATHERV_DIRECT_WINDOW - 1) / ARCOLL_ALLGATHERV_DIRECT_WINDOW;
+    return windows * T(md, 0) + (P - 1) * arcoll_model_gap(&md->inter, &md->inter_gap_curve, b);
   }
   if (!strcmp(name, "gather_bcast")) { /* subtrees of 2^l blocks up, then all M down */
     double t = 0;

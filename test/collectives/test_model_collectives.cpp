@@ -2,6 +2,8 @@
 // and scan (model_allgatherv.c, ...): closed forms under the built-in model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "select.h"
 extern "C" {
 #include "model_ext.h"  // arcoll_model_<coll> (internal to collectives/)
@@ -28,6 +30,13 @@ TEST(Model, AllgathervUsesTheLargestBlockAndTheTotal) {
   // recursive doubling P = 5 (P2 = 4, g = 5/4): steps 1, 2 + fold and unfold
   EXPECT_NEAR(arcoll_model_allgatherv(&m, "recursive_doubling", 5, b, 5 * b),
               T(1.25 * b) + T(2.5 * b) + T(b) + T(5 * b), 1e-12);
+  // direct: one latency per window of 32 steps, P-1 messages of the largest
+  // block through this rank's link (default model: X(x) = max(g, x / B))
+  const double g = m.inter.g;
+  auto X = [&](double x) { return std::max(g, x / B); };
+  EXPECT_NEAR(arcoll_model_allgatherv(&m, "direct", 8, b, 8 * b), T(0) + 7 * X(b), 1e-12);
+  EXPECT_NEAR(arcoll_model_allgatherv(&m, "direct", 8, 8, 64), T(0) + 7 * X(8), 1e-12);
+  EXPECT_NEAR(arcoll_model_allgatherv(&m, "direct", 64, 8, 512), 2 * T(0) + 63 * X(8), 1e-12);
   EXPECT_LT(arcoll_model_allgatherv(&m, "nosuch", 8, b, b), 0.0);
   // through arcoll_model_predict: bytes = b, M = P b
   EXPECT_NEAR(arcoll_model_predict(&m, ARCOLL_COLL_ALLGATHERV,
