@@ -208,13 +208,15 @@ int main(int argc, char **argv) {
               if (P >= 64 && var != (ncases % 8)) continue;
               const int inplace = var & 1, shuffled = var & 2, segmented = var & 4;
               if (shuffled && !(tab[a].flags & ARCOLL_ALGO_USES_ORDER)) continue;
-              /* sqrtp and knomial take k (3 with the segmented variant) but no segments */
+              /* sqrtp and knomial take k (3 with the segmented variant; knomial
+               * in place: radix P, the flat tree the selection offers) but no
+               * segments */
               if (segmented && !(tab[a].flags & ARCOLL_ALGO_SEGMENTED) && strcmp(an, "sqrtp") &&
                   strcmp(an, "knomial"))
                 continue;
               if (shuffled) shuffle(order, root, 1000u + (unsigned)ncases);
               arcoll_sched_t s = {shuffled ? order : NULL, segmented ? seg_small : 0,
-                                  segmented ? 3 : 0, 7};
+                                  segmented ? (!strcmp(an, "knomial") && inplace ? P : 3) : 0, 7};
               const int use_ip = inplace && (coll != 0 || me == root);
               memcpy(sbuf, in, (size_t)bytes);
               memset(rbuf, FILL, (size_t)bytes);
