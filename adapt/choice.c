@@ -107,9 +107,20 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
    * (online.h); bcasts above INT_MAX bytes only run binomial: no choice */
   if (cfg->mode[c] == ARCOLL_MODE_AUTO && cfg->online_candidates > 1 && bytes <= INT_MAX) {
     arcoll_explorer_t *ex = malloc(sizeof *ex);
-    if (ex && arcoll_explorer_init(ex, &cfg->model, c, P, bytes, commutative,
-                                   cfg->online_candidates, cfg->online_trials,
-                                   cfg->online_refine) > 1) {
+    const int n = ex ? arcoll_explorer_init(ex, &cfg->model, c, P, bytes, commutative,
+                                            cfg->online_candidates, cfg->online_trials,
+                                            cfg->online_refine)
+                     : 0;
+    if (n == 1) { /* one candidate (online.h): the explorer's, no measurement */
+      out->algo = ex->cand[0].algo;
+      out->segment_bytes = ex->cand[0].segment_bytes;
+      out->k = ex->cand[0].k;
+      out->predicted_s = ex->cand[0].predicted_s;
+      out->source = "model";
+      free(ex);
+      return;
+    }
+    if (n > 1) {
       ex->imbalance = cfg->online_skew;
       if (ex->confirm_block) ex->confirm_block = cfg->online_confirm; /* 0 for bcast, reduce */
       if (cfg->online_skew == 0) ex->check_at = 0;

@@ -77,6 +77,12 @@
  * one segment: the round-0 candidate "unsegmented" covers it).
  * arcoll_explorer_next() returns NULL once the exploration ended; `best`
  * is then the choice.
+ * Gather below ARCOLL_ONLINE_SKEW_MAX_BYTES: the model's best alone (init
+ * returns 1, the caller runs it without measuring; gather's compressed
+ * candidate, where it applies, is still measured against it): a gather's
+ * decision makes every early rank wait for the late ones' whole backlog
+ * (SMPI flat P = 256, 8 B, one rank 1 ms late: 6x the time inside of the
+ * model's pick alone; online.c).
  * Imbalance check (reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES): a tree -
  * knomial when a candidate, else binomial; "binomial" below stands for it -
  * is measured first (knomial: fewer ranks wait for a subtree, reduce.h;

@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
+#include "compress_decide.h"
 #include "online.h"
 
 namespace {
@@ -67,4 +69,45 @@ TEST(OnlineTreeFirst, TheBoundIsTwiceTheLargerOfMaxInsideAndMaxPeriod) {
   const int n0 = f.n;
   EXPECT_EQ(arcoll_explorer_check_times(&f, 0.0, 0.0, 0.0), 0);
   EXPECT_EQ(f.n, n0);
+}
+
+// Gather below 8 KiB: the model's best is the only candidate (no
+// measurement, init returns 1) at every P, with the built-in model and with
+// one that predicts binomial over 2x slower than linear (start-ups x 50, as
+// in Online.BinomialIsMeasuredForRootedCollectivesWhateverTheModelSays);
+// from 8 KiB on the candidates are measured again.  ARCOLL_COMPRESS=auto adds gather's compressed
+// candidate where the P - 1 blocks reach ARCOLL_COMPRESS_MIN_BYTES.
+TEST(OnlineTreeFirst, SmallGatherRunsTheModelsBestWithoutMeasuring) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  std::set<std::string> picked;
+  for (int slow_startups : {0, 1}) {
+    if (slow_startups) m.inter.t_s *= 50, m.inter.L *= 50, m.intra.t_s *= 50, m.intra.L *= 50;
+    for (int P : {3, 16, 64, 256, 1024}) {
+      for (MPI_Aint bytes : {1, 8, 1024, 8191}) {
+        arcoll_choice_t best[1];
+        ASSERT_EQ(arcoll_select_candidates(&m, ARCOLL_COLL_GATHER, P, bytes, 1, best, 1), 1);
+        arcoll_explorer_t e;
+        EXPECT_EQ(arcoll_explorer_init(&e, &m, ARCOLL_COLL_GATHER, P, bytes, 1, 4, 2, 2), 1)
+            << "P=" << P << " bytes=" << bytes;
+        EXPECT_EQ(e.cand[0].algo, best[0].algo) << "P=" << P << " bytes=" << bytes;
+        EXPECT_FALSE(e.finished);
+        picked.insert(e.cand[0].algo->name);
+      }
+      arcoll_explorer_t big;
+      EXPECT_GE(arcoll_explorer_init(&big, &m, ARCOLL_COLL_GATHER, P, 8192, 1, 4, 2, 2), 2)
+          << "P=" << P << " at 8 KiB";
+    }
+  }
+  EXPECT_TRUE(picked.count("linear")) << "the grid never gives linear: the case tests nothing";
+  arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);
+  for (int P : {3, 16, 256})
+    for (MPI_Aint bytes : {8, 1024, 8191}) {
+      const bool z = bytes * (P - 1) >= ARCOLL_COMPRESS_MIN_BYTES;
+      arcoll_explorer_t e;
+      EXPECT_EQ(arcoll_explorer_init(&e, &m, ARCOLL_COLL_GATHER, P, bytes, 1, 4, 2, 2), z ? 2 : 1)
+          << "P=" << P << " bytes=" << bytes;
+      if (z) EXPECT_STREQ(e.cand[1].algo->name, "compressed");
+    }
 }
