@@ -128,7 +128,9 @@
  * confirmed: 4 calls of linear 9.5 ms, of binomial 7.2 ms.  Not reached:
  * eight late ranks, where binomial's round-0 period was 2.87 ms (a close
  * loss, 1.21x, its steady one 1.89 ms: confirmed as well with the factor
- * at 1.25, which costs more elsewhere, see ARCOLL_ONLINE_CONFIRM_WITHIN).
+ * at 1.25, which costs more on small messages, see
+ * ARCOLL_ONLINE_CONFIRM_WITHIN: from 8 KiB on the factor is
+ * ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE, arcoll_explorer_confirm_within()).
  * Why the last rank out: after linear,
  * whose non-roots leave at once, ranks that ran ahead wait in binomial's
  * first calls for the root to catch up (rank 62's span over binomial's
@@ -223,6 +225,11 @@ extern "C" {
  *  1.046, 32 KiB scatter 1.011-1.016; it fixed 32 KiB gather with eight
  *  late ranks, 0.783). */
 #define ARCOLL_ONLINE_CONFIRM_WITHIN 1.0
+/** The same factor from ARCOLL_ONLINE_SKEW_MAX_BYTES on (no small gather
+ *  explores any more, online.c): close losses are confirmed too.  SMPI flat
+ *  P = 64, 32 KiB gather with eight late ranks: binomial's round-0 period
+ *  1.21x linear's, its steady one 0.76x (loop 0.360 s against 0.475 s). */
+#define ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE 1.25
 /** Round 0's best measured above this many times its predicted time: the
  *  model is off, the candidates dropped for their prediction are measured
  *  too (header, "Unless the model is far off").  On the flat SMPI cluster the
@@ -297,6 +304,11 @@ typedef struct arcoll_explorer {
  * measure (cand[0] is the model's choice when 1; the refinement needs a
  * first measured round, so it does not run either).
  */
+/** The confirmation's factor for a message of `bytes` (header, "Confirmation
+ *  in the steady state"): ARCOLL_ONLINE_CONFIRM_WITHIN below
+ *  ARCOLL_ONLINE_SKEW_MAX_BYTES, else ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE. */
+double arcoll_explorer_confirm_within(MPI_Aint bytes);
+
 int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c, int P,
                          MPI_Aint bytes, int commutative, int ncand, int trials, int refine);
 

@@ -161,15 +161,16 @@ TEST(OnlineConfirm, NoneForBcastReduceWhenOffOrWhenTheOthersAreFarSlower) {
   arcoll_explorer_t e = round0(ARCOLL_COLL_GATHER, m, 1.02, 40.0, 1.0, 0);
   EXPECT_TRUE(e.finished);
   EXPECT_EQ(e.best.algo, e.cand[0].algo);
-  // the other algorithms' periods not below ARCOLL_ONLINE_CONFIRM_WITHIN x
-  // the kept one's (losses, close or not): nothing to confirm; a tie the
-  // sum decided: confirmed
-  for (double rival : {1.3, 1.01, 0.99}) {
+  // the other algorithms' periods not below arcoll_explorer_confirm_within()
+  // x the kept one's (32 KiB: ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE): nothing to
+  // confirm; close losses and a tie the sum decided: confirmed
+  ASSERT_EQ(arcoll_explorer_confirm_within(32768), ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE);
+  for (double rival : {1.3, 1.21, 1.01, 0.99}) {
     arcoll_explorer_t f = round0(ARCOLL_COLL_GATHER, m, 1.0, 12.0, rival);
     if (rival < 1.0) EXPECT_EQ(f.best_max_s, 1.0 * f.cand[0].predicted_s);  // 0 kept on its sum
     EXPECT_EQ(f.confirm_block, ARCOLL_ONLINE_CONFIRM_BLOCK);
     EXPECT_EQ(f.best.algo, f.cand[0].algo);
-    const bool close = rival < ARCOLL_ONLINE_CONFIRM_WITHIN;
+    const bool close = rival < ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE;
     EXPECT_EQ(f.finished, !close) << rival;
     EXPECT_EQ(f.confirming, close) << rival;
     if (close) EXPECT_EQ(f.confirm_alt.algo, f.cand[1].algo);
@@ -186,4 +187,45 @@ TEST(OnlineConfirm, RunsWhateverTheOtherOnesSumOverRanks) {
   EXPECT_EQ(e.best.algo, e.cand[0].algo);
   EXPECT_TRUE(e.confirming);
   EXPECT_EQ(e.confirm_alt.algo, e.cand[1].algo);
+}
+
+// Below 8 KiB only a tie the sum decided is confirmed (factor 1): a close
+// loss is not, its blocks cost more than they gained on small messages.
+TEST(OnlineConfirm, SmallMessagesConfirmTiesOnly) {
+  EXPECT_EQ(arcoll_explorer_confirm_within(8), ARCOLL_ONLINE_CONFIRM_WITHIN);
+  EXPECT_EQ(arcoll_explorer_confirm_within(ARCOLL_ONLINE_SKEW_MAX_BYTES - 1), ARCOLL_ONLINE_CONFIRM_WITHIN);
+  EXPECT_EQ(arcoll_explorer_confirm_within(ARCOLL_ONLINE_SKEW_MAX_BYTES), ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE);
+  EXPECT_GT(ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE, ARCOLL_ONLINE_CONFIRM_WITHIN);
+}
+
+// The compressed algorithm is no confirmation rival: a tie with the kept
+// one is its raw form's (the data did not shrink); the next closest
+// algorithm is confirmed instead (32 KiB gather: binomial's period 1.2x
+// linear's, compressed's equal).
+TEST(OnlineConfirm, CompressedIsNoRival) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);
+  arcoll_explorer_t e;
+  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_GATHER, 64, 32768, 1, 4, 1, 0), 3);
+  e.check_at = 0;
+  int lin = -1, bin = -1, z = -1;
+  for (int i = 0; i < e.n; ++i) {
+    const std::string n = e.cand[i].algo->name;
+    if (n == "linear") lin = i;
+    if (n == "binomial") bin = i;
+    if (n == "compressed") z = i;
+  }
+  ASSERT_TRUE(lin >= 0 && bin >= 0 && z >= 0) << "the case needs linear, binomial and compressed";
+  const double u = e.cand[0].predicted_s;
+  std::vector<double> sum(e.n, 30.0 * u), max(e.n, 3.0 * u);
+  sum[lin] = 10.0 * u, max[lin] = 1.0 * u;
+  sum[z] = 10.5 * u, max[z] = 1.0 * u;
+  sum[bin] = 100.0 * u, max[bin] = 1.2 * u;
+  for (int i = 0; i < e.n; ++i) arcoll_explorer_record(&e, 0, 0);
+  arcoll_explorer_decide_times(&e, sum.data(), max.data());
+  EXPECT_STREQ(e.best.algo->name, "linear");
+  ASSERT_TRUE(e.confirming);
+  EXPECT_STREQ(e.confirm_alt.algo->name, "binomial");
+  arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);
 }
