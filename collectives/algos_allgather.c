@@ -22,5 +22,7 @@ const arcoll_algo_desc_t arcoll_allgather_algorithms[] = {
     {"allgather", "compressed", FN(arcoll_allgather_compressed), ORD,
      "seed 004_045dc3534e1f0a8b.txt (ZipMPI) compressed ring: T = C + (P-1) T(m/r) + D, "
      "each block compressed once by its owner"},
+    {"allgather", "direct", FN(arcoll_allgather_direct), ORD,
+     "direct (SMPI default, MPICH linear), windows of 32 steps: T = W T(0) + (P-1) X(m)"},
 };
 const int arcoll_allgather_nalgorithms = NELEM(arcoll_allgather_algorithms);

@@ -128,8 +128,16 @@ int arcoll_allgather_gather_bcast(const void *sendbuf, MPI_Aint sendcount,
                                   MPI_Datatype recvtype, MPI_Comm comm,
                                   const arcoll_sched_t *s);
 
+/** Direct: allgatherv.h's arcoll_allgatherv_direct with equal blocks (the
+ *  same body): every block to every rank at once, in windows of
+ *  ARCOLL_ALLGATHERV_DIRECT_WINDOW steps.  T = W T(0) + (P-1) X(m).
+ *  Honours: order, tag. */
+int arcoll_allgather_direct(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm, const arcoll_sched_t *s);
+
 /** Table: allgather {ring, neighbor_exchange, recursive_doubling, bruck, gather_bcast,
- *  compressed}. */
+ *  compressed, direct}. */
 extern const arcoll_algo_desc_t arcoll_allgather_algorithms[];
 extern const int arcoll_allgather_nalgorithms;
 

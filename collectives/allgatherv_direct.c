@@ -1,7 +1,9 @@
-/* Direct allgatherv (SMPI's and MPICH's "default"/linear form: every block
- * to every rank at once); see allgatherv.h. */
+/* Direct allgather and allgatherv (SMPI's "default" form, MPICH's linear:
+ * every block to every rank at once): one body over the shared preparation
+ * (allgatherv_prep.h); see allgather.h and allgatherv.h. */
 #include <stdlib.h>
 
+#include "allgather.h"
 #include "allgatherv.h"
 #include "allgatherv_prep.h"
 
@@ -39,4 +41,11 @@ int arcoll_allgatherv_direct(const void *sendbuf, MPI_Aint sendcount, MPI_Dataty
                              MPI_Datatype recvtype, MPI_Comm comm, const arcoll_sched_t *s) {
   return arcoll_agv_call(direct, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                          recvtype, comm, s);
+}
+
+int arcoll_allgather_direct(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm, const arcoll_sched_t *s) {
+  return arcoll_agv_call_equal(direct, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, comm, s);
 }

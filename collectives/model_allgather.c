@@ -33,6 +33,8 @@ double arcoll_model_allgather(const arcoll_model_t *md, const char *name, int P,
     for (int k = 1; k < P; k <<= 1) t += T(md, (k < P - k ? k : P - k) * m);
     return t;
   }
+  if (!strcmp(name, "direct")) /* allgatherv's formula, every block m */
+    return arcoll_model_allgatherv(md, "direct", P, m, P * m);
   if (!strcmp(name, "gather_bcast")) { /* the two collectives' own formulas */
     const arcoll_algo_desc_t *g = arcoll_algorithm_find(ARCOLL_COLL_GATHER, "binomial");
     const arcoll_algo_desc_t *b = arcoll_algorithm_find(ARCOLL_COLL_BCAST, "binomial");

@@ -37,6 +37,8 @@ TEST(Model, AllgathervUsesTheLargestBlockAndTheTotal) {
   EXPECT_NEAR(arcoll_model_allgatherv(&m, "direct", 8, b, 8 * b), T(0) + 7 * X(b), 1e-12);
   EXPECT_NEAR(arcoll_model_allgatherv(&m, "direct", 8, 8, 64), T(0) + 7 * X(8), 1e-12);
   EXPECT_NEAR(arcoll_model_allgatherv(&m, "direct", 64, 8, 512), 2 * T(0) + 63 * X(8), 1e-12);
+  // allgather direct: the same formula, every block m
+  EXPECT_NEAR(arcoll_model_allgather(&m, "direct", 64, 8, 0), 2 * T(0) + 63 * X(8), 1e-12);
   EXPECT_LT(arcoll_model_allgatherv(&m, "nosuch", 8, b, b), 0.0);
   // through arcoll_model_predict: bytes = b, M = P b
   EXPECT_NEAR(arcoll_model_predict(&m, ARCOLL_COLL_ALLGATHERV,
