@@ -103,8 +103,9 @@ int arcoll_reduce_chain(const void *sendbuf, void *recvbuf, MPI_Aint count,
  * over ranks 0.032 s for mvapich2_knomial against 0.080 s for SMPI's binomial
  * and 0.120 s for MPICH's selection).  Model: T = D ((k-1) T_send(M) +
  * (k-1) t_op M) on the critical path, D = ceil(log_k P) (model.c).
- * k >= P is the flat tree (every rank sends to the root), which the
- * selection also ranks (select.c): only the root waits for a late rank.
+ * k >= P is the flat tree (every rank sends to the root): only the root
+ * waits for a late rank, but the selection does not rank it (select.c:
+ * every message crosses the root's link at once).
  * Non-commutative ops: the tree over ranks 0..P-1 (children's ranges follow
  * the parent's, combined acc op child), then rank 0 sends to the root.
  * Honours: order (commutative only), k, tag.

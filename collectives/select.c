@@ -104,7 +104,7 @@ static int segment_candidates(const arcoll_model_t *m, int P, MPI_Aint bytes, MP
 }
 
 /* Candidate parameters k of an algorithm honouring sched->k (0 = default). */
-static int k_candidates(arcoll_coll_t c, const char *name, int P, int *out, int cap) {
+static int k_candidates(const char *name, int P, int *out, int cap) {
   int n = 0;
   out[n++] = 0;
   /* ksegment: only its default k = P/2 (seed 000's optimum); other k were
@@ -113,17 +113,12 @@ static int k_candidates(arcoll_coll_t c, const char *name, int P, int *out, int 
    * binomial algorithm itself, so 3, 8, 16 while below P. */
   if (!strcmp(name, "knomial")) {
     for (int r = 3; r <= 16 && r < P && n < cap; r = r == 3 ? 8 : 2 * r) out[n++] = r;
-    /* reduce: also radix P, the flat tree (one level: every rank sends to
-     * the root), where only the root waits for a late rank.  The model
-     * picks it where the gap per message is small against the start-up
-     * (cluster256 model: P = 64 at 8 B only).  SMPI flat P = 64, 8 B, 200
-     * calls, sum over ranks of the time inside / loop, radix 64 against
-     * the model's 8 before: balanced 0.0012 / 0.0011 s against 0.0069 /
-     * 0.0009, eight late ranks 0.200 / 0.200 against 1.600 / 0.200, noise
-     * 0.0030 / 0.0224 against 0.0174 / 0.0230 (SMPI's better selector:
-     * balanced 0.034 / 0.0025, eight late 1.63 / 0.201).  Not bcast: its
-     * flat tree is the linear algorithm. */
-    if (c == ARCOLL_COLL_REDUCE && P > 4 && P > out[n - 1] && n < cap) out[n++] = P;
+    /* Not radix P (the flat tree, where only the root waits for a late
+     * rank): SMPI flat P = 64, 8 B, eight late ranks, 0.200 s summed inside
+     * against 1.600 s with the model's radix 8, but on the oversubscribed
+     * tree platform (tools/coll-bench.sh) its balanced loop was 2.0x radix
+     * 8's (3.89 against 1.90 ms, 1.16x SMPI's ompi selector): all P - 1
+     * messages cross the root's uplink at once. */
   }
   return n;
 }
@@ -135,7 +130,7 @@ static int best_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_al
                        arcoll_choice_t *out) {
   int found = 0, ks[40];
   int ns = (a->flags & ARCOLL_ALGO_SEGMENTED) ? nseg : 1;
-  int nk = k_candidates(c, a->name, P, ks, 40);
+  int nk = k_candidates(a->name, P, ks, 40);
   for (int si = 0; si < ns; ++si) {
     MPI_Aint sb = (a->flags & ARCOLL_ALGO_SEGMENTED) ? segs[si] : 0;
     for (int ki = 0; ki < nk; ++ki) {
