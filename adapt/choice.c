@@ -105,21 +105,14 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
   }
   /* else the model's best candidates measured on the first calls
    * (online.h); bcasts above INT_MAX bytes only run binomial: no choice */
+  arcoll_choice_t ch;
+  int have = 0; /* ch holds the explorer's single candidate */
   if (cfg->mode[c] == ARCOLL_MODE_AUTO && cfg->online_candidates > 1 && bytes <= INT_MAX) {
     arcoll_explorer_t *ex = malloc(sizeof *ex);
     const int n = ex ? arcoll_explorer_init(ex, &cfg->model, c, P, bytes, commutative,
                                             cfg->online_candidates, cfg->online_trials,
                                             cfg->online_refine)
                      : 0;
-    if (n == 1) { /* one candidate (online.h): the explorer's, no measurement */
-      out->algo = ex->cand[0].algo;
-      out->segment_bytes = ex->cand[0].segment_bytes;
-      out->k = ex->cand[0].k;
-      out->predicted_s = ex->cand[0].predicted_s;
-      out->source = "model";
-      free(ex);
-      return;
-    }
     if (n > 1) {
       ex->imbalance = cfg->online_skew;
       if (ex->confirm_block) ex->confirm_block = cfg->online_confirm; /* 0 for bcast, reduce */
@@ -128,10 +121,13 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
       out->source = "measured";
       return; /* arcoll_choose loads the candidate of each call */
     }
+    if (n == 1) { /* one candidate (online.h): run it, no measurement */
+      ch = ex->cand[0];
+      have = 1;
+    }
     free(ex);
   }
-  arcoll_choice_t ch;
-  if (arcoll_select(&cfg->model, c, P, bytes, commutative, &ch) == 0 && ch.algo) {
+  if ((have || arcoll_select(&cfg->model, c, P, bytes, commutative, &ch) == 0) && ch.algo) {
     out->algo = ch.algo;
     out->segment_bytes = ch.segment_bytes;
     out->k = ch.k;

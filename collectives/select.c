@@ -110,16 +110,15 @@ static int k_candidates(const char *name, int P, int *out, int cap) {
   /* ksegment: only its default k = P/2 (seed 000's optimum); other k were
    * not validated against SMPI measurements, so the model is not trusted
    * to rank them.  knomial: radix 0 (= ARCOLL_KNOMIAL_RADIX, 4), 2 is the
-   * binomial algorithm itself, so 3, 8, 16 while below P. */
-  if (!strcmp(name, "knomial")) {
+   * binomial algorithm itself, so 3, 8, 16 while below P.  Not radix P
+   * (the flat tree, where only the root waits for a late rank): SMPI flat
+   * P = 64, 8 B, eight late ranks, 0.200 s summed inside against 1.600 s
+   * with the model's radix 8, but on the oversubscribed tree platform
+   * (tools/coll-bench.sh) its balanced loop was 2.0x radix 8's (3.89
+   * against 1.90 ms, 1.16x SMPI's ompi selector): all P - 1 messages cross
+   * the root's uplink at once. */
+  if (!strcmp(name, "knomial"))
     for (int r = 3; r <= 16 && r < P && n < cap; r = r == 3 ? 8 : 2 * r) out[n++] = r;
-    /* Not radix P (the flat tree, where only the root waits for a late
-     * rank): SMPI flat P = 64, 8 B, eight late ranks, 0.200 s summed inside
-     * against 1.600 s with the model's radix 8, but on the oversubscribed
-     * tree platform (tools/coll-bench.sh) its balanced loop was 2.0x radix
-     * 8's (3.89 against 1.90 ms, 1.16x SMPI's ompi selector): all P - 1
-     * messages cross the root's uplink at once. */
-  }
   return n;
 }
 

@@ -209,8 +209,8 @@ int main(int argc, char **argv) {
               const int inplace = var & 1, shuffled = var & 2, segmented = var & 4;
               if (shuffled && !(tab[a].flags & ARCOLL_ALGO_USES_ORDER)) continue;
               /* sqrtp and knomial take k (3 with the segmented variant; knomial
-               * in place: radix P, the flat tree the selection offers) but no
-               * segments */
+               * in place: radix P, the flat tree, which callers may pass though
+               * the selection does not rank it) but no segments */
               if (segmented && !(tab[a].flags & ARCOLL_ALGO_SEGMENTED) && strcmp(an, "sqrtp") &&
                   strcmp(an, "knomial"))
                 continue;
