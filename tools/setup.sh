@@ -14,7 +14,7 @@ packages=(build-essential cmake pkg-config python3 gfortran
   libsimgrid-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libopen-trace-format2-dev otf2-tools libxxhash-dev libdw-dev
-  libjs-vega chromium libhwloc-dev liblz4-dev libzstd-dev)
+  libjs-vega chromium libhwloc-dev liblz4-dev libzstd-dev zstd)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
