@@ -123,6 +123,14 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       }
     }
   }
+  if (st == Strategy::Best && opt.keep_start && r.best != 0) {
+    double tmin = r.stages[0].cost.time_s;
+    for (const Stage &s : r.stages) tmin = std::min(tmin, s.cost.time_s);
+    if (r.stages[0].cost.time_s <= tmin * (1.0 + std::max(0.0, opt.tie_tolerance))) {
+      r.best = 0;
+      r.start_kept = true;
+    }
+  }
   r.chosen_index = st == Strategy::Best ? r.best : chosen;
   return r;
 }

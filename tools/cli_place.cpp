@@ -78,7 +78,7 @@ struct PlaceArgs {
   long max_evals = 0;
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   std::vector<std::string> lat, bw;
-  bool with_colls = false, json = false, advice = false, no_second_opinion = false;
+  bool with_colls = false, json = false, advice = false, no_second_opinion = false, move_on_tie = false;
   std::string sets = "steps";
 };
 
@@ -218,6 +218,7 @@ int run_place(const PlaceArgs &A) {
   popt.strategy = strategy;
   popt.tie_tolerance = A.tie_tolerance;
   popt.second_opinion = !A.no_second_opinion;
+  popt.keep_start = !A.move_on_tie;
   if (A.initial == "random") {
     popt.initial = ap::random_mapping(g.nranks, topo, A.seed);
     popt.initial_name = fmt::format("initial (random, seed {})", A.seed);
@@ -270,6 +271,7 @@ int run_place(const PlaceArgs &A) {
                            {"start_s", pr.second.start_s},
                            {"refined_s", pr.second.refined_s},
                            {"overruled", pr.second.overruled}};
+  J["start_kept"] = pr.start_kept;
   if (text) {
     std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}{}\n", "stage", "est. time (s)",
                              "vs " + pr.stages[0].name.substr(0, 7), "hop-bytes", "max link load", "took (s)",
@@ -288,7 +290,11 @@ int run_place(const PlaceArgs &A) {
                                pr.second.overruled ? "not confirmed, the start is written (--no-second-opinion "
                                                      "writes the refined mapping)"
                                                    : "confirmed");
-    if (strategy == ap::Strategy::Best && ntied > 1)
+    if (pr.start_kept)
+      std::cout << fmt::format("the start \"{}\" is within {:g} % of the lowest est. time: kept (a move must be "
+                               "predicted to gain more; --move-on-tie writes the tie-break's stage)\n",
+                               pr.stages[0].name, 100 * A.tie_tolerance);
+    if (strategy == ap::Strategy::Best && ntied > 1 && !pr.start_kept)
       std::cout << fmt::format("{} stages within {:g} % of the lowest est. time: chosen by max link load, then "
                                "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance);
   }
@@ -390,6 +396,10 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_flag("--no-second-opinion", A->no_second_opinion,
                "with --strategy best and --contention count: write the refined mapping even when the blend model "
                "does not rate it below the refinement's start (placement/place.hpp, SecondOpinion)");
+  pl->add_flag("--move-on-tie", A->move_on_tie,
+               "with --strategy best: write the stage the tie-break ranks first even when the start (in-order or "
+               "--initial) is within --tie-tolerance of it (default: the start is kept; placement/place.hpp, "
+               "PlaceOptions::keep_start)");
   pl->add_option("--sets", A->sets,
                  "concurrent sets of the cost: steps (the trace's communication steps, seed 001's CCS) or levels "
                  "(dependency levels from the recorded receives, placement/levels.hpp; a trace without "

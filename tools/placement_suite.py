@@ -54,7 +54,14 @@ SUITE = {
     "rd_alltoall": WORKLOADS["seed001"]["rd_alltoall"],
     "cg_like": WORKLOADS["seed001"]["cg_like"],
     "umt_like": WORKLOADS["seed001"]["umt_like"],
+    "scalapack_lu": [],   # replayed, see REPLAYED
 }
+# Workloads recorded from a real program on MPICH and replayed under SMPI (test/workloads/trace_replay.cpp):
+# workload -> machine -> trace in test/workloads/traces/ (.arctrace.zst). scalapack_lu: Debian
+# scalapack-mpi-test's xdlu, LU of a 1024 x 1024 matrix, NB 32, 8 x 4 / 8 x 8 process grid (tools/record-xdlu.sh).
+# The placement reads the recorded trace itself; the replay gives the SMPI time of each mapping.
+TRACES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "workloads", "traces")
+REPLAYED = {"scalapack_lu": {"seed001": "xdlu-n1024-8x4", "node16": "xdlu-n1024-8x8"}}
 # Per machine: the workloads run there and their arguments. node16 (64 ranks) runs the 32-rank
 # arguments; fattree1024 (1024 ranks) only a subset with tiny messages and few steps (SMPI's run time).
 SUITE_BY_MACHINE = {
@@ -101,7 +108,15 @@ def run_workload(r, setting, w, args, nfid):
     wd = os.path.join(r.out, setting, w)
     os.makedirs(wd, exist_ok=True)
     trace = os.path.join(r.out, machine, w + ".arctrace")
-    if not os.path.exists(trace):
+    prog = w
+    if w in REPLAYED:
+        prog, args = "trace_replay", ["-t", trace]
+        if not os.path.exists(trace):
+            src = os.path.join(TRACES, REPLAYED[w][machine] + ".arctrace.zst")
+            p, _ = r.run(["zstd", "-dqf", src, "-o", trace], 120)
+            if p.returncode != 0:
+                raise ExperimentError(f"zstd -d {src} failed (Debian zstd): {p.stderr.strip()}")
+    elif not os.path.exists(trace):
         log(f"[{setting}] {w}: profiling ({m['nranks']} ranks, in-order)")
         r.smpi(m, m["inorder"], w + "_prof", args, os.path.join(r.out, machine, w + ".profile.log"), trace)
     sims, by_text, res = {}, {}, {"args": args, "rows": {}}
@@ -109,7 +124,7 @@ def run_workload(r, setting, w, args, nfid):
     for row in ROWS:
         mp = os.path.join(wd, row + ".hosts")
         st, _, _ = r.place(m, trace, mp, row, initial, r.a.seed, mp + ".place.log")
-        sim, _ = r.smpi(m, mp, w, args, mp + ".smpi.log")
+        sim, _ = r.smpi(m, mp, prog, args, mp + ".smpi.log")
         sims[row] = sim
         by_text.setdefault(open(mp).read(), (row, sim))
         fid_rows.append({"mapping": mp, "strategy": row, "sim_s": sim})
@@ -120,7 +135,7 @@ def run_workload(r, setting, w, args, nfid):
         mp = os.path.join(wd, f"best-{model}.hosts")
         st, j, _ = r.place(m, trace, mp, "best", initial, r.a.seed, mp + ".place.log", model)
         text = open(mp).read()
-        same, sim = by_text[text] if text in by_text else (None, r.smpi(m, mp, w, args, mp + ".smpi.log")[0])
+        same, sim = by_text[text] if text in by_text else (None, r.smpi(m, mp, prog, args, mp + ".smpi.log")[0])
         if same is None:
             fid_rows.append({"mapping": mp, "strategy": f"best-{model}", "sim_s": sim})
         # "row": the strategy row whose mapping is the same file (None: a mapping of its own, e.g. the blend
@@ -134,7 +149,7 @@ def run_workload(r, setting, w, args, nfid):
         b["vs_identity"] = b["sim_s"] / sims["identity"] - 1 if sims["identity"] > 0 else 0.0
         b["ok"] = b["vs_best"] <= WITHIN and b["vs_identity"] <= NOT_WORSE
     r.a.fidelity_mappings = nfid
-    f = r.fidelity(m, trace, w, args, wd, fid_rows)
+    f = r.fidelity(m, trace, prog, args, wd, fid_rows)
     res["fidelity"] = {"n": len(f["points"]), "count": f["spearman"], "blend": f["spearman_blend"],
                        "hop_bytes": f["spearman_hop_bytes"], "points": f["points"]}
     return res
@@ -215,8 +230,9 @@ def main(argv):
         allres = json.load(open(path)) if os.path.exists(path) else {}
         for s in settings:
             machine = SETTINGS[s][0]
-            todo = [w for w in ws if w in SUITE_BY_MACHINE[machine]]
-            missing = [w for w in todo if not os.access(os.path.join(r.wl_dir, w + "_prof"), os.X_OK)]
+            todo = [w for w in ws if w in SUITE_BY_MACHINE[machine] and (w not in REPLAYED or machine in REPLAYED[w])]
+            missing = [w for w in todo if not os.access(os.path.join(r.wl_dir, "trace_replay" if w in REPLAYED
+                                                                  else w + "_prof"), os.X_OK)]
             if missing:
                 raise ExperimentError(f"not built in {r.wl_dir}: {', '.join(missing)}")
             nfid = FIDELITY_DEFAULT[machine] if a.fidelity_mappings is None else a.fidelity_mappings

@@ -83,6 +83,18 @@ def rules(a):
                 "sum": min(ROWS, key=lambda r: c(r) / cmin + b(r) / bmin),
                 "max": min(ROWS, key=lambda r: max(c(r) / cmin, b(r) / bmin)),
             }
+            # arcoll place's choose_stage(): the stages within 1 % of the lowest cost, then the lowest max link
+            # load, then hop-bytes; with keep_start the start (identity row) wins when it is within that 1 %.
+            def choose(cands, keep):
+                lo = min(map(c, cands))
+                if keep and "identity" in cands and c("identity") <= 1.01 * lo:
+                    return "identity"
+                tied = [r for r in cands if c(r) <= 1.01 * lo]
+                return min(tied, key=lambda r: (rows[r]["max_congestion"], hb(r), c(r)))
+            for keep in (False, True):
+                pre, full = choose(ROWS[:-1], keep), choose(ROWS, keep)
+                picks["ties_second_opinion" + ("_keep_start" if keep else "")] = (
+                    full if full != "refined" or b("refined") < b(pre) else pre)
             for h in (0.1, 0.25, 0.5, 0.75):
                 picks[f"hop_bytes_{h}"] = count if count != "refined" or hb("refined") <= (1 + h) * hb(start) else start
             best = min(rows[r]["sim_s"] for r in ROWS)

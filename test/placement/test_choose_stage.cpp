@@ -97,8 +97,13 @@ TEST(ChooseStage, NotATieTheLowerTimeWinsDespiteItsLinkLoad) {
   EXPECT_EQ(choose_stage(s), 1u);
 }
 
-TEST(ChooseStage, PlaceWritesTheStageTheChooserPicksAndRefinesFromIt) {
-  // A ring of 32 ranks numbered at random on 16 hosts x 2 slots (issue 18's machine shape, 4 leaves).
+namespace {
+// A ring of 32 ranks numbered at random on 16 hosts x 2 slots (issue 18's machine shape, 4 leaves).
+struct ScrambledRing {
+  Topology t;
+  CommGraph g;
+};
+ScrambledRing scrambled_ring() {
   const char *conf =
       "SwitchName=l1 Nodes=n[01-04]\nSwitchName=l2 Nodes=n[05-08]\nSwitchName=l3 Nodes=n[09-12]\n"
       "SwitchName=l4 Nodes=n[13-16]\nSwitchName=top Switches=l[1-4]\n";
@@ -120,6 +125,12 @@ TEST(ChooseStage, PlaceWritesTheStageTheChooserPicksAndRefinesFromIt) {
     steps.push_back(st);
   }
   CommGraph g = graph(32, steps);
+  return ScrambledRing{t, g};
+}
+}  // namespace
+
+TEST(ChooseStage, PlaceWritesTheStageTheChooserPicksAndRefinesFromIt) {
+  auto [t, g] = scrambled_ring();
   PlaceOptions o;
   o.refine.seed = 1;
   o.refine.max_evals = 2000;
@@ -138,4 +149,29 @@ TEST(ChooseStage, PlaceWritesTheStageTheChooserPicksAndRefinesFromIt) {
   // two ends of an arc); the ring laid out along the hosts reaches it, and the chosen mapping does.
   EXPECT_EQ(r.chosen().cost.max_congestion, 2);
   EXPECT_LT(r.chosen().cost.time_s, r.stages[0].cost.time_s);
+}
+
+TEST(ChooseStage, BestKeepsTheStartWithinTheToleranceUnlessAskedToMove) {
+  auto [t, g] = scrambled_ring();
+  PlaceOptions o;
+  o.refine.seed = 1;
+  o.refine.max_evals = 2000;
+  o.refine.time_limit_s = 30;
+  o.tie_tolerance = 10.0;  // every stage is "within the tolerance" of the best one
+  PlaceResult kept = place(g, t, o);
+  EXPECT_EQ(kept.chosen_index, 0u);
+  EXPECT_TRUE(kept.start_kept);
+  o.keep_start = false;
+  PlaceResult moved = place(g, t, o);
+  EXPECT_FALSE(moved.start_kept);
+  EXPECT_EQ(moved.chosen_index, choose_stage(moved.stages, 10.0));
+  EXPECT_NE(moved.chosen_index, 0u);  // the scrambled ring's in-order mapping loads the uplinks most
+  // With the default tolerance the in-order ring is far from the best: nothing is kept.
+  o = PlaceOptions{};
+  o.refine.seed = 1;
+  o.refine.max_evals = 2000;
+  PlaceResult def = place(g, t, o);
+  EXPECT_FALSE(def.start_kept);
+  EXPECT_NE(def.chosen_index, 0u);
+  EXPECT_LT(def.chosen().cost.time_s, def.stages[0].cost.time_s / (1 + kTieTolerance));
 }

@@ -4,8 +4,11 @@
  *        messages and collective calls, no computation) on as many ranks as it
  *        has, and prints the placement suite's WORKLOAD line.
  *
- *     trace_replay -t TRACE.arctrace
+ *     trace_replay -t TRACE.arctrace [-only p2p|colls]
  *
+ * `-only p2p` replays the point-to-point messages alone, `-only colls` the
+ * collective calls alone (which part of a program's communication time a
+ * mapping changes).
  * Schedule and approximations: replay_plan.hpp. Rank r of the replay plays
  * world rank r of the trace, so a hostfile given to smpirun / mpiexec places
  * the recorded program's ranks. Result line (wl_common.h): comm_time_s = the
@@ -103,11 +106,19 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *path = nullptr;
+  const std::string usage = "; usage: trace_replay -t TRACE.arctrace [-only p2p|colls]";
+  bool p2p = true, colls = true;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "-t") && i + 1 < argc) path = argv[++i];
-    else return fail(rank, std::string("unknown argument '") + argv[i] + "'; usage: trace_replay -t TRACE.arctrace");
+    if (!std::strcmp(argv[i], "-t") && i + 1 < argc) {
+      path = argv[++i];
+    } else if (!std::strcmp(argv[i], "-only") && i + 1 < argc && (!std::strcmp(argv[i + 1], "p2p") ||
+                                                                  !std::strcmp(argv[i + 1], "colls"))) {
+      p2p = !std::strcmp(argv[++i], "p2p"), colls = !p2p;
+    } else {
+      return fail(rank, std::string("unknown or incomplete argument '") + argv[i] + "'" + usage);
+    }
   }
-  if (!path) return fail(rank, "no trace given; usage: trace_replay -t TRACE.arctrace");
+  if (!path) return fail(rank, "no trace given" + usage);
   ReplayPlan plan;
   try {
     arcoll::trace::Trace t = arcoll::trace::Trace::read(path);
@@ -132,7 +143,9 @@ int main(int argc, char **argv) {
   std::vector<std::vector<char>> kept;  // buffers of deferred receives
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
-  for (const auto &s : plan.ranks[rank]) {
+  for (auto &s : plan.ranks[rank]) {
+    if (!p2p) s.recvs.clear(), s.sends.clear();
+    if (!colls) s.colls.clear();
     step_reqs.clear();
     std::vector<char> rb;
     uint64_t need = 0;
