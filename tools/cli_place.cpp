@@ -79,7 +79,7 @@ struct PlaceArgs {
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   std::vector<std::string> lat, bw;
   bool with_colls = false, json = false, advice = false, no_second_opinion = false, move_on_tie = false;
-  std::string sets = "steps";
+  std::string sets = "auto";
 };
 
 nlohmann::json cost_json(const ap::CostReport &c) {
@@ -156,10 +156,11 @@ int run_place(const PlaceArgs &A) {
   arcoll::trace::Trace trace = arcoll::trace::Trace::read(A.trace_path);
   ap::CommGraphOptions gopt;
   gopt.with_collectives = A.with_colls;
-  if (A.sets != "steps" && A.sets != "levels")
-    throw UsageError(fmt::format("--sets {}: use steps (the trace's communication steps) or levels (dependency "
-                                 "levels from the recorded receives)", A.sets));
-  gopt.by_levels = A.sets == "levels";
+  if (A.sets != "steps" && A.sets != "levels" && A.sets != "auto")
+    throw UsageError(fmt::format("--sets {}: use auto (levels when the trace records receives, else steps), steps "
+                                 "(the trace's communication steps) or levels (dependency levels from the recorded "
+                                 "receives)", A.sets));
+  gopt.by_levels = A.sets != "steps";
   ap::CommGraph g;
   try {
     g = ap::build_comm_graph(trace, gopt);
@@ -192,7 +193,7 @@ int run_place(const PlaceArgs &A) {
                              g.by_levels ? fmt::format("dependency levels ({} nodes taken out of cycles)", g.levels_forced)
                                          : "communication steps",
                              nmsg, human_bytes(static_cast<double>(g.total_bytes)));
-    if (gopt.by_levels && !g.by_levels)
+    if (A.sets == "levels" && !g.by_levels)
       std::cout << "note: --sets levels: the trace records no receives (written before RT_RECV existed); its "
                    "communication steps are used\n";
     std::cout << fmt::format("machine: {} hosts{}, {} slots ({}), {} topology vertices\n", nhosts,
@@ -265,6 +266,7 @@ int run_place(const PlaceArgs &A) {
   J["chosen"] = pr.chosen().name;
   J["strategy"] = A.strategy;
   J["tie_tolerance"] = A.tie_tolerance;
+  J["sets"] = g.by_levels ? "levels" : "steps";
   if (pr.second.checked)
     J["second_opinion"] = {{"model", "blend"},
                            {"start", pr.stages[pr.second.start].name},
@@ -401,9 +403,10 @@ std::function<int()> add_place(CLI::App &app) {
                "--initial) is within --tie-tolerance of it (default: the start is kept; placement/place.hpp, "
                "PlaceOptions::keep_start)");
   pl->add_option("--sets", A->sets,
-                 "concurrent sets of the cost: steps (the trace's communication steps, seed 001's CCS) or levels "
+                 "concurrent sets of the cost: steps (the trace's communication steps, seed 001's CCS), levels "
                  "(dependency levels from the recorded receives, placement/levels.hpp; a trace without "
-                 "receives keeps its steps)")->capture_default_str();
+                 "receives keeps its steps) or auto (levels when the trace records receives, else steps; "
+                 "placement/README.md \"Dependency levels\")")->capture_default_str();
   pl->add_flag("--json", A->json, "print one JSON object (stages, costs, advice) instead of text");
   pl->add_flag("--advice", A->advice, "print the barrier advice of every consecutive step pair");
   return [pl, A]() { return *pl ? run_place(*A) : -1; };

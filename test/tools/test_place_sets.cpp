@@ -1,0 +1,78 @@
+// `arcoll place --sets`: by default (auto) the cost's concurrent sets are the dependency levels when the
+// trace records receives (placement/levels.hpp), else the trace's communication steps; an explicit
+// `--sets levels` on a trace without receives says that it falls back to the steps.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_test_util.hpp"
+#include "synth_trace.hpp"
+
+namespace {
+
+using clitest::Result;
+using clitest::sh;
+using clitest::spit;
+
+class PlaceSets : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/arcoll-sets-test-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir = tmpl;
+    testtrace::Writer w(4);  // no receives: a two-step exchange
+    for (uint64_t k = 0; k < 2; ++k)
+      for (int i = 0; i < 4; ++i) w.add({k, i, (i + 1 + int(k)) % 4, 4096});
+    w.write(dir + "/synth.arctrace");
+    // A real program's trace with receives: xdlu (ScaLAPACK LU, 2 x 2 grid) recorded on MPICH.
+    ASSERT_EQ(std::system(("zstd -dqf '" ARCOLL_XDLU_TRACE "' -o '" + dir + "/xdlu.arctrace'").c_str()), 0)
+        << "zstd (Debian zstd) could not unpack " ARCOLL_XDLU_TRACE;
+    spit(dir + "/topology.conf", "SwitchName=l1 Nodes=n[01-02]\n");
+    spit(dir + "/hosts.txt", "n01:2\nn02:2\n");
+  }
+  void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
+  Result place(const std::string &trace, const std::string &rest) {
+    return sh(std::string("'") + ARCOLL_CLI + "' place '" + dir + "/" + trace + "' --topology '" + dir +
+                  "/topology.conf' --hosts '" + dir + "/hosts.txt' --max-evals 500 -o '" + dir + "/out.hosts' " + rest,
+              dir);
+  }
+  static std::string sets(const Result &r) { return nlohmann::json::parse(r.out).at("sets").get<std::string>(); }
+  std::string dir;
+};
+
+TEST_F(PlaceSets, DefaultIsLevelsWhenTheTraceRecordsReceives) {
+  Result r = place("xdlu.arctrace", "--json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(sets(r), "levels");
+  r = place("xdlu.arctrace", "--json --sets steps");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(sets(r), "steps");
+  r = place("xdlu.arctrace", "");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("dependency levels"), std::string::npos) << r.out;
+}
+
+TEST_F(PlaceSets, TraceWithoutReceivesKeepsItsSteps) {
+  Result r = place("synth.arctrace", "--json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(sets(r), "steps");
+  r = place("synth.arctrace", "");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.out.find("note: --sets levels"), std::string::npos) << r.out;  // auto: silent
+  r = place("synth.arctrace", "--sets levels");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("note: --sets levels: the trace records no receives"), std::string::npos) << r.out;
+}
+
+TEST_F(PlaceSets, UnknownSetsIsAUsageError) {
+  Result r = place("synth.arctrace", "--sets phases");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("--sets phases: use auto"), std::string::npos) << r.err;
+}
+
+}  // namespace
