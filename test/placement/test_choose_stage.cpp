@@ -127,14 +127,19 @@ ScrambledRing scrambled_ring() {
   CommGraph g = graph(32, steps);
   return ScrambledRing{t, g};
 }
-}  // namespace
-
-TEST(ChooseStage, PlaceWritesTheStageTheChooserPicksAndRefinesFromIt) {
-  auto [t, g] = scrambled_ring();
+// Best from in-order, seed 1, a 2000-evaluation refinement (deterministic).
+PlaceOptions ring_options() {
   PlaceOptions o;
   o.refine.seed = 1;
   o.refine.max_evals = 2000;
   o.refine.time_limit_s = 30;
+  return o;
+}
+}  // namespace
+
+TEST(ChooseStage, PlaceWritesTheStageTheChooserPicksAndRefinesFromIt) {
+  auto [t, g] = scrambled_ring();
+  PlaceOptions o = ring_options();
   PlaceResult r = place(g, t, o);
   ASSERT_GE(r.stages.size(), 5u);
   EXPECT_EQ(r.chosen_index, choose_stage(r.stages));
@@ -153,10 +158,7 @@ TEST(ChooseStage, PlaceWritesTheStageTheChooserPicksAndRefinesFromIt) {
 
 TEST(ChooseStage, BestKeepsTheStartWithinTheToleranceUnlessAskedToMove) {
   auto [t, g] = scrambled_ring();
-  PlaceOptions o;
-  o.refine.seed = 1;
-  o.refine.max_evals = 2000;
-  o.refine.time_limit_s = 30;
+  PlaceOptions o = ring_options();
   o.tie_tolerance = 10.0;  // every stage is "within the tolerance" of the best one
   PlaceResult kept = place(g, t, o);
   EXPECT_EQ(kept.chosen_index, 0u);
@@ -167,9 +169,7 @@ TEST(ChooseStage, BestKeepsTheStartWithinTheToleranceUnlessAskedToMove) {
   EXPECT_EQ(moved.chosen_index, choose_stage(moved.stages, 10.0));
   EXPECT_NE(moved.chosen_index, 0u);  // the scrambled ring's in-order mapping loads the uplinks most
   // With the default tolerance the in-order ring is far from the best: nothing is kept.
-  o = PlaceOptions{};
-  o.refine.seed = 1;
-  o.refine.max_evals = 2000;
+  o = ring_options();
   PlaceResult def = place(g, t, o);
   EXPECT_FALSE(def.start_kept);
   EXPECT_NE(def.chosen_index, 0u);
