@@ -6,7 +6,10 @@
 #include <stdexcept>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "hopbytes.hpp"
+#include "mapping_io.hpp"
 #include "map_scotch.hpp"
 #include "partition_metis.hpp"
 
@@ -111,7 +114,27 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     t = clock::now();
     const size_t start = r.best;
     r.refine = refine(g, topo, r.stages[start].map, ro);
-    size_t i = add(r.refine.hit_time_limit ? "refined (time limit)" : "refined", r.refine.map, t);
+    int won = 0;  // 0: the refinement from `start`; k: from random start k
+    for (int k = 1; k <= opt.random_starts && !r.refine.hit_time_limit; ++k) {
+      RefineOptions rk = ro;
+      rk.seed = opt.refine.seed + static_cast<uint64_t>(k);
+      rk.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0));
+      RefineResult res = refine(g, topo, random_mapping(g.nranks, topo, rk.seed), rk);
+      res.evaluations += r.refine.evaluations;
+      if (res.time_s < r.refine.time_s) {
+        r.refine = std::move(res);
+        won = k;
+      } else {
+        r.refine.evaluations = res.evaluations;
+        r.refine.hit_time_limit = res.hit_time_limit;
+      }
+    }
+    std::string name = "refined";
+    if (won)
+      name += fmt::format(" (random start {}{})", won, r.refine.hit_time_limit ? ", time limit" : "");
+    else if (r.refine.hit_time_limit)
+      name += " (time limit)";
+    size_t i = add(name, r.refine.map, t);
     r.stages[i].evaluations = r.refine.evaluations;
     if (st == Strategy::Refined) chosen = i;
     if (st == Strategy::Best && opt.second_opinion && topo.contention == Contention::Count && r.best == i) {

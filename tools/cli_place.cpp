@@ -77,6 +77,7 @@ struct PlaceArgs {
   double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance;
   long max_evals = 0;
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
+  int random_starts = 0;
   std::vector<std::string> lat, bw;
   bool with_colls = false, json = false, advice = false, no_second_opinion = false, move_on_tie = false;
   std::string sets = "auto";
@@ -220,6 +221,7 @@ int run_place(const PlaceArgs &A) {
   popt.tie_tolerance = A.tie_tolerance;
   popt.second_opinion = !A.no_second_opinion;
   popt.keep_start = !A.move_on_tie;
+  popt.random_starts = A.random_starts;
   if (A.initial == "random") {
     popt.initial = ap::random_mapping(g.nranks, topo, A.seed);
     popt.initial_name = fmt::format("initial (random, seed {})", A.seed);
@@ -301,7 +303,12 @@ int run_place(const PlaceArgs &A) {
                                "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance);
   }
   for (auto &s : pr.stages)
-    if (s.evaluations >= 0 && s.name.find("time limit") != std::string::npos)
+    if (s.evaluations >= 0 && s.name.find("time limit") != std::string::npos && A.random_starts > 0)
+      std::cerr << fmt::format("arcoll place: warning: stage \"{}\" stopped at --time-limit {:g} s after {} candidate "
+                               "evaluations over the refinement and its --random-starts {}: another machine or a "
+                               "busier one can write another mapping; a larger --time-limit lets every start use its "
+                               "--max-evals budget\n", s.name, A.time_limit, s.evaluations, A.random_starts);
+    else if (s.evaluations >= 0 && s.name.find("time limit") != std::string::npos)
       std::cerr << fmt::format("arcoll place: warning: stage \"{}\" stopped at --time-limit {:g} s after {} candidate "
                                "evaluations, {}: another machine or a busier one can write another mapping. For a "
                                "reproducible one pass --max-evals {} (or a larger --time-limit)\n",
@@ -398,6 +405,11 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_flag("--no-second-opinion", A->no_second_opinion,
                "with --strategy best and --contention count: write the refined mapping even when the blend model "
                "does not rate it below the refinement's start (placement/place.hpp, SecondOpinion)");
+  pl->add_option("--random-starts", A->random_starts,
+                 "with --strategy refined|best: also refine from N random mappings (seeds --seed + 1..N), each with "
+                 "the --max-evals budget, and keep the lowest estimated time (placement/place.hpp, "
+                 "PlaceOptions::random_starts)")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
   pl->add_flag("--move-on-tie", A->move_on_tie,
                "with --strategy best: write the stage the tie-break ranks first even when the start (in-order or "
                "--initial) is within --tie-tolerance of it (default: the start is kept; placement/place.hpp, "

@@ -8,6 +8,7 @@
 
 #include "cost.hpp"
 #include "fixtures.hpp"
+#include "partition_metis.hpp"
 #include "place.hpp"
 
 using namespace arcoll::placement;
@@ -174,4 +175,29 @@ TEST(ChooseStage, BestKeepsTheStartWithinTheToleranceUnlessAskedToMove) {
   EXPECT_FALSE(def.start_kept);
   EXPECT_NE(def.chosen_index, 0u);
   EXPECT_LT(def.chosen().cost.time_s, def.stages[0].cost.time_s / (1 + kTieTolerance));
+}
+
+TEST(ChooseStage, RandomStartsNeverRefineWorseAndAreReproducible) {
+  auto [t, g] = scrambled_ring();
+  auto refined = [](const PlaceResult &r) -> const Stage & {
+    for (const Stage &s : r.stages)
+      if (s.name.rfind("refined", 0) == 0) return s;
+    ADD_FAILURE() << "no refined stage";
+    return r.stages[0];
+  };
+  PlaceOptions o = ring_options();
+  o.strategy = Strategy::Refined;
+  PlaceResult one = place(g, t, o);
+  o.random_starts = 3;
+  PlaceResult four = place(g, t, o), again = place(g, t, o);
+  EXPECT_LE(refined(four).cost.time_s, refined(one).cost.time_s);
+  EXPECT_GT(refined(four).evaluations, refined(one).evaluations);  // every start ran its budget
+  EXPECT_LE(refined(four).evaluations, 4 * o.refine.max_evals);
+  EXPECT_EQ(refined(four).name, refined(again).name);
+  EXPECT_EQ(refined(four).map, refined(again).map);
+  if (refined(four).cost.time_s < refined(one).cost.time_s)
+    EXPECT_NE(refined(four).name.find("random start"), std::string::npos) << refined(four).name;
+  else
+    EXPECT_EQ(refined(four).name, "refined");
+  EXPECT_TRUE(respects_slots(refined(four).map, t));
 }
