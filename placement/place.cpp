@@ -26,11 +26,15 @@ Strategy parse_strategy(const std::string &name) {
                               "\"; use identity, hopbytes, metis, scotch, refined or best");
 }
 
+double tie_limit(const std::vector<Stage> &stages, double rel_tol) {
+  double tmin = stages.at(0).cost.time_s;
+  for (const Stage &s : stages) tmin = std::min(tmin, s.cost.time_s);
+  return tmin * (1.0 + std::max(0.0, rel_tol));
+}
+
 size_t choose_stage(const std::vector<Stage> &stages, double rel_tol) {
   if (stages.empty()) throw std::invalid_argument("choose_stage: no stages");
-  double tmin = stages[0].cost.time_s;
-  for (const Stage &s : stages) tmin = std::min(tmin, s.cost.time_s);
-  const double limit = tmin * (1.0 + std::max(0.0, rel_tol));
+  const double limit = tie_limit(stages, rel_tol);
   size_t pick = stages.size();
   for (size_t i = 0; i < stages.size(); ++i) {
     const CostReport &c = stages[i].cost;
@@ -146,13 +150,10 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       }
     }
   }
-  if (st == Strategy::Best && opt.keep_start && r.best != 0) {
-    double tmin = r.stages[0].cost.time_s;
-    for (const Stage &s : r.stages) tmin = std::min(tmin, s.cost.time_s);
-    if (r.stages[0].cost.time_s <= tmin * (1.0 + std::max(0.0, opt.tie_tolerance))) {
-      r.best = 0;
-      r.start_kept = true;
-    }
+  if (st == Strategy::Best && opt.keep_start && r.best != 0 &&
+      r.stages[0].cost.time_s <= tie_limit(r.stages, opt.tie_tolerance)) {
+    r.best = 0;
+    r.start_kept = true;
   }
   r.chosen_index = st == Strategy::Best ? r.best : chosen;
   return r;

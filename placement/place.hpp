@@ -69,6 +69,11 @@ inline constexpr double kTieTolerance = 0.01;
  */
 size_t choose_stage(const std::vector<Stage> &stages, double rel_tol = kTieTolerance);
 
+/** The estimated time (seconds) at or below which a stage counts as tied with
+ *  the lowest of `stages` (non-empty): T_min x (1 + max(0, rel_tol)). Used by
+ *  choose_stage(), PlaceOptions::keep_start and `arcoll place`'s "tied" marks. */
+double tie_limit(const std::vector<Stage> &stages, double rel_tol = kTieTolerance);
+
 /**
  * Second opinion on the refinement's mapping (Strategy::Best under
  * Contention::Count): the refinement minimises the count model, so among the

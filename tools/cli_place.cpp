@@ -251,9 +251,8 @@ int run_place(const PlaceArgs &A) {
 
   ap::PlaceResult pr = ap::place(g, topo, popt);
   const double base = pr.stages[0].cost.time_s;
-  double tmin = base;
-  for (auto &s : pr.stages) tmin = std::min(tmin, s.cost.time_s);
-  auto tied = [&](const ap::Stage &s) { return s.cost.time_s <= tmin * (1 + A.tie_tolerance); };
+  const double limit = ap::tie_limit(pr.stages, A.tie_tolerance);
+  auto tied = [&](const ap::Stage &s) { return s.cost.time_s <= limit; };
   J["stages"] = nlohmann::json::array();
   int ntied = 0;
   for (auto &s : pr.stages) {
@@ -302,13 +301,14 @@ int run_place(const PlaceArgs &A) {
       std::cout << fmt::format("{} stages within {:g} % of the lowest est. time: chosen by max link load, then "
                                "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance);
   }
-  for (auto &s : pr.stages)
-    if (s.evaluations >= 0 && s.name.find("time limit") != std::string::npos && A.random_starts > 0)
+  for (auto &s : pr.stages) {
+    if (s.evaluations < 0 || s.name.find("time limit") == std::string::npos) continue;
+    if (A.random_starts > 0)
       std::cerr << fmt::format("arcoll place: warning: stage \"{}\" stopped at --time-limit {:g} s after {} candidate "
                                "evaluations over the refinement and its --random-starts {}: another machine or a "
                                "busier one can write another mapping; a larger --time-limit lets every start use its "
                                "--max-evals budget\n", s.name, A.time_limit, s.evaluations, A.random_starts);
-    else if (s.evaluations >= 0 && s.name.find("time limit") != std::string::npos)
+    else
       std::cerr << fmt::format("arcoll place: warning: stage \"{}\" stopped at --time-limit {:g} s after {} candidate "
                                "evaluations, {}: another machine or a busier one can write another mapping. For a "
                                "reproducible one pass --max-evals {} (or a larger --time-limit)\n",
@@ -317,6 +317,7 @@ int run_place(const PlaceArgs &A) {
                                                                        popt.refine.max_evals)
                                                          : std::string("with no --max-evals bound"),
                                s.evaluations);
+  }
   auto adv = ap::barrier_advice(g, topo, pr.chosen().map);
   J["advice"] = advice_json(adv, A.advice);
   if (text) print_advice(adv, A.advice);
