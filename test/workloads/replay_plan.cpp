@@ -3,10 +3,8 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <unordered_map>
 
 #include "trace_format.h"
@@ -44,7 +42,10 @@ std::map<uint64_t, int> index_comms(const Trace &t, ReplayPlan &plan) {
 Coll call_args(const std::vector<const CollEvent *> &ev, int comm, const std::vector<int> &members) {
   Coll c{ev[0]->op, comm, ev[0]->root, 0, {}};
   const int op = c.op;
-  if (comm < 0 || is_neighbourhood(op) || c.root < -1 || ev.size() != members.size()) return Coll{-1, -1, -1, 0, {}};
+  auto member = [&](const CollEvent *e) { return std::find(members.begin(), members.end(), e->rank) != members.end(); };
+  if (comm < 0 || is_neighbourhood(op) || c.root < -1 || ev.size() != members.size() ||
+      !std::all_of(ev.begin(), ev.end(), member))
+    return Coll{-1, -1, -1, 0, {}};
   const uint64_t size = members.size();
   uint64_t most = 0;
   for (auto *e : ev) most = std::max(most, e->bytes);
@@ -72,16 +73,13 @@ Coll call_args(const std::vector<const CollEvent *> &ev, int comm, const std::ve
 }
 
 StepOps &at(std::map<uint64_t, StepOps> &m, uint64_t step) {
-  auto it = m.find(step);
-  if (it == m.end()) it = m.emplace(step, StepOps{step, {}, {}, {}}).first;
-  return it->second;
+  return m.try_emplace(step, StepOps{step, {}, {}, {}}).first->second;
 }
 
 // The abstract execution of replay_plan.hpp: defers the receives that would deadlock.
 class Checker {
  public:
-  Checker(ReplayPlan &p, const std::vector<std::vector<std::vector<int>>> &instances)
-      : p_(p), inst_(instances), pos_(p.nranks, 0), phase_(p.nranks, 0) {
+  explicit Checker(ReplayPlan &p) : p_(p), pos_(p.nranks, 0), phase_(p.nranks, 0) {
     // Receive k_end per receive entry: cumulative messages of the pair in program order.
     std::unordered_map<uint64_t, uint64_t> cum;
     need_.resize(p.nranks);
@@ -105,30 +103,37 @@ class Checker {
   }
 
  private:
+  // Receive entry i of rank r's current step waits and its k-th message is not posted yet.
+  bool unmet(int r, size_t i) {
+    const P2p &m = p_.ranks[r][pos_[r]].recvs[i];
+    return !m.deferred && posted_[pair_key(m.peer, r)] < need_[r][pos_[r]][i];
+  }
+
+  // Rank r enters phase ph of its current step; a collective phase counts its arrival at the call.
+  void enter(int r, int ph) {
+    phase_[r] = ph;
+    const StepOps &s = p_.ranks[r][pos_[r]];
+    if (ph >= 1 && ph <= int(s.colls.size())) ++arrived_[s.colls[ph - 1].call];
+  }
+
   // One phase of rank r; false when it is blocked or finished.
   bool advance(int r) {
     if (pos_[r] == p_.ranks[r].size()) return false;
-    StepOps &s = p_.ranks[r][pos_[r]];
-    const size_t ncoll = s.colls.size();
-    int &ph = phase_[r];
+    const StepOps &s = p_.ranks[r][pos_[r]];
+    const int ph = phase_[r];
     if (ph == 0) {
       for (auto &m : s.sends) posted_[pair_key(r, m.peer)] += m.count;
-      ph = 1;
+    } else if (ph <= int(s.colls.size())) {  // collective ph - 1: go on when every member has arrived
+      const Coll &c = s.colls[ph - 1];
+      if (arrived_[c.call] < p_.comms[c.comm].size()) return false;
+    } else {
+      for (size_t i = 0; i < s.recvs.size(); ++i)
+        if (unmet(r, i)) return false;
+      phase_[r] = 0;
+      ++pos_[r];
       return true;
     }
-    if (ph <= int(ncoll)) {  // collective ph - 1: arrive once, go on when every member has arrived
-      const std::vector<int> &key = inst_[r][pos_[r]];
-      const int id = key[ph - 1];
-      auto &a = arrived_[id];
-      if (arriving_.insert(std::make_pair(r, id)).second) ++a;
-      if (a < p_.comms[s.colls[ph - 1].comm].size()) return false;
-      ++ph;
-      return true;
-    }
-    for (size_t i = 0; i < s.recvs.size(); ++i)
-      if (!s.recvs[i].deferred && posted_[pair_key(s.recvs[i].peer, r)] < need_[r][pos_[r]][i]) return false;
-    ph = 0;
-    ++pos_[r];
+    enter(r, ph + 1);
     return true;
   }
 
@@ -152,19 +157,17 @@ class Checker {
     }
     StepOps &s = p_.ranks[best][pos_[best]];
     for (size_t i = 0; i < s.recvs.size(); ++i)
-      if (!s.recvs[i].deferred && posted_[pair_key(s.recvs[i].peer, best)] < need_[best][pos_[best]][i]) {
+      if (unmet(best, i)) {
         s.recvs[i].deferred = true;
         ++p_.deferred_recvs;
       }
   }
 
   ReplayPlan &p_;
-  const std::vector<std::vector<std::vector<int>>> &inst_;  // rank -> step index -> instance id per coll
   std::vector<size_t> pos_;
   std::vector<int> phase_;  // 0 post, 1..ncoll collectives, ncoll + 1 wait
   std::unordered_map<uint64_t, uint64_t> posted_;
-  std::unordered_map<int, size_t> arrived_;
-  std::set<std::pair<int, int>> arriving_;  // (rank, instance) already counted in arrived_
+  std::unordered_map<int, size_t> arrived_;  // call -> members that have reached it
   std::vector<std::vector<std::vector<uint64_t>>> need_;
 };
 
@@ -175,28 +178,26 @@ ReplayPlan make_replay_plan(const Trace &t) {
   plan.nranks = t.nranks;
   const std::map<uint64_t, int> comm_index = index_comms(t, plan);
   std::vector<std::map<uint64_t, StepOps>> steps(t.nranks);
-  // rank -> step -> instance id of each of its collectives (for the checker)
-  std::vector<std::map<uint64_t, std::vector<int>>> inst_of(t.nranks);
 
   // Collectives: the members' events of each instance (comm_id, seq).
   std::map<std::pair<uint64_t, uint64_t>, std::vector<const CollEvent *>> instances;
   for (auto &e : t.colls) instances[{e.comm_id, e.seq}].push_back(&e);
-  std::map<std::pair<uint64_t, uint64_t>, std::pair<Coll, int>> calls;  // instance -> call, id
+  std::map<std::pair<uint64_t, uint64_t>, Coll> calls;
   for (auto &[key, ev] : instances) {
     auto ci = comm_index.find(key.first);
     const int comm = ci == comm_index.end() ? -1 : ci->second;
     static const std::vector<int> none;
     Coll c = call_args(ev, comm, comm >= 0 ? plan.comms[comm] : none);
-    calls.emplace(key, std::make_pair(c, int(calls.size())));
+    c.call = int(calls.size());
+    calls.emplace(key, std::move(c));
   }
   for (auto &e : t.colls) {  // sorted by (rank, t_entry): entry order within a step
-    auto &[c, id] = calls.at({e.comm_id, e.seq});
+    const Coll &c = calls.at({e.comm_id, e.seq});
     if (c.op < 0) {
       ++plan.skipped_colls;
       continue;
     }
     at(steps[e.rank], e.step).colls.push_back(c);
-    inst_of[e.rank][e.step].push_back(id);
     ++plan.colls;
     if (e.flags & (ARCOLL_COLL_NONBLOCKING | ARCOLL_COLL_PERSISTENT)) ++plan.nonblocking_colls;
   }
@@ -208,7 +209,7 @@ ReplayPlan make_replay_plan(const Trace &t) {
     at(steps[e.src], e.step).sends.push_back(P2p{e.dst, e.count, e.bytes, false});
     sent[pair_key(e.src, e.dst)] += e.count;
     auto &mm = max_msg[pair_key(e.src, e.dst)];
-    mm = std::max<uint64_t>(mm, e.bytes / e.count + e.bytes % e.count);  // the first part (trace_replay.cpp)
+    mm = std::max<uint64_t>(mm, part_bytes(e.bytes, e.count, 0));
     plan.messages += e.count;
     plan.p2p_bytes += e.bytes;
   }
@@ -220,14 +221,9 @@ ReplayPlan make_replay_plan(const Trace &t) {
   }
 
   plan.ranks.resize(t.nranks);
-  std::vector<std::vector<std::vector<int>>> inst(t.nranks);
   for (int r = 0; r < t.nranks; ++r)
-    for (auto &[s, ops] : steps[r]) {
-      plan.ranks[r].push_back(std::move(ops));
-      auto it = inst_of[r].find(s);
-      inst[r].push_back(it == inst_of[r].end() ? std::vector<int>{} : it->second);
-    }
-  Checker(plan, inst).run();
+    for (auto &[s, ops] : steps[r]) plan.ranks[r].push_back(std::move(ops));
+  Checker(plan).run();
   return plan;
 }
 

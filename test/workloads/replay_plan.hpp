@@ -68,6 +68,12 @@ struct P2p {
   bool deferred;       ///< receives only: waited for at the end, not in its step
 };
 
+/** Bytes of message k (0-based) of a send entry of `count` messages and
+ *  `bytes` in all: an even split, the remainder on the first (the largest). */
+inline uint64_t part_bytes(uint64_t bytes, uint32_t count, uint32_t k) {
+  return bytes / count + (k == 0 ? bytes % count : 0);
+}
+
 /** One collective call to replay. */
 struct Coll {
   int op;                          ///< arcoll_coll_op (profiler/trace_format.h)
@@ -75,6 +81,8 @@ struct Coll {
   int root;                        ///< comm rank, -1 if none
   uint64_t bytes;                  ///< count in MPI_BYTE (block per rank for the gathers / scatters / all-to-all)
   std::vector<uint64_t> per_rank;  ///< gatherv / scatterv / allgatherv: bytes of each comm rank
+  int call = -1;                   ///< index of the call (comm_id, seq) among the trace's calls: the members'
+                                   ///< Coll entries of one call share it
 };
 
 /** One step of one rank. */

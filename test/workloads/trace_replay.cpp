@@ -138,6 +138,12 @@ int main(int argc, char **argv) {
     MPI_Comm_split(MPI_COMM_WORLD, it == m.end() ? MPI_UNDEFINED : 0, int(it - m.begin()), &comms[i]);
   }
 
+  // Point-to-point sends stay pending until the end, so their buffer is sized once (the largest first part,
+  // replay_plan.hpp) and never reallocated; the collectives' buffers (blocking calls) may grow between calls.
+  uint64_t largest_part = 0;
+  for (const auto &s : plan.ranks[rank])
+    for (const auto &m : s.sends) largest_part = std::max(largest_part, arcoll::replay::part_bytes(m.bytes, m.count, 0));
+  const std::vector<char> sbuf(largest_part);
   Buffers buf;
   std::vector<MPI_Request> pending, step_reqs;
   std::vector<std::vector<char>> kept;  // buffers of deferred receives
@@ -160,9 +166,9 @@ int main(int argc, char **argv) {
       }
     for (const auto &m : s.sends)
       for (uint32_t k = 0; k < m.count; ++k) {
-        const uint64_t part = m.bytes / m.count + (k == 0 ? m.bytes % m.count : 0);
+        const uint64_t part = arcoll::replay::part_bytes(m.bytes, m.count, k);
         MPI_Request q;
-        MPI_Isend(buf.s(part), as_int(part), MPI_BYTE, m.peer, 0, MPI_COMM_WORLD, &q);
+        MPI_Isend(sbuf.data(), as_int(part), MPI_BYTE, m.peer, 0, MPI_COMM_WORLD, &q);
         pending.push_back(q);
       }
     for (const auto &c : s.colls) run_coll(c, comms[c.comm], buf);
