@@ -15,7 +15,7 @@ const arcoll_algo_desc_t arcoll_reduce_algorithms[] = {
      S000 " reduction of segmented message: T = 4 t_s log P + (4/B + t_op) M (P-1)/P; "
           "Rabenseifner 2004; near-first dimension order (MPICH)"},
     {"reduce", "rsag_far", FN(arcoll_reduce_rsag_far),
-     ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER,
+     ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_FAR_FIRST,
      "rsag, far-first dimension order (M/2 exchanged between positions P/2 apart)"},
     {"reduce", "chain", FN(arcoll_reduce_chain), ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_SEGMENTED,
      S000 " pipelined chain: T = (k + P - 2)(2 T_send(M/k) + t_op M/k)"},
@@ -34,7 +34,7 @@ const arcoll_algo_desc_t arcoll_allreduce_algorithms[] = {
      "Rabenseifner 2004: T = 2 log P t_s + 2 (P-1)/P M/B + (P-1)/P t_op M; near-first "
      "dimension order (MPICH, Open MPI)"},
     {"allreduce", "rabenseifner_far", FN(arcoll_allreduce_rabenseifner_far),
-     ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER,
+     ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_FAR_FIRST,
      "rabenseifner, far-first dimension order (M/2 exchanged between positions P/2 apart)"},
     {"allreduce", "ring", FN(arcoll_allreduce_ring),
      ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_SEGMENTED,

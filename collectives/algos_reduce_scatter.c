@@ -10,7 +10,7 @@
 
 const arcoll_algo_desc_t arcoll_reduce_scatter_algorithms[] = {
     {"reduce_scatter", "recursive_halving", FN(arcoll_reduce_scatter_recursive_halving),
-     ORD | COMM,
+     ORD | COMM | ARCOLL_ALGO_FAR_FIRST,
      TRG " recursive halving: T = log2 P t_s + sum min(M, P b / 2^i) (1/B + gamma)"},
     {"reduce_scatter", "recursive_halving_near", FN(arcoll_reduce_scatter_recursive_halving_near),
      ORD | COMM,

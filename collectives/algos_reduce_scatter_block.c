@@ -10,7 +10,7 @@
 
 const arcoll_algo_desc_t arcoll_reduce_scatter_block_algorithms[] = {
     {"reduce_scatter_block", "recursive_halving",
-     FN(arcoll_reduce_scatter_block_recursive_halving), ORD | COMM,
+     FN(arcoll_reduce_scatter_block_recursive_halving), ORD | COMM | ARCOLL_ALGO_FAR_FIRST,
      TRG " recursive halving: T = log2 P t_s + (P-1)/P M (1/B + gamma)"},
     {"reduce_scatter_block", "recursive_halving_near",
      FN(arcoll_reduce_scatter_block_recursive_halving_near), ORD | COMM,

@@ -48,6 +48,9 @@ typedef struct arcoll_sched {
 #define ARCOLL_ALGO_COMMUTATIVE_ONLY 1u /**< needs a commutative op */
 #define ARCOLL_ALGO_USES_ORDER 2u       /**< honours sched->order */
 #define ARCOLL_ALGO_SEGMENTED 4u        /**< honours sched->segment_bytes */
+/** exchanges between far positions first (M/2 between positions P/2 apart);
+ *  its near-first twin, the same formula, is in the same table */
+#define ARCOLL_ALGO_FAR_FIRST 8u
 
 /** One entry of an algorithm table; `fn` is cast to the collective's signature. */
 typedef struct arcoll_algo_desc {

@@ -33,6 +33,18 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   e->confirm_block = c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE ? 0 : ARCOLL_ONLINE_CONFIRM_BLOCK;
   e->imbalance = ARCOLL_ONLINE_IMBALANCE;
   e->n = arcoll_select_candidates(m, c, P, bytes, commutative, e->cand, ncand);
+  /* small messages: no far-first variant beside its near-first twin
+   * (ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES) */
+  if (bytes < ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES) {
+    arcoll_choice_t near[ARCOLL_ONLINE_MAX_CANDIDATES];
+    int nn = 0;
+    for (int i = 0; i < e->n; ++i)
+      if (!(e->cand[i].algo->flags & ARCOLL_ALGO_FAR_FIRST)) near[nn++] = e->cand[i];
+    if (nn > 0) {
+      memcpy(e->cand, near, sizeof near[0] * (size_t)nn);
+      e->n = nn;
+    }
+  }
   /* never measure what the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
    * times slower than its best (cand[0]); candidates without a prediction stay */
   const double lim = ARCOLL_ONLINE_MAX_SLOWDOWN * e->cand[0].predicted_s;

@@ -195,6 +195,18 @@ extern "C" {
  *  65536 segments (a measured call of 64 MiB in 512-byte segments would
  *  itself cost more than it could save). */
 #define ARCOLL_ONLINE_MIN_SEGMENT 256
+/** Below this many bytes a far-first variant (ARCOLL_ALGO_FAR_FIRST:
+ *  rabenseifner_far, rsag_far, reduce_scatter(_block)'s recursive_halving)
+ *  is not measured: its near-first twin has the same prediction and was
+ *  never slower there (SMPI, one forced call: flat P = 64 / 256, 8 B - 4 KiB,
+ *  equal to 3 digits; tree P = 256, 512 B allreduce 1.36 ms far-first against
+ *  0.136 ms near-first, 4 KiB reduce 1.32 vs 0.226 ms, tree P = 64, 4 KiB
+ *  reduce_scatter_block 0.891 vs 0.094 ms; 8 B, tree P = 256 reduce, far
+ *  0.119 vs 0.137 ms, where neither is the best), and measuring both cost the
+ *  balanced run (tree P = 64, 8 B allreduce, 200 calls, time inside summed
+ *  over ranks: 1.023x recursive doubling forced with both, 1.012x without
+ *  the far one). */
+#define ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES 8192
 /** Round-0 candidates predicted slower than this factor x the best are dropped. */
 #define ARCOLL_ONLINE_MAX_SLOWDOWN 2.0
 /** Configurations whose max over ranks is within this fraction of the

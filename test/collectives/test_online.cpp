@@ -159,8 +159,13 @@ TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
                 << arcoll_coll_name(c) << " P=" << P << " m=" << bytes << " " << e.cand[i].algo->name;
         int within = n > 0 ? 1 : 0;  // the same count from the full list
         bool has = n > 0 && binomial(all[0]);
+        // small messages: far-first variants are not measured (FarFirstVariants...)
+        auto far = [bytes](const arcoll_choice_t &x) {
+          return bytes < ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES && (x.algo->flags & ARCOLL_ALGO_FAR_FIRST);
+        };
         for (int i = 1; i < n; ++i)
-          if (all[i].predicted_s <= 2.0 * all[0].predicted_s) ++within, has |= binomial(all[i]);
+          if (all[i].predicted_s <= 2.0 * all[0].predicted_s && !far(all[i]))
+            ++within, has |= binomial(all[i]);
         bool exists = false;
         for (int i = 0; i < nfull; ++i) exists |= binomial(all[8 + i]);
         EXPECT_EQ(e.n, within + (exempt && !has && exists && within < ARCOLL_ONLINE_MAX_CANDIDATES))
@@ -173,6 +178,52 @@ TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
         pruned += n - within;
       }
   EXPECT_GT(pruned, 0);  // the rule does drop candidates somewhere in this grid
+}
+
+// Below ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES a far-first variant is not
+// measured beside its near-first twin; from it on both are, as the model ranks them.
+TEST(Online, FarFirstVariantsAreMeasuredFrom8KiBOnly) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  const std::pair<arcoll_coll_t, const char *> twins[] = {
+      {ARCOLL_COLL_ALLREDUCE, "rabenseifner"},
+      {ARCOLL_COLL_REDUCE, "rsag"},
+      {ARCOLL_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving_near"},
+      {ARCOLL_COLL_REDUCE_SCATTER, "recursive_halving_near"}};
+  int both = 0, near_only = 0;
+  for (const auto &[c, near] : twins)
+    for (int P : {16, 64, 256})
+      for (MPI_Aint bytes : {8, 512, 4096, 8192, 65536, 1 << 20}) {
+        arcoll_choice_t all[32];
+        const int nall = arcoll_select_candidates(&m, c, P, bytes, 1, all, ARCOLL_ONLINE_MAX_CANDIDATES);
+        bool far_ranked = false, near_ranked = false;
+        for (int i = 0; i < nall; ++i) {
+          far_ranked |= (all[i].algo->flags & ARCOLL_ALGO_FAR_FIRST) != 0;
+          near_ranked |= !strcmp(all[i].algo->name, near);
+        }
+        arcoll_explorer_t e;
+        arcoll_explorer_init(&e, &m, c, P, bytes, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 2, 0);
+        std::vector<arcoll_choice_t> cands(e.cand, e.cand + e.n);
+        cands.insert(cands.end(), e.spare, e.spare + e.nspare);
+        bool far_kept = false, near_kept = false;
+        for (const arcoll_choice_t &x : cands) {
+          far_kept |= (x.algo->flags & ARCOLL_ALGO_FAR_FIRST) != 0;
+          near_kept |= !strcmp(x.algo->name, near);
+        }
+        const std::string at = std::string(arcoll_coll_name(c)) + " P=" + std::to_string(P) +
+                               " m=" + std::to_string(bytes);
+        EXPECT_EQ(near_kept, near_ranked) << at;  // the twin is never dropped by this rule
+        if (bytes < ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES) {
+          EXPECT_FALSE(far_kept && near_ranked) << at;
+          near_only += far_ranked && near_ranked;
+        } else {
+          EXPECT_EQ(far_kept, far_ranked) << at;
+          both += far_ranked && near_ranked;
+        }
+      }
+  EXPECT_GT(near_only, 0);  // the grid has small sizes where both were ranked
+  EXPECT_GT(both, 0);
 }
 
 // bcast from ARCOLL_COMPRESS_MIN_BYTES: the compressed chain is a measured
