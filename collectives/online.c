@@ -347,9 +347,10 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
   const double lim = (1.0 + ARCOLL_ONLINE_MAX_TOLERANCE) * M;
   if (isfinite(e->best_s) && !(e->best_max_s <= lim)) e->best_s = INFINITY; /* no longer eligible */
   for (int i = 0; i < e->n; ++i) {
-    /* strict <: ties keep the earlier (better predicted / already kept);
-     * nothing finite measured: best stays init's cand[0] */
-    if (mx[i] <= lim && e->measured_s[i] < e->best_s) {
+    /* more than ARCOLL_ONLINE_SUM_TOLERANCE smaller: closer ones are ties,
+     * which keep the earlier (better predicted / already kept); nothing
+     * finite measured: best stays init's cand[0] */
+    if (mx[i] <= lim && e->measured_s[i] < (1.0 - ARCOLL_ONLINE_SUM_TOLERANCE) * e->best_s) {
       e->best_s = e->measured_s[i];
       e->best_max_s = mx[i];
       e->best = e->cand[i];

@@ -212,6 +212,14 @@ extern "C" {
 /** Configurations whose max over ranks is within this fraction of the
  *  smallest are compared by their sum over ranks (decide_times). */
 #define ARCOLL_ONLINE_MAX_TOLERANCE 0.05
+/** ... and among those, a configuration replaces the earlier measured (better
+ *  predicted) or kept one only when its sum over ranks is more than this
+ *  fraction smaller: closer sums are ties, within the do-no-harm tolerance
+ *  (issue: <= 1.02x), and under noise the order of two such sums is chance
+ *  (SMPI flat P = 64, 8 B allreduce, 0-200 us noise per rank and call:
+ *  reduce_bcast's sum 1.6 % below recursive doubling's decided round 0,
+ *  then 200 calls took 1.032x recursive doubling forced). */
+#define ARCOLL_ONLINE_SUM_TOLERANCE 0.02
 /** Exploration budget in calls of the best configuration (5 % of 200 calls). */
 #define ARCOLL_ONLINE_BUDGET_CALLS 10.0
 /** Imbalance check: binomial's measured max over ranks above this many

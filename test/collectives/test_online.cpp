@@ -302,9 +302,30 @@ TEST(Online, UnsegmentedWinnerIsNotRefined) {
   EXPECT_EQ(e.best.segment_bytes, w.segment_bytes);
 }
 
-// Whatever the times: the kept configuration is the fastest measured one,
-// never slower than round 0's best, refined sizes stay in bounds, and every
-// refined run is round 0's winner's algorithm.
+// Sums over ranks within ARCOLL_ONLINE_SUM_TOLERANCE of the earlier
+// measured (better predicted) candidate's are ties it keeps; a clearly
+// smaller one wins.  All periods equal (the critical path ties).
+TEST(Online, CloseSumsKeepTheBetterPredicted) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  for (double gain : {0.5 * ARCOLL_ONLINE_SUM_TOLERANCE, 2.0 * ARCOLL_ONLINE_SUM_TOLERANCE}) {
+    arcoll_explorer_t e;
+    ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_ALLREDUCE, 64, 8, 1, 4, 2, 0), 2);
+    e.confirm_block = 0;  // the rounds alone (the confirmation: test_online_confirm.cpp)
+    const arcoll_choice_t first = e.cand[0], second = e.cand[1];
+    explore(e, [&](const arcoll_choice_t &c) {
+      return c.algo == second.algo ? 1e-3 * (1.0 - gain) : 1e-3;
+    });
+    EXPECT_EQ(e.best.algo, gain < ARCOLL_ONLINE_SUM_TOLERANCE ? first.algo : second.algo)
+        << "sum " << gain * 100 << " % below the model's best";
+  }
+}
+
+// Whatever the times: the kept configuration is the fastest measured one up
+// to the tie band (ARCOLL_ONLINE_SUM_TOLERANCE), never slower than round 0's
+// best beyond it, refined sizes stay in bounds, and every refined run is
+// round 0's winner's algorithm.
 TEST(Online, NeverWorseThanTheFirstRoundAndInBounds) {
   for (unsigned seed = 1; seed <= 200; ++seed) {
     arcoll_explorer_t e;
@@ -330,8 +351,10 @@ TEST(Online, NeverWorseThanTheFirstRoundAndInBounds) {
     ASSERT_TRUE(e.finished) << "seed " << seed;
     EXPECT_GE((int)runs.size(), n0 * 2);
     if (std::isfinite(round0_min)) {
-      EXPECT_LE(e.best_s, round0_min) << "seed " << seed;
-      EXPECT_DOUBLE_EQ(e.best_s, all_min) << "seed " << seed;
+      const double band = 1.0 - ARCOLL_ONLINE_SUM_TOLERANCE;
+      EXPECT_LE(e.best_s * band, round0_min) << "seed " << seed;
+      EXPECT_LE(e.best_s * band, all_min) << "seed " << seed;
+      EXPECT_GE(e.best_s, all_min) << "seed " << seed;
     }
     std::string w0;
     for (const Measured &r : runs) {
