@@ -32,8 +32,9 @@
  *     inside and the MAX over ranks of the periods; per candidate the
  *     minimum over its trials of each; `best` = among the configurations
  *     (the kept one and this round's) whose MAX period is within
- *     ARCOLL_ONLINE_MAX_TOLERANCE of the smallest, the smallest SUM (ties:
- *     the earlier measured, i.e. the better predicted).  Why both: the max
+ *     ARCOLL_ONLINE_MAX_TOLERANCE of the smallest, the smallest SUM (ties,
+ *     sums within ARCOLL_ONLINE_SUM_TOLERANCE of the earlier one's: the
+ *     earlier measured, i.e. the better predicted).  Why both: the max
  *     period is the program's loop time per call (SMPI P = 64, 32 KiB
  *     back-to-back reduce, binomial had 0.35x the SUM of rsag but 1.8x its
  *     loop time); the SUM counts how many ranks wait - with the period alone
@@ -50,8 +51,9 @@
  *     topology (bench/README.md, session 10: at tree P = 64, 2 MiB the
  *     model's 2 KiB segments were 1.2x slower than 4 KiB; session 11: 8 KiB,
  *     found by this refinement, 1.54x faster than 2 KiB).  A round replaces
- *     `best` only by a configuration measured faster, so the exploration
- *     never ends slower than round 0's choice (as measured).
+ *     `best` only by a configuration measured faster (by more than
+ *     ARCOLL_ONLINE_SUM_TOLERANCE), so the exploration never ends slower
+ *     than round 0's choice (as measured).
  * Cost bounds (issue: exploration that pays for itself): a round-0
  * candidate that the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
  * times slower than its best is not measured, except binomial for bcast
