@@ -36,14 +36,10 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   /* small messages: no far-first variant beside its near-first twin
    * (ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES) */
   if (bytes < ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES) {
-    arcoll_choice_t near[ARCOLL_ONLINE_MAX_CANDIDATES];
-    int nn = 0;
+    int near = 0; /* none: nothing was moved, all stay */
     for (int i = 0; i < e->n; ++i)
-      if (!(e->cand[i].algo->flags & ARCOLL_ALGO_FAR_FIRST)) near[nn++] = e->cand[i];
-    if (nn > 0) {
-      memcpy(e->cand, near, sizeof near[0] * (size_t)nn);
-      e->n = nn;
-    }
+      if (!(e->cand[i].algo->flags & ARCOLL_ALGO_FAR_FIRST)) e->cand[near++] = e->cand[i];
+    if (near > 0) e->n = near;
   }
   /* never measure what the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
    * times slower than its best (cand[0]); candidates without a prediction stay */
