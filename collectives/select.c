@@ -116,7 +116,14 @@ static int k_candidates(const char *name, int P, int *out, int cap) {
    * with the model's radix 8, but on the oversubscribed tree platform
    * (tools/coll-bench.sh) its balanced loop was 2.0x radix 8's (3.89
    * against 1.90 ms, 1.16x SMPI's ompi selector): all P - 1 messages cross
-   * the root's uplink at once. */
+   * the root's uplink at once.  Nor as the choice once the imbalance check
+   * (online.h) saw ranks wait inside: (P - 1) m bytes reach the root per
+   * call against (k - 1) ceil(log_k P) m, which the skew hides only for
+   * tiny m (SMPI P = 64, 200 calls, radix 8 -> flat: eight ranks 1 ms late,
+   * summed inside 0.94 -> 0.31 s at 1 KiB, 1.94 -> 0.32 s at 4 KiB, but
+   * the loop on the tree platform 1.16x at 1 KiB one late, 2.0x at 4 KiB
+   * one / eight late, 7.5-8x with a late rank moving every 10 calls; and
+   * at 8 B no check runs at all: radix 8 is the only candidate). */
   if (!strcmp(name, "knomial"))
     for (int r = 3; r <= 16 && r < P && n < cap; r = r == 3 ? 8 : 2 * r) out[n++] = r;
   return n;

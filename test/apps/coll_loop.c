@@ -7,12 +7,13 @@
  * Usage: coll_loop -c bcast|reduce|gather|allreduce|scatter|allgather|
  *                     reduce_scatter_block|alltoall|gatherv|scatterv|
  *                     allgatherv|alltoallv|reduce_scatter [-m bytes] [-n calls]
- *                  [-s scenario] [-d delay_s] [-r root] [-w work_s] [-S seed]
+ *                  [-s scenario] [-d delay_s] [-r root] [-w work_s] [-S seed] [-v]
  *   -m  bytes per rank (gather, scatter, allgather, reduce_scatter_block,
  *       alltoall: the block of one rank; the v-variants: its mean, blocks of
  *       0.5, 1, 1.5 x that, coll_loop_v.h), rounded down
  *       to whole 4-byte unsigned elements (default 32768)
  *   -n  calls (default 200);  -r root (default 0);  -S seed of `noise` (default 1)
+ *   -v  every rank prints its own time inside and loop time to stderr (RANK r ...)
  *   -d  delay of the late ranks in seconds (default 1e-3; seed001: 3e-3 unless given)
  *   -w  computation every rank does before every call, seconds (default 0)
  *   -s  scenario, the delay is injected before every call on:
@@ -117,7 +118,7 @@ static void usage(int me, const char *prog) {
                     "reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|"
                     "reduce_scatter [-m bytes] [-n calls] "
                     "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001] [-d delay_s] "
-                    "[-r root] [-w work_s] [-S seed]\n", prog);
+                    "[-r root] [-w work_s] [-S seed] [-v]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -155,8 +156,8 @@ int main(int argc, char **argv) {
   long bytes = 32768;
   double delay = 1e-3, work = 0;
   uint64_t seed = 1;
-  int opt;
-  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:w:S:h")) != -1) {
+  int opt, verbose = 0;
+  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:w:S:vh")) != -1) {
     switch (opt) {
       case 'c': coll = lookup(coll_names, optarg); if (coll < 0) usage(me, argv[0]); break;
       case 'm': bytes = atol(optarg); break;
@@ -166,6 +167,7 @@ int main(int argc, char **argv) {
       case 'r': root = atoi(optarg); break;
       case 'w': work = atof(optarg); break;
       case 'S': seed = strtoull(optarg, NULL, 10); break;
+      case 'v': verbose = 1; break;
       default: usage(me, argv[0]);
     }
   }
@@ -302,6 +304,7 @@ int main(int argc, char **argv) {
 
   double loop = t_loop1 - t_loop0, inside_sum = 0, loop_max = 0;
   long total_errors = 0;
+  if (verbose) fprintf(stderr, "RANK %d inside=%.9g loop=%.9g\n", me, inside, loop);
   MPI_Reduce(&inside, &inside_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Reduce(&loop, &loop_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   MPI_Reduce(&errors, &total_errors, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
