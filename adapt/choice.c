@@ -237,7 +237,7 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
   if (e->decision) { /* a deferred decision pending (decision.h): this call ran best, unmeasured */
     int drc;
-    if (!arcoll_decision_step(e, &drc)) return rc;
+    if (!arcoll_decision_step(st, e, &drc)) return rc;
     return decided(st, e, round, n, cand, drc, rc);
   }
   const int due = arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS);
@@ -251,6 +251,14 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
               st->P, (long long)ex->bytes, ex->best.algo->name, ex->imbalance);
     arcoll_online_keep(e);
     return rc == MPI_SUCCESS ? crc : rc;
+  }
+  /* bcast: the root decides (decision.h; ARCOLL_ONLINE_LAG=0: the blocking way) */
+  if (ex->coll == ARCOLL_COLL_BCAST && arcoll_g_cfg.online_lag != 0 &&
+      !arcoll_decision_rooted_pending(st, ex->coll)) {
+    const int lag = arcoll_g_cfg.online_lag > 0 ? arcoll_g_cfg.online_lag : ARCOLL_ONLINE_ROOTED_LAG;
+    const int drc = arcoll_decision_start_rooted(st, e, st->call_root, lag);
+    if (e->decision) return rc == MPI_SUCCESS ? drc : rc;
+    return decided(st, e, round, n, cand, drc, rc); /* it fell back to the blocking way */
   }
   const int lag = arcoll_decision_lag(ex, st->P);
   if (lag > 0) { /* deferred: decided `lag` calls from now (decision.h) */

@@ -12,6 +12,7 @@
 struct arcoll_decision {
   nbc_sched_t *sum, *max; /* SUM of the times inside, MAX of the periods */
   double *t, *p;          /* their results (n x trials each), owned by the schedules */
+  struct arcoll_rooted *rooted; /* instead: the root decides (decision_rooted.c) */
   int calls_left;
 };
 
@@ -68,8 +69,35 @@ int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t *e, int lag) 
   return MPI_SUCCESS;
 }
 
+int arcoll_decision_rooted_pending(const arcoll_comm_state_t *st, arcoll_coll_t c) {
+  for (int k = 0; k < 2; ++k)
+    for (int i = 0; st->cache[c][k] && i < ARCOLL_NCLASS; ++i)
+      if (st->cache[c][k][i].decision && st->cache[c][k][i].decision->rooted) return 1;
+  return 0;
+}
+
+int arcoll_decision_start_rooted(arcoll_comm_state_t *st, arcoll_cached_t *e, int root, int lag) {
+  arcoll_explorer_t *ex = e->ex;
+  int rc = MPI_SUCCESS;
+  struct arcoll_decision *d = calloc(1, sizeof *d);
+  if (d) d->rooted = arcoll_decision_rooted_post(st, ex, root, &rc);
+  if (!d || !d->rooted) { /* out of memory here: every rank waits at the root's deadline */
+    free(d);
+    return arcoll_explorer_decide(ex, st->priv); /* the blocking way */
+  }
+  d->calls_left = lag > 0 ? lag : 1;
+  ex->pending = 1;
+  e->decision = d;
+  return rc;
+}
+
 /* Complete d's schedules and apply the decision to ex; frees d. */
-static int complete(struct arcoll_decision *d, arcoll_explorer_t *ex) {
+static int complete(arcoll_comm_state_t *st, struct arcoll_decision *d, arcoll_explorer_t *ex) {
+  if (d->rooted) {
+    const int rc = arcoll_decision_rooted_complete(st, d->rooted, ex);
+    free(d);
+    return rc;
+  }
   int rc = nbc_wait_internal(d->sum);
   const int rc2 = nbc_wait_internal(d->max);
   if (rc == MPI_SUCCESS) rc = rc2;
@@ -85,10 +113,10 @@ static int complete(struct arcoll_decision *d, arcoll_explorer_t *ex) {
   return rc;
 }
 
-int arcoll_decision_step(arcoll_cached_t *e, int *rc) {
+int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t *e, int *rc) {
   *rc = MPI_SUCCESS;
   if (--e->decision->calls_left > 0) return 0;
-  *rc = complete(e->decision, e->ex);
+  *rc = complete(st, e->decision, e->ex);
   e->decision = NULL;
   return 1;
 }
@@ -99,8 +127,9 @@ void arcoll_decision_settle(arcoll_comm_state_t *st) {
       for (int i = 0; st->cache[c][k] && i < ARCOLL_NCLASS; ++i) {
         arcoll_cached_t *e = &st->cache[c][k][i];
         if (!e->decision) continue;
-        complete(e->decision, e->ex);
+        complete(st, e->decision, e->ex);
         e->decision = NULL;
         arcoll_online_keep(e); /* the tuning file (state teardown) notes the outcome */
       }
+  arcoll_decision_rooted_drain(st, 1);
 }

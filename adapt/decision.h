@@ -59,7 +59,58 @@ ARCOLL_HIDDEN int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t
  * schedules' error, MPI_SUCCESS if none; on error the exploration ends with
  * its current best on this rank).
  */
-ARCOLL_HIDDEN int arcoll_decision_step(arcoll_cached_t *e, int *rc);
+ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t *e, int *rc);
+
+/** Calls of the class between a bcast round and its decision by the root
+ *  (arcoll_decision_start_rooted) unless ARCOLL_ONLINE_LAG is set. */
+#define ARCOLL_ONLINE_ROOTED_LAG 2
+
+/**
+ * Start the decision of ex's round the rooted way (bcast; the round's last
+ * call had root `root`): every rank sends the root its n x trials times
+ * inside and periods (one message); at the end of the `lag`-th call of the
+ * class after it (>= 1) the root sums the times and takes the max of the
+ * periods over the records it has - it waits for all but the latest one,
+ * then takes it too if it has arrived - and sends that
+ * result to every rank, which applies it (arcoll_explorer_decide_times):
+ * every rank takes the root's decision at the same call.  The records left
+ * out are received later (arcoll_decision_rooted_drain).
+ * Why: the allreduce way makes every rank wait, at the decision, for the
+ * latest rank's whole backlog: in a bcast the root and the early ranks run
+ * ahead of a late rank by the exploration's calls (SMPI flat P = 64, 8 B,
+ * 200 calls, a late rank moving every 10 calls: 62 ranks x 6 ms = 0.372 s
+ * of the 0.436 s summed inside, against 0.064 s for linear forced).  A
+ * non-root cannot be ahead of the root in a bcast, so its wait for the
+ * result is the root's rest of that call.  Measured (SMPI, 200 calls,
+ * summed inside, allreduce way -> root's way): flat P = 64, 8 B, moving
+ * late rank 0.436 -> 0.365 s (1.12x -> 0.94x the better SMPI selector),
+ * 0-200 us noise 0.093 -> 0.076, balanced 0.057 -> 0.055, 32 KiB moving
+ * 2.67 -> 2.48; its cost where a late rank is an inner node of the
+ * measured trees (its subtree's records are as late as it, the root waits
+ * for them): one late 8 B 0.440 -> 0.447, tree platform 0.508 -> 0.573
+ * (0.61x -> 0.69x the selectors), P = 256 1.85 -> 2.05 s (0.46x -> 0.51x).  Not reduce / gather (their
+ * early ranks run ahead of the root: they would wait for it) nor scatter
+ * (its confirmation synchronises anyway, online.h).
+ * Returns MPI_SUCCESS or the error of posting the messages; out of memory:
+ * the blocking decision (arcoll_explorer_decide).
+ */
+ARCOLL_HIDDEN int arcoll_decision_start_rooted(arcoll_comm_state_t *st, arcoll_cached_t *e,
+                                               int root, int lag);
+
+/** 1 if a rooted decision of collective c is pending on st (then a new one
+ *  is taken the blocking way: one result message in flight per collective). */
+ARCOLL_HIDDEN int arcoll_decision_rooted_pending(const arcoll_comm_state_t *st, arcoll_coll_t c);
+
+/* decision_rooted.c: post this rank's record (and the root's receives);
+ * complete at the deadline (applies the decision; the requests left open
+ * go to st->rooted_open); test (wait = 0) or complete (1) those. */
+struct arcoll_rooted;
+ARCOLL_HIDDEN struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
+                                                                const arcoll_explorer_t *ex,
+                                                                int root, int *rc);
+ARCOLL_HIDDEN int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_rooted *r,
+                                                  arcoll_explorer_t *ex);
+ARCOLL_HIDDEN void arcoll_decision_rooted_drain(arcoll_comm_state_t *st, int wait);
 
 /** Complete every pending decision of st now (state teardown: MPI_Comm_free,
  *  MPI_Finalize; collective, every rank has the same ones pending). */

@@ -51,6 +51,10 @@ extern "C" {
  *  ping-pong) on the private communicator: 7100 + 4 c .. + 2. */
 #define ARCOLL_TAG_LATE(c) (7100 + 4 * (int)(c))
 
+/** Tags of collective c's online decisions taken by the root (decision.h): records,
+ *  results on the private communicator: 7300 + 2 c, + 1. */
+#define ARCOLL_TAG_DECISION(c) (7300 + 2 * (int)(c))
+
 /** Tag of the clock offsets of the online selection's confirmation (collectives/online.h,
  *  adapt/clock.h) on the private communicator. */
 #define ARCOLL_TAG_CLOCK 7099
@@ -96,6 +100,10 @@ typedef struct arcoll_comm_state {
    *  confirmation of an online choice (collectives/online.h) on this communicator */
   double clock_offset;
   int clock_ready;
+  /** root of the rooted call in progress (bcast, scatter, gather): its online decision's root */
+  int call_root;
+  /** decisions taken by the root whose requests are still open (decision_rooted.c) */
+  struct arcoll_rooted *rooted_open;
   struct arcoll_comm_state *next;
 } arcoll_comm_state_t;
 

@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-/** Tags on the private communicator (blocking collectives use 7001..7200):
+/** Tags on the private communicator (blocking collectives use 7001..7399):
  *  nonblocking schedules cycle through ARCOLL_NBC_TAGS tags from 8192 (the
  *  per-communicator start count, equal on all ranks since collectives start
  *  in the same order), persistent schedules from 12288 (per init), their

@@ -156,7 +156,8 @@
  * inside the collective by a program that times it).
  * Deferred decisions (adapt/decision.c, ARCOLL_ONLINE_LAG; where
  * arcoll_explorer_lag() says so: small messages of the collectives that
- * synchronise all ranks): the caller
+ * synchronise all ranks; bcast: decided by its root from the records that
+ * arrived, adapt/decision.h): the caller
  * may run a round's decision as a nonblocking exchange instead of
  * arcoll_explorer_decide(): it sets `pending`, starts the reductions of t
  * (SUM) and p (MAX), and hands the results to
