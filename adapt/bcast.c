@@ -148,7 +148,7 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   arcoll_note(ARCOLL_COLL_BCAST, ch->algo);
   const uint64_t ncall = st->ncalls++;
   st->bcast_calls_recorded = 1;
-  st->last_root = st->call_root = root;
+  st->last_root = root;
   /* late ranks become leaves (late_order.c); otherwise the classic order */
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, ARCOLL_COLL_BCAST, ch, root, 1, bytes, &lc)) != MPI_SUCCESS)

@@ -63,7 +63,6 @@ int arcoll_rooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
   if ((rc = arcoll_late_begin(st, C, ch, root, 1, bytes, &lc)) != MPI_SUCCESS) return arcoll_finish(comm, rc);
   const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
   const double t0 = arcoll_online_t0(ch);
-  st->call_root = root;
   rc = ((arcoll_gather_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, rcount, rtype, root, st->priv, &s);
   rc = arcoll_online_done(st, ch, t0, rc);
   if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);

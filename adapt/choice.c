@@ -256,7 +256,7 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   if (ex->coll == ARCOLL_COLL_BCAST && arcoll_g_cfg.online_lag != 0 &&
       !arcoll_decision_rooted_pending(st, ex->coll)) {
     const int lag = arcoll_g_cfg.online_lag > 0 ? arcoll_g_cfg.online_lag : ARCOLL_ONLINE_ROOTED_LAG;
-    const int drc = arcoll_decision_start_rooted(st, e, st->call_root, lag);
+    const int drc = arcoll_decision_start_rooted(st, e, st->last_root, lag); /* this call's */
     if (e->decision) return rc == MPI_SUCCESS ? drc : rc;
     return decided(st, e, round, n, cand, drc, rc); /* it fell back to the blocking way */
   }

@@ -100,8 +100,6 @@ typedef struct arcoll_comm_state {
    *  confirmation of an online choice (collectives/online.h) on this communicator */
   double clock_offset;
   int clock_ready;
-  /** root of the rooted call in progress (bcast, scatter, gather): its online decision's root */
-  int call_root;
   /** decisions taken by the root whose requests are still open (decision_rooted.c) */
   struct arcoll_rooted *rooted_open;
   struct arcoll_comm_state *next;
