@@ -81,7 +81,7 @@ int arcoll_decision_start_rooted(arcoll_comm_state_t *st, arcoll_cached_t *e, in
   int rc = MPI_SUCCESS;
   struct arcoll_decision *d = calloc(1, sizeof *d);
   if (d) d->rooted = arcoll_decision_rooted_post(st, ex, root, &rc);
-  if (!d || !d->rooted) { /* out of memory here: every rank waits at the root's deadline */
+  if (!d || !d->rooted) { /* out of memory: decide now, as arcoll_decision_start does */
     free(d);
     return arcoll_explorer_decide(ex, st->priv); /* the blocking way */
   }

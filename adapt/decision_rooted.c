@@ -43,7 +43,6 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
                                                   const arcoll_explorer_t *ex, int root, int *rc) {
   const int k = ex->n * ex->trials, P = st->P, me = st->me, c = (int)ex->coll;
   *rc = MPI_SUCCESS;
-  arcoll_decision_rooted_drain(st, 0);
   struct arcoll_rooted *r = calloc(1, sizeof *r);
   const int nreq = me == root ? 2 * P : 2;
   double *buf = malloc(sizeof(double) * (size_t)(me == root ? (P + 1) * 2 * k : 4 * k));
