@@ -115,6 +115,7 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
                      : 0;
     if (n > 1) {
       ex->imbalance = cfg->online_skew;
+      ex->warmup = cfg->online_warmup;
       if (ex->confirm_block) ex->confirm_block = cfg->online_confirm; /* 0 for bcast, reduce */
       if (cfg->online_skew == 0) ex->check_at = 0;
       out->ex = ex;

@@ -140,6 +140,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->nonblocking = 1;
   cfg->online_candidates = ARCOLL_ONLINE_DEFAULT_CANDIDATES;
   cfg->online_trials = 2;
+  cfg->online_warmup = 1;
   cfg->online_refine = ARCOLL_ONLINE_DEFAULT_REFINE;
   cfg->online_skew = (int)ARCOLL_ONLINE_IMBALANCE;
   cfg->online_confirm = ARCOLL_ONLINE_CONFIRM_BLOCK;
@@ -197,6 +198,10 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
       env_int("ARCOLL_ONLINE_TRIALS", 1, ARCOLL_ONLINE_MAX_TRIALS,
               "how many times each candidate is run before the choice", "",
               &cfg->online_trials, err, errlen) ||
+      env_int("ARCOLL_ONLINE_WARMUP", 0, 8,
+              "how many calls of the model's best run unmeasured before the candidates are "
+              "measured (first calls pay connection set-up; collectives/online.h)", "0 = none; ",
+              &cfg->online_warmup, err, errlen) ||
       env_int("ARCOLL_ONLINE_REFINE", 0, ARCOLL_ONLINE_MAX_REFINE,
               "how many segment-refinement rounds follow the candidates (the kept algorithm "
               "at half / double its segment size)", "0 = none; ", &cfg->online_refine, err,

@@ -146,6 +146,7 @@ const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
   if (e->confirming) /* the kept one's block, then the other's */
     return e->confirm_calls < e->confirm_block ? &e->best : &e->confirm_alt;
   if (e->finished || e->done >= e->n * e->trials) return NULL;
+  if (e->warmup > 0 && e->round == 0 && e->done == 0) return &e->cand[0];
   return &e->cand[e->done / e->trials];
 }
 
@@ -175,6 +176,11 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
     return arcoll_explorer_record_exit(e, e->confirm_clock, failed || !(period >= 0));
   }
   if (e->finished || e->done >= e->n * e->trials) return 1;
+  if (e->warmup > 0 && e->round == 0 && e->done == 0) { /* a warm-up run: not measured */
+    --e->warmup;
+    ++e->runs;
+    return 0;
+  }
   const int bad = failed || !(seconds >= 0) || !(period >= 0);
   e->t[e->done] = bad ? INFINITY : seconds;
   e->p[e->done++] = bad ? INFINITY : period;

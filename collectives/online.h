@@ -23,7 +23,15 @@
  *     SMPI P = 64, 32 KiB back-to-back scatter: interleaved runs ranked
  *     binomial's critical path 1.8x linear's, back to back binomial is 1.27x
  *     faster);
- *  2. per call: arcoll_explorer_next() names the configuration to run; the
+ *     Warm-up: before round 0's first measured run, `warmup` calls (set by
+     the caller; ARCOLL_ONLINE_WARMUP, default 1) run cand[0] unmeasured.
+     A communicator's first calls are cold: MPICH 4.0.2, 2 ranks, 8-byte
+     MPI_Allreduce took 40-55 us on the first call, then 0.4-0.5 us; with
+     no warm-up the first candidate's runs took the cold calls, and
+     recursive doubling (the model's best, 0.46 us per call in the steady
+     state) lost to ring (0.72 us) in 3 runs of 3; with one warm-up call
+     it won in 5 of 5 (test/collectives/test_online_warmup.cpp);
+  2. per call: arcoll_explorer_next() names the configuration to run; the
  *     caller times the call locally (seconds, MPI_Wtime) - its time inside
  *     and its period (since the exit of the previous measured call) - and
  *     passes them to arcoll_explorer_record_period();
@@ -271,6 +279,10 @@ typedef struct arcoll_explorer {
   int finished; /**< 1 once the exploration ended (best is the choice) */
   int runs;   /**< calls measured so far, all rounds */
   int check_at; /**< round 0: runs after which the imbalance check is due (0: none) */
+  /** round 0: unmeasured runs of cand[0] still to make before the first
+   *  measured one (0 after init; the caller may set it before the first
+   *  call; header, "Warm-up") */
+  int warmup;
   double imbalance; /**< the check's factor (init: ARCOLL_ONLINE_IMBALANCE; the caller may change it) */
   const arcoll_model_t *model; /**< init's model (predictions of refined sizes); must outlive *e */
   arcoll_coll_t coll;

@@ -26,6 +26,8 @@
  *    sum over ranks, collectives/online.h; a few % more cover the dispatch's
  *    own bookkeeping inside the timed region), and every call after the
  *    exploration takes at most 1.1 x the fastest call measured in it.
+ * The ARCOLL_ONLINE_WARMUP calls (default 1) before round 0 must run its
+ * first candidate; the checks above start after them.
  * Prints "online_check <coll> P=<P>: OK" and the measured table.
  * With lag=L (a run given ARCOLL_ONLINE_LAG=L, adapt/decision.h: the
  * decision applies L calls after round 0, which meanwhile runs its first
@@ -73,7 +75,11 @@ int main(int argc, char **argv) {
   const int count = atoi(argv[2]) / (int)sizeof(int);
   const int ncand = atoi(argv[3]), trials = atoi(argv[4]);
   const int extra = atoi(argv[5]), timing = atoi(argv[6]), refine = atoi(argv[7]);
-  const int ncalls = ncand * trials + extra;
+  /* the warm-up calls (ARCOLL_ONLINE_WARMUP, default 1; collectives/online.h)
+   * run the first candidate unmeasured before round 0 */
+  const char *wu = getenv("ARCOLL_ONLINE_WARMUP");
+  const int warm = wu && *wu ? atoi(wu) : 1;
+  int ncalls = ncand * trials + extra + warm;
   const int refine_calls = refine > 0 ? trials * (refine + 1) : 0; /* at most */
   if (count < 1 || ncand < 1 || trials < 1 || refine < 0 || ncalls > MAXCALLS ||
       (timing && extra <= refine_calls))
@@ -135,6 +141,13 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 0;
   }
+  /* the warm-up: the first candidate (the call after it), then checked
+   * as if round 0 began there */
+  for (int call = 0; call < warm && warm < ncalls; ++call)
+    if (strcmp(names[call], names[warm])) fail("a warm-up call did not run the first candidate", names[call], call);
+  ncalls -= warm;
+  memmove(names, names + warm, sizeof names[0] * (size_t)ncalls);
+  memmove(t, t + warm, sizeof t[0] * (size_t)ncalls);
   /* exploration: blocks of `trials` calls of one configuration each (round
    * 0's candidates, then the kept algorithm at refined segment sizes), then
    * the kept algorithm W on every call.  Two candidates may share a name
