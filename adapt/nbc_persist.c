@@ -4,8 +4,11 @@
  * itself on the private communicator, with a tag of its own: MPICH keeps
  * its MPI-4 state (inactive after completion; MPI_Wait / MPI_Test on an
  * inactive request return at once with an empty status).  MPI_Start /
- * MPI_Startall start the handle and re-run the schedule built at init; the
- * schedule's end sends the zero-byte message that completes the handle.
+ * MPI_Startall re-run the schedule built at init and leave the handle
+ * unposted ("lazy", nbc.h): the wrappers of MPI_Wait / MPI_Test drive the
+ * schedule and report its end; nbc_materialize() posts the handle's
+ * receive before MPICH sees a running one, and the schedule's end then
+ * sends the zero-byte message that completes it.
  * MPI_Request_free frees the schedule with the handle.  Requests that are
  * not arcoll's pass through.  Only when mpi.h is MPI 4 (SMPI 3.32 declares
  * MPI 3 and no persistent collectives).
@@ -52,11 +55,32 @@ int nbc_persist_register(nbc_sched_t *s, MPI_Request *req) {
 }
 
 static int start_one(nbc_sched_t *s) {
-  if (s->active) return MPI_ERR_REQUEST; /* starting an active request is erroneous */
-  MPI_Request h = s->user;
-  int rc = PMPI_Start(&h); /* posts the zero-byte receive from self */
-  if (rc != MPI_SUCCESS) return rc;
+  /* starting an active request (running, or done and not yet completed by
+   * a wait or test) is erroneous */
+  if (s->active || s->lazy) return MPI_ERR_REQUEST;
+  s->lazy = 1; /* the handle's receive is posted only if MPICH must see it (nbc.h) */
+  ++arcoll_nbc_lazy;
   return nbc_start_persistent(s);
+}
+
+int nbc_materialize(int n, const MPI_Request reqs[]) {
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < n && arcoll_nbc_lazy > 0; ++i) {
+    nbc_sched_t *s = nbc_find_persistent(reqs[i]);
+    if (!s || !s->lazy) continue;
+    MPI_Request h = s->user;
+    /* the zero-byte receive from self; its message: finish() sends it, or
+     * now when the schedule is done (MPICH then reports it as complete) */
+    int r = PMPI_Start(&h);
+    if (r == MPI_SUCCESS && !s->active) r = PMPI_Send(NULL, 0, MPI_BYTE, s->me, s->self_tag, s->comm);
+    if (r != MPI_SUCCESS) {
+      if (rc == MPI_SUCCESS) rc = r;
+      continue;
+    }
+    s->lazy = 0;
+    --arcoll_nbc_lazy;
+  }
+  return rc;
 }
 
 ARCOLL_EXPORT int MPI_Start(MPI_Request *req) {
@@ -87,7 +111,13 @@ ARCOLL_EXPORT int MPI_Request_free(MPI_Request *req) {
       nbc_sched_t *s = p->s;
       free(p);
       if (s->active) s->free_when_done = 1; /* MPICH frees the handle once it completes */
-      else nbc_free(s);
+      else {
+        if (s->lazy) { /* done, never completed by a wait or test */
+          s->lazy = 0;
+          --arcoll_nbc_lazy;
+        }
+        nbc_free(s);
+      }
       return PMPI_Request_free(req);
     }
   }
@@ -105,6 +135,11 @@ int nbc_persist_register(nbc_sched_t *s, MPI_Request *req) {
   (void)req;
   nbc_free(s);
   return MPI_ERR_INTERN;
+}
+
+int nbc_materialize(int n, const MPI_Request reqs[]) {
+  (void)n, (void)reqs;
+  return MPI_SUCCESS;
 }
 
 #endif

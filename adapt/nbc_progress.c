@@ -13,6 +13,7 @@
 
 int arcoll_nbc_active = 0;
 int arcoll_nbc_internal = 0;
+int arcoll_nbc_lazy = 0;
 static nbc_sched_t *g_running = NULL;
 /* the library's own schedules (nbc_start_internal): progressed with the
  * others, but invisible to the MPI_Wait* / MPI_Test* wrappers, which then
@@ -92,6 +93,14 @@ static void finish(nbc_sched_t *s) {
   s->active = 0;
   if (s->internal) return; /* its owner frees it (nbc_start_internal) */
   const int fwd = s->free_when_done;
+  if (s->lazy) { /* no self receive posted: done, MPI_Wait / MPI_Test report it (nbc.h) */
+    if (fwd) { /* freed by the user while running: nobody will */
+      s->lazy = 0;
+      --arcoll_nbc_lazy;
+      nbc_free(s);
+    }
+    return;
+  }
   if (s->persistent || NBC_SELF_HANDLE) {
     /* completes the handle's zero-byte receive from self (nbc_persist.c) */
     PMPI_Send(NULL, 0, MPI_BYTE, s->me, s->self_tag, s->comm);

@@ -8,6 +8,10 @@
  * only when arcoll progresses them, so blocking on them would deadlock);
  * whichever completes, the loop goes on.  Tests progress once, then test.
  *
+ * Lazy persistent handles (nbc.h): MPI_Wait / MPI_Test / MPI_Request_get_status
+ * answer for them while their schedule runs; the array calls post their
+ * receive first (nbc_materialize) and go on as above.
+ *
  * SMPI 3.32's Testany / Waitany / Testsome / Waitsome skip every request
  * without a point-to-point communication behind it (its own nonblocking
  * collectives: treated as inactive, so Testany reports "all inactive" while
@@ -111,7 +115,46 @@ static int block_once(int n, MPI_Request *reqs, MPI_Status *st, int *rc) {
   return ret;
 }
 
+/* The status of a completed collective: empty (MPI-4 section 6.12: source
+ * and tag undefined) */
+static void empty_status(MPI_Status *status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  PMPI_Status_set_elements(status, MPI_BYTE, 0);
+  PMPI_Status_set_cancelled(status, 0);
+}
+
+/* The running persistent schedule of handle r while its handle is lazy
+ * (nbc.h: MPICH would take it for complete), else NULL. */
+static nbc_sched_t *lazy_of(MPI_Request r) {
+  nbc_sched_t *s = arcoll_nbc_lazy ? nbc_find_persistent(r) : NULL;
+  return s && s->lazy ? s : NULL;
+}
+
+/* The lazy handle of s is complete: returned to the user once. */
+static int complete_lazy(nbc_sched_t *s, MPI_Status *status) {
+  s->lazy = 0;
+  --arcoll_nbc_lazy;
+  empty_status(status);
+  return s->err;
+}
+
+/* MPI_Wait on a lazy handle: run s to its end, progressing the others. */
+static int wait_lazy(nbc_sched_t *s, MPI_Status *status) {
+  MPI_Status tmp;
+  int rc;
+  for (;;) {
+    if (arcoll_nbc_active) arcoll_nbc_progress();
+    if (!s->active) break;
+    block_once(0, NULL, &tmp, &rc);
+  }
+  return complete_lazy(s, status);
+}
+
 ARCOLL_EXPORT int MPI_Wait(MPI_Request *req, MPI_Status *status) {
+  nbc_sched_t *lz = lazy_of(*req);
+  if (lz) return wait_lazy(lz, status);
   if (!arcoll_nbc_active) return PMPI_Wait(req, status);
   MPI_Status tmp;
   for (;;) {
@@ -127,6 +170,10 @@ ARCOLL_EXPORT int MPI_Wait(MPI_Request *req, MPI_Status *status) {
 }
 
 ARCOLL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
+    const int mrc = nbc_materialize(n, reqs);
+    if (mrc != MPI_SUCCESS) return mrc;
+  }
   if (!arcoll_nbc_active && !SMPI_ALWAYS) return PMPI_Waitall(n, reqs, statuses);
   MPI_Status *saved = NULL;
   char *have = NULL;
@@ -166,6 +213,10 @@ ARCOLL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) 
 }
 
 ARCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status) {
+  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
+    const int mrc = nbc_materialize(n, reqs);
+    if (mrc != MPI_SUCCESS) return mrc;
+  }
   if (!arcoll_nbc_active && !SMPI_ALWAYS) return PMPI_Waitany(n, reqs, index, status);
   MPI_Status tmp;
   for (;;) {
@@ -184,6 +235,10 @@ ARCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status 
 
 ARCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
                                MPI_Status statuses[]) {
+  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
+    const int mrc = nbc_materialize(n, reqs);
+    if (mrc != MPI_SUCCESS) return mrc;
+  }
   if (!arcoll_nbc_active && !SMPI_ALWAYS)
     return PMPI_Waitsome(n, reqs, outcount, indices, statuses);
   MPI_Status tmp;
@@ -206,22 +261,50 @@ ARCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int ind
 
 ARCOLL_EXPORT int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
   if (arcoll_nbc_active) arcoll_nbc_progress();
+  nbc_sched_t *lz = lazy_of(*req);
+  if (lz) {
+    *flag = !lz->active;
+    return *flag ? complete_lazy(lz, status) : MPI_SUCCESS;
+  }
   return PMPI_Test(req, flag, status);
 }
 
+ARCOLL_EXPORT int MPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *status) {
+  if (arcoll_nbc_active) arcoll_nbc_progress();
+  nbc_sched_t *lz = lazy_of(req);
+  if (lz) { /* the request stays as it is (no completion returned) */
+    *flag = !lz->active;
+    if (*flag) empty_status(status);
+    return *flag ? lz->err : MPI_SUCCESS;
+  }
+  return PMPI_Request_get_status(req, flag, status);
+}
+
 ARCOLL_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[]) {
+  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
+    const int mrc = nbc_materialize(n, reqs);
+    if (mrc != MPI_SUCCESS) return mrc;
+  }
   if (arcoll_nbc_active) arcoll_nbc_progress();
   return PMPI_Testall(n, reqs, flag, statuses);
 }
 
 ARCOLL_EXPORT int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
                               MPI_Status *status) {
+  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
+    const int mrc = nbc_materialize(n, reqs);
+    if (mrc != MPI_SUCCESS) return mrc;
+  }
   if (arcoll_nbc_active) arcoll_nbc_progress();
   return TESTANY(n, reqs, index, flag, status);
 }
 
 ARCOLL_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[],
                                MPI_Status statuses[]) {
+  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
+    const int mrc = nbc_materialize(n, reqs);
+    if (mrc != MPI_SUCCESS) return mrc;
+  }
   if (arcoll_nbc_active) arcoll_nbc_progress();
   return TESTSOME(n, reqs, outcount, indices, statuses);
 }

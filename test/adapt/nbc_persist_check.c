@@ -7,7 +7,10 @@
  * Five persistent requests made once, then started ITER times with the
  * buffers rewritten before every start (contents depend on the iteration):
  * one at a time with MPI_Start + MPI_Wait, all with MPI_Startall +
- * MPI_Waitall, all with MPI_Startall + an MPI_Testall loop.  After
+ * MPI_Waitall, all with MPI_Startall + an MPI_Testall loop, one at a time
+ * with an MPI_Test loop (allreduce checked at its flag), MPI_Waitany over
+ * them and a user Irecv / Isend pair, MPI_Request_get_status loops then
+ * MPI_Waitsome.  After
  * completion each request is inactive: MPI_Wait and MPI_Test on it return
  * at once (flag 1).  Bcast / allgather over the non-contiguous vector type,
  * allreduce in place, reduce with the non-commutative matrix op.
@@ -58,12 +61,48 @@ int main(int argc, char **argv) {
     for (int i = 0; i < L; ++i) tset(agi, 1, i, val(s + 4, me, i));
     for (int i = 0; i < P * L; ++i) tset(ago, 1, i, -1);
     for (int i = 0; i < P * N; ++i) a2i[i] = val(s + 5, me * P + i / N, i % N), a2o[i] = -1;
-    const int how = it % 3;
+    const int how = it % 6;
     if (how == 0) {
       for (int k = 0; k < NREQ; ++k) {
         MPI_Start(&r[k]);
         MPI_Wait(&r[k], MPI_STATUS_IGNORE);
       }
+    } else if (how == 3) { /* MPI_Test loops: flag 1 only once the collective is done */
+      for (int k = 0; k < NREQ; ++k) {
+        int flag = 0;
+        MPI_Start(&r[k]);
+        while (!flag) MPI_Test(&r[k], &flag, MPI_STATUS_IGNORE);
+        for (int i = 0; k == 1 && i < N; ++i) {
+          int e = 0;
+          for (int q = 0; q < P; ++q) e += val(s + 2, q, i);
+          CHECK(ar[i] == e, "allreduce it %d [%d] %d != %d at MPI_Test's flag", it, i, ar[i], e);
+        }
+      }
+    } else if (how == 4) { /* MPI_Waitany over them and a user receive from the next rank */
+      MPI_Request all[NREQ + 2];
+      int got = -1, sent = me, done = 0;
+      MPI_Startall(NREQ, r);
+      memcpy(all, r, sizeof r);
+      MPI_Irecv(&got, 1, MPI_INT, (me + P - 1) % P, 77, MPI_COMM_WORLD, &all[NREQ]);
+      MPI_Isend(&sent, 1, MPI_INT, (me + 1) % P, 77, MPI_COMM_WORLD, &all[NREQ + 1]);
+      while (done < NREQ + 2) {
+        int idx = MPI_UNDEFINED;
+        MPI_Waitany(NREQ + 2, all, &idx, MPI_STATUS_IGNORE);
+        CHECK(idx != MPI_UNDEFINED, "MPI_Waitany it %d: MPI_UNDEFINED with %d pending", it, NREQ + 2 - done);
+        if (idx == MPI_UNDEFINED) break;
+        if (idx < NREQ) all[idx] = MPI_REQUEST_NULL; /* persistent: inactive, not freed */
+        ++done;
+      }
+      CHECK(got == (me + P - 1) % P, "user receive beside the persistent ones: %d", got);
+    } else if (how == 5) { /* MPI_Request_get_status until all done, then MPI_Waitsome */
+      MPI_Startall(NREQ, r);
+      for (int k = 0; k < NREQ; ++k) {
+        int flag = 0;
+        while (!flag) MPI_Request_get_status(r[k], &flag, MPI_STATUS_IGNORE);
+      }
+      int outc = 0, idx[NREQ];
+      MPI_Waitsome(NREQ, r, &outc, idx, MPI_STATUSES_IGNORE);
+      CHECK(outc == NREQ || outc == MPI_UNDEFINED, "MPI_Waitsome after get_status: %d", outc);
     } else {
       MPI_Startall(NREQ, r);
       if (how == 1) {
