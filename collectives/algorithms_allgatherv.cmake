@@ -11,4 +11,5 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_bruck.c
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_gather_bcast.c
   ${CMAKE_CURRENT_LIST_DIR}/allgatherv_direct.c
+  ${CMAKE_CURRENT_LIST_DIR}/allgatherv_linear_knomial.c
   ${CMAKE_CURRENT_LIST_DIR}/algos_allgatherv.c)

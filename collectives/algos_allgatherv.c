@@ -22,5 +22,8 @@ const arcoll_algo_desc_t arcoll_allgatherv_algorithms[] = {
      "binomial gather + binomial bcast of block sets: T = gather(b_max, M) + log2 P T(M)"},
     {"allgatherv", "direct", FN(arcoll_allgatherv_direct), ORD,
      "direct (SMPI default, MPICH linear), windows of 32 steps: T = W T(0) + (P-1) X(b_max)"},
+    {"allgatherv", "linear_knomial", FN(arcoll_allgatherv_linear_knomial), ORD,
+     "linear gather + k-nomial bcast (Open MPI's small allgatherv: gatherv + bcast): "
+     "T = T(b_max) + (P-2) g(b_max) + ceil(log_k P) (T(M) + (k-2) g(M))"},
 };
 const int arcoll_allgatherv_nalgorithms = NELEM(arcoll_allgatherv_algorithms);

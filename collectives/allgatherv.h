@@ -112,8 +112,20 @@ int arcoll_allgatherv_gather_bcast(const void *sendbuf, MPI_Aint sendcount,
                                    MPI_Datatype recvtype, MPI_Comm comm,
                                    const arcoll_sched_t *s);
 
+/** Linear gather + k-nomial broadcast (Open MPI's small-message allgatherv,
+ *  gatherv + bcast): position 0 receives every block at once, then a radix-k
+ *  broadcast (k = s->k, below 2: ARCOLL_KNOMIAL_RADIX) of all P blocks as
+ *  one block-set datatype.  T = T(b_max) + (P-2) g(b_max) +
+ *  ceil(log_k P) (T(M) + (k-2) g(M)), g the gap per message.
+ *  Honours: order, tag, k. */
+int arcoll_allgatherv_linear_knomial(const void *sendbuf, MPI_Aint sendcount,
+                                     MPI_Datatype sendtype, void *recvbuf,
+                                     const MPI_Aint *recvcounts, const MPI_Aint *displs,
+                                     MPI_Datatype recvtype, MPI_Comm comm,
+                                     const arcoll_sched_t *s);
+
 /** Table: allgatherv {ring, neighbor_exchange, recursive_doubling, bruck, gather_bcast,
- *  direct}. */
+ *  direct, linear_knomial}. */
 extern const arcoll_algo_desc_t arcoll_allgatherv_algorithms[];
 extern const int arcoll_allgatherv_nalgorithms;
 

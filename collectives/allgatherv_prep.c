@@ -28,6 +28,7 @@ static int finish_prepare(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype 
   rc = arcoll_order_resolve(s, (s && s->order) ? s->order[0] : 0, comm, &a->order, &a->pos,
                             &a->P);
   if (rc != MPI_SUCCESS) return rc;
+  a->k = s ? s->k : 0;
   a->tdispls = malloc(sizeof(MPI_Aint) * (size_t)a->P);
   a->tlens = malloc(sizeof(int) * (size_t)a->P);
   if (!a->tdispls || !a->tlens) {

@@ -37,6 +37,7 @@ typedef struct arcoll_agv {
   MPI_Aint rext;           /**< extent of rtype, bytes */
   MPI_Aint *tdispls;       /**< scratch: P byte displacements for the types */
   int *tlens;              /**< scratch: P block lengths for the types */
+  int k;                   /**< the schedule's algorithm parameter (s->k; 0: default) */
 } arcoll_agv_t;
 
 /** Returned by the preparations when every block is empty (a is then empty). */

@@ -38,6 +38,14 @@ double arcoll_model_allgatherv(const arcoll_model_t *md, const char *name, int P
     const int windows = (P - 1 + ARCOLL_ALLGATHERV_DIRECT_WINDOW - 1) / ARCOLL_ALLGATHERV_DIRECT_WINDOW;
     return windows * T(md, 0) + (P - 1) * arcoll_model_gap(&md->inter, &md->inter_gap_curve, b);
   }
+  if (!strcmp(name, "linear_knomial")) { /* P-1 blocks into position 0, then radix-k levels of M */
+    const int k = ARCOLL_KNOMIAL_RADIX;
+    int levels = 0;
+    for (long m = 1; m < P; m *= k) ++levels;
+    const double g = arcoll_model_gap(&md->inter, &md->inter_gap_curve, b),
+                 gM = arcoll_model_gap(&md->inter, &md->inter_gap_curve, M);
+    return (P > 1 ? T(md, b) + (P - 2) * g : 0) + levels * (T(md, M) + (k - 2) * gM);
+  }
   if (!strcmp(name, "gather_bcast")) { /* subtrees of 2^l blocks up, then all M down */
     double t = 0;
     for (int k = 1; k < P; k <<= 1) t += T(md, cap(k * b, M)) + T(md, M);

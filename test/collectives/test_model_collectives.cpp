@@ -27,6 +27,13 @@ TEST(Model, AllgathervUsesTheLargestBlockAndTheTotal) {
   // gather_bcast P = 4: subtrees of 1 and 2 blocks up, 2 broadcast steps of M
   EXPECT_NEAR(arcoll_model_allgatherv(&m, "gather_bcast", 4, b, 3 * b),
               T(b) + T(2 * b) + 2 * T(3 * b), 1e-12);
+  // linear_knomial P = 8: 7 blocks into position 0 (T + 6 gaps), then
+  // ceil(log4 8) = 2 levels of up to 3 sends of M (T + 2 gaps)
+  {
+    const double gb = std::max(m.inter.g, b / B), gM = std::max(m.inter.g, 8 * b / B);
+    EXPECT_NEAR(arcoll_model_allgatherv(&m, "linear_knomial", 8, b, 8 * b),
+                T(b) + 6 * gb + 2 * (T(8 * b) + 2 * gM), 1e-12);
+  }
   // recursive doubling P = 5 (P2 = 4, g = 5/4): steps 1, 2 + fold and unfold
   EXPECT_NEAR(arcoll_model_allgatherv(&m, "recursive_doubling", 5, b, 5 * b),
               T(1.25 * b) + T(2.5 * b) + T(b) + T(5 * b), 1e-12);

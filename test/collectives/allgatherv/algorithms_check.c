@@ -16,6 +16,8 @@
 #include "allgatherv.h"
 #include "allgatherv_data.h"
 
+#include <string.h>
+
 static void run_one(const arcoll_algo_desc_t *a, MPI_Comm comm, int c, int pat, long n,
                     int inplace, const arcoll_sched_t *s, const char *oname) {
   int P, r, st, rt, id = ++next_id;
@@ -49,14 +51,19 @@ static void run_all(MPI_Comm comm, int norders) {
   const long sizes[3] = {0, 37, big};
   for (int i = 0; i < arcoll_allgatherv_nalgorithms; ++i) {
     const arcoll_algo_desc_t *a = &arcoll_allgatherv_algorithms[i];
-    for (int o = 0; o < norders; ++o) {
-      algo_check_order(o, P, 54321u, order);
-      const arcoll_sched_t s = {o ? order : NULL, 0, 0, 42};
-      for (int c = 0; c < AGV_NCASES; ++c)
-        for (int pat = 0; pat < AGV_NPATTERNS; ++pat)
-          for (int z = 0; z < 3; ++z)
-            for (int ip = 0; ip < 2; ++ip) run_one(a, comm, c, pat, sizes[z], ip, &s, algo_check_order_name[o]);
-    }
+    /* linear_knomial honours k (the broadcast's radix): the default (0),
+     * binomial (2), 3, and flat (P) too */
+    const int ks[4] = {0, 2, 3, P > 1 ? P : 2};
+    const int nk = strcmp(a->name, "linear_knomial") ? 1 : 4;
+    for (int o = 0; o < norders; ++o)
+      for (int ki = 0; ki < nk; ++ki) {
+        algo_check_order(o, P, 54321u, order);
+        const arcoll_sched_t s = {o ? order : NULL, 0, ks[ki], 42};
+        for (int c = 0; c < AGV_NCASES; ++c)
+          for (int pat = 0; pat < AGV_NPATTERNS; ++pat)
+            for (int z = 0; z < 3; ++z)
+              for (int ip = 0; ip < 2; ++ip) run_one(a, comm, c, pat, sizes[z], ip, &s, algo_check_order_name[o]);
+      }
   }
   free(order);
 }
