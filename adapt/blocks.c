@@ -64,6 +64,7 @@ int arcoll_rooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
   const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
   const double t0 = arcoll_online_t0(ch);
   rc = ((arcoll_gather_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, rcount, rtype, root, st->priv, &s);
+  st->scatter_root = root; /* read by a rooted decision (choice.c) */
   rc = arcoll_online_done(st, ch, t0, rc);
   if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);
   return arcoll_finish(comm, rc);

@@ -253,11 +253,12 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
     arcoll_online_keep(e);
     return rc == MPI_SUCCESS ? crc : rc;
   }
-  /* bcast: the root decides (decision.h; ARCOLL_ONLINE_LAG=0: the blocking way) */
-  if (ex->coll == ARCOLL_COLL_BCAST && arcoll_g_cfg.online_lag != 0 &&
-      !arcoll_decision_rooted_pending(st, ex->coll)) {
+  /* bcast, scatter: the root decides (decision.h; ARCOLL_ONLINE_LAG=0: the blocking way) */
+  if ((ex->coll == ARCOLL_COLL_BCAST || ex->coll == ARCOLL_COLL_SCATTER) &&
+      arcoll_g_cfg.online_lag != 0 && !arcoll_decision_rooted_pending(st, ex->coll)) {
     const int lag = arcoll_g_cfg.online_lag > 0 ? arcoll_g_cfg.online_lag : ARCOLL_ONLINE_ROOTED_LAG;
-    const int drc = arcoll_decision_start_rooted(st, e, st->last_root, lag); /* this call's */
+    const int root = ex->coll == ARCOLL_COLL_BCAST ? st->last_root : st->scatter_root; /* this call's */
+    const int drc = arcoll_decision_start_rooted(st, e, root, lag);
     if (e->decision) return rc == MPI_SUCCESS ? drc : rc;
     return decided(st, e, round, n, cand, drc, rc); /* it fell back to the blocking way */
   }

@@ -61,13 +61,13 @@ ARCOLL_HIDDEN int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t
  */
 ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t *e, int *rc);
 
-/** Calls of the class between a bcast round and its decision by the root
+/** Calls of the class between a bcast / scatter round and its decision by the root
  *  (arcoll_decision_start_rooted) unless ARCOLL_ONLINE_LAG is set. */
 #define ARCOLL_ONLINE_ROOTED_LAG 2
 
 /**
- * Start the decision of ex's round the rooted way (bcast; the round's last
- * call had root `root`): every rank sends the root its n x trials times
+ * Start the decision of ex's round the rooted way (bcast, scatter; the
+ * round's last call had root `root`): every rank sends the root its n x trials times
  * inside and periods (one message); at the end of the `lag`-th call of the
  * class after it (>= 1) the root sums the times and takes the max of the
  * periods over the records it has - it waits for all but the latest one,
@@ -88,9 +88,18 @@ ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t 
  * 2.67 -> 2.48; its cost where a late rank is an inner node of the
  * measured trees (its subtree's records are as late as it, the root waits
  * for them): one late 8 B 0.440 -> 0.447, tree platform 0.508 -> 0.573
- * (0.61x -> 0.69x the selectors), P = 256 1.85 -> 2.05 s (0.46x -> 0.51x).  Not reduce / gather (their
- * early ranks run ahead of the root: they would wait for it) nor scatter
- * (its confirmation synchronises anyway, online.h).
+ * (0.61x -> 0.69x the selectors), P = 256 1.85 -> 2.05 s (0.46x -> 0.51x).
+ * Scatter the same (a non-root receives its block from the root): 8 B,
+ * allreduce way -> root's way, against the better SMPI selector, summed
+ * inside (loop): flat P = 64 moving late rank 3.55x -> 1.005x (1.82x ->
+ * 1.00x), balanced 1.070x -> 1.028x, noise 0.896x -> 0.887x, one late
+ * 0.257x -> 0.264x, eight late 0.255x -> 0.277x; P = 256 moving 3.30x ->
+ * 1.008x, balanced 1.066x -> 1.040x; tree platform P = 64 moving 3.24x ->
+ * 1.014x, balanced 1.053x -> 1.040x, one late 0.952x -> 1.029x (loop
+ * 1.004x: the lag's calls let the late rank fall two more calls behind,
+ * paid at the confirmation's barrier); 32 KiB unchanged (1.00x).  Not
+ * reduce / gather (their early ranks run ahead of the root: they would
+ * wait for it).
  * Returns MPI_SUCCESS or the error of posting the messages; out of memory:
  * the blocking decision (arcoll_explorer_decide).
  */

@@ -42,20 +42,22 @@ if(ARCOLL_HAVE_SMPI)
     RESOURCE_LOCK mpi)
 endif()
 
-# Bcast's online decision taken by its root (adapt/decision.h): SMPI flat
+# Bcast's and scatter's online decisions taken by the root (adapt/decision.h): SMPI flat
 # cluster, 16 ranks, 8 B, a late rank (1 ms) moving every 10 calls; the
 # allreduce way (ARCOLL_ONLINE_LAG=0) makes every rank wait at the decision
 # for the late rank's backlog of the exploration's calls, the root's way
 # leaves its record out: less than half the time inside, summed over ranks.
 if(ARCOLL_HAVE_SMPI)
-  add_test(NAME adapt.smpi.rooted_decision.bcast.np16
-    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/rooted_decision_skips_late.sh
-      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-      smpirun -np 16 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-      -c bcast -m 8 -n 60 -s moving)
-  set_tests_properties(adapt.smpi.rooted_decision.bcast.np16 PROPERTIES LABELS smpi TIMEOUT 300
-    RESOURCE_LOCK mpi PASS_REGULAR_EXPRESSION "rooted_decision: OK")
+  foreach(_coll bcast scatter) # both rooted: a non-root cannot run ahead of the root
+    add_test(NAME adapt.smpi.rooted_decision.${_coll}.np16
+      COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/rooted_decision_skips_late.sh
+        ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
+        smpirun -np 16 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
+        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
+        -c ${_coll} -m 8 -n 60 -s moving)
+    set_tests_properties(adapt.smpi.rooted_decision.${_coll}.np16 PROPERTIES LABELS smpi TIMEOUT 300
+      RESOURCE_LOCK mpi PASS_REGULAR_EXPRESSION "rooted_decision: OK")
+  endforeach()
 endif()

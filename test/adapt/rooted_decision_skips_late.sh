@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rooted_decision_skips_late.sh SMPIRUN_ARGS... : bcast's online decision
+# rooted_decision_skips_late.sh SMPIRUN_ARGS... : a bcast's or scatter's online decision
 # taken by the root (adapt/decision.h) does not make the ranks wait for a
 # late rank's backlog.  Runs the same coll_loop command (given after this
 # script's name, ending with the program and its arguments) twice under
