@@ -140,6 +140,11 @@ static int complete_lazy(nbc_sched_t *s, MPI_Status *status) {
   return s->err;
 }
 
+/* Before an array goes to MPICH: arcoll's lazy handles in it posted (nbc.h). */
+static int post_lazy(int n, const MPI_Request reqs[]) {
+  return arcoll_nbc_lazy ? nbc_materialize(n, reqs) : MPI_SUCCESS;
+}
+
 /* MPI_Wait on a lazy handle: run s to its end, progressing the others. */
 static int wait_lazy(nbc_sched_t *s, MPI_Status *status) {
   MPI_Status tmp;
@@ -170,10 +175,8 @@ ARCOLL_EXPORT int MPI_Wait(MPI_Request *req, MPI_Status *status) {
 }
 
 ARCOLL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
-  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
-    const int mrc = nbc_materialize(n, reqs);
-    if (mrc != MPI_SUCCESS) return mrc;
-  }
+  const int mrc = post_lazy(n, reqs);
+  if (mrc != MPI_SUCCESS) return mrc;
   if (!arcoll_nbc_active && !SMPI_ALWAYS) return PMPI_Waitall(n, reqs, statuses);
   MPI_Status *saved = NULL;
   char *have = NULL;
@@ -213,10 +216,8 @@ ARCOLL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) 
 }
 
 ARCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status) {
-  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
-    const int mrc = nbc_materialize(n, reqs);
-    if (mrc != MPI_SUCCESS) return mrc;
-  }
+  const int mrc = post_lazy(n, reqs);
+  if (mrc != MPI_SUCCESS) return mrc;
   if (!arcoll_nbc_active && !SMPI_ALWAYS) return PMPI_Waitany(n, reqs, index, status);
   MPI_Status tmp;
   for (;;) {
@@ -235,10 +236,8 @@ ARCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status 
 
 ARCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
                                MPI_Status statuses[]) {
-  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
-    const int mrc = nbc_materialize(n, reqs);
-    if (mrc != MPI_SUCCESS) return mrc;
-  }
+  const int mrc = post_lazy(n, reqs);
+  if (mrc != MPI_SUCCESS) return mrc;
   if (!arcoll_nbc_active && !SMPI_ALWAYS)
     return PMPI_Waitsome(n, reqs, outcount, indices, statuses);
   MPI_Status tmp;
@@ -281,30 +280,24 @@ ARCOLL_EXPORT int MPI_Request_get_status(MPI_Request req, int *flag, MPI_Status 
 }
 
 ARCOLL_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[]) {
-  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
-    const int mrc = nbc_materialize(n, reqs);
-    if (mrc != MPI_SUCCESS) return mrc;
-  }
+  const int mrc = post_lazy(n, reqs);
+  if (mrc != MPI_SUCCESS) return mrc;
   if (arcoll_nbc_active) arcoll_nbc_progress();
   return PMPI_Testall(n, reqs, flag, statuses);
 }
 
 ARCOLL_EXPORT int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
                               MPI_Status *status) {
-  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
-    const int mrc = nbc_materialize(n, reqs);
-    if (mrc != MPI_SUCCESS) return mrc;
-  }
+  const int mrc = post_lazy(n, reqs);
+  if (mrc != MPI_SUCCESS) return mrc;
   if (arcoll_nbc_active) arcoll_nbc_progress();
   return TESTANY(n, reqs, index, flag, status);
 }
 
 ARCOLL_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[],
                                MPI_Status statuses[]) {
-  if (arcoll_nbc_lazy) { /* MPICH must see arcoll's running handles posted (nbc.h) */
-    const int mrc = nbc_materialize(n, reqs);
-    if (mrc != MPI_SUCCESS) return mrc;
-  }
+  const int mrc = post_lazy(n, reqs);
+  if (mrc != MPI_SUCCESS) return mrc;
   if (arcoll_nbc_active) arcoll_nbc_progress();
   return TESTSOME(n, reqs, outcount, indices, statuses);
 }
