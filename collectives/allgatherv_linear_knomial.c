@@ -51,16 +51,18 @@ static int bcast(arcoll_agv_t *a, int k, int tag, MPI_Comm comm) {
   if (v != 0)
     rc = MPI_Recv(a->rbuf, 1, t, arcoll_agv_rank(a, (int)(v - ((v / m) % k) * m)), tag, comm,
                   MPI_STATUS_IGNORE);
-  MPI_Request rq[64];
-  for (m /= k; m >= 1 && rc == MPI_SUCCESS; m /= k) {
-    int n = 0;
-    for (int j = 1; j < k && v + j * m < P && n < 64 && rc == MPI_SUCCESS; ++j)
-      if ((rc = MPI_Isend(a->rbuf, 1, t, arcoll_agv_rank(a, (int)(v + j * m)), tag, comm, &rq[n])) ==
-          MPI_SUCCESS)
-        ++n;
-    const int wrc = MPI_Waitall(n, rq, MPI_STATUSES_IGNORE);
-    if (rc == MPI_SUCCESS) rc = wrc;
-  }
+  enum { BATCH = 64 }; /* sends of a level in flight at once (any radix: in batches) */
+  MPI_Request rq[BATCH];
+  for (m /= k; m >= 1 && rc == MPI_SUCCESS; m /= k)
+    for (long j = 1; j < k && v + j * m < P && rc == MPI_SUCCESS;) {
+      int n = 0;
+      for (; j < k && v + j * m < P && n < BATCH && rc == MPI_SUCCESS; ++j)
+        if ((rc = MPI_Isend(a->rbuf, 1, t, arcoll_agv_rank(a, (int)(v + j * m)), tag, comm,
+                            &rq[n])) == MPI_SUCCESS)
+          ++n;
+      const int wrc = MPI_Waitall(n, rq, MPI_STATUSES_IGNORE);
+      if (rc == MPI_SUCCESS) rc = wrc;
+    }
   MPI_Type_free(&t);
   return rc;
 }
