@@ -89,7 +89,7 @@ typedef struct arcoll_comm_state {
   uint64_t ncalls;          /**< broadcasts arcoll ran on this comm */
   const int *last_order;    /**< order of the last broadcast (NULL: classic) */
   int last_root;
-  int scatter_root;         /**< root of the scatter being run (its rooted decision, decision.h) */
+  int scatter_root;         /**< root of the last scatter / gather call (a scatter's rooted decision, choice.c) */
   int last_adaptive;
   int bcast_calls_recorded; /**< 1 once a broadcast ran in arcoll */
   /** per collective [ARCOLL_NCLASS]: binomial choices used while ranks are late */
