@@ -13,14 +13,10 @@
  * at once (zero-count blocks: no message). */
 static int gather(arcoll_agv_t *a, int tag, MPI_Comm comm) {
   const int P = a->P;
-  if (a->pos != 0) {
-    if (arcoll_agv_count(a, a->pos) == 0) return MPI_SUCCESS;
-    MPI_Datatype t;
-    int rc = arcoll_agv_range_type(a, a->pos, 1, &t);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = MPI_Send(a->rbuf, 1, t, arcoll_agv_rank(a, 0), tag, comm);
-    MPI_Type_free(&t);
-    return rc;
+  if (a->pos != 0) { /* one block: its elements at its displacement, as the root receives it */
+    const int c = arcoll_agv_count(a, a->pos);
+    return c ? MPI_Send(arcoll_agv_block(a, a->pos), c, a->rtype, arcoll_agv_rank(a, 0), tag, comm)
+             : MPI_SUCCESS;
   }
   MPI_Request *rq = malloc(sizeof *rq * (size_t)P);
   if (!rq) return MPI_ERR_NO_MEM;

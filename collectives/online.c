@@ -141,12 +141,17 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   return e->n;
 }
 
+/* The next run of round 0 is a warm-up run (online.h, "Warm-up"). */
+static int warming(const arcoll_explorer_t *e) {
+  return e->warmup > 0 && e->round == 0 && e->done == 0;
+}
+
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
   if (e->pending > 0) return &e->best; /* a deferred decision is on its way (online.h) */
   if (e->confirming) /* the kept one's block, then the other's */
     return e->confirm_calls < e->confirm_block ? &e->best : &e->confirm_alt;
   if (e->finished || e->done >= e->n * e->trials) return NULL;
-  if (e->warmup > 0 && e->round == 0 && e->done == 0) return &e->cand[0];
+  if (warming(e)) return &e->cand[0];
   return &e->cand[e->done / e->trials];
 }
 
@@ -176,7 +181,7 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
     return arcoll_explorer_record_exit(e, e->confirm_clock, failed || !(period >= 0));
   }
   if (e->finished || e->done >= e->n * e->trials) return 1;
-  if (e->warmup > 0 && e->round == 0 && e->done == 0) { /* a warm-up run: not measured */
+  if (warming(e)) { /* a warm-up run: not measured */
     --e->warmup;
     ++e->runs;
     return 0;
