@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "decision.h"
 #include "dispatch.h"
+#include "native.h"
 
 /* ---- size classes and the choice ----------------------------------------- */
 
@@ -66,7 +67,19 @@ static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P
   return best;
 }
 
-static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arcoll_cached_t *out) {
+/* The MPI library's own collective is measured too (native.h): bcast,
+ * reduce, allreduce below ARCOLL_ONLINE_NATIVE bytes, commutative ops (SMPI's
+ * own reductions are not trusted with others: its MPI_Scan was seen wrong),
+ * where no late-rank order would be built (the native call takes none),
+ * on communicators with ranks sharing a node (arcoll_comm_state_t.node_shared). */
+static int native_applies(arcoll_coll_t c, MPI_Aint bytes, int commutative, int node_shared) {
+  return node_shared && arcoll_native_algorithm(c) && commutative && bytes < arcoll_g_cfg.online_native &&
+         !arcoll_late_applies(c, bytes);
+}
+
+static void compute_choice(const arcoll_comm_state_t *st, arcoll_coll_t c, int cls,
+                           int commutative, arcoll_cached_t *out) {
+  const int P = st->P;
   const MPI_Aint bytes = arcoll_class_bytes(cls);
   const arcoll_config_t *cfg = &arcoll_g_cfg;
   out->algo = NULL;
@@ -109,13 +122,16 @@ static void compute_choice(arcoll_coll_t c, int P, int cls, int commutative, arc
   int have = 0; /* ch holds the explorer's single candidate */
   if (cfg->mode[c] == ARCOLL_MODE_AUTO && cfg->online_candidates > 1 && bytes <= INT_MAX) {
     arcoll_explorer_t *ex = malloc(sizeof *ex);
-    const int n = ex ? arcoll_explorer_init(ex, &cfg->model, c, P, bytes, commutative,
+    int n = ex ? arcoll_explorer_init(ex, &cfg->model, c, P, bytes, commutative,
                                             cfg->online_candidates, cfg->online_trials,
                                             cfg->online_refine)
                      : 0;
+    if (n >= 1 && native_applies(c, bytes, commutative, st->node_shared))
+      n = arcoll_explorer_add(ex, arcoll_native_algorithm(c));
     if (n > 1) {
       ex->imbalance = cfg->online_skew;
       ex->warmup = cfg->online_warmup;
+      ex->warmup_extra = ex->extra_at > 0 ? cfg->online_warmup : 0; /* the native candidate's */
       if (ex->confirm_block) ex->confirm_block = cfg->online_confirm; /* 0 for bcast, reduce */
       if (cfg->online_skew == 0) ex->check_at = 0;
       out->ex = ex;
@@ -150,7 +166,7 @@ const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arcoll_coll_t c, M
   }
   arcoll_cached_t *e = &tab[cls];
   if (!e->valid) {
-    compute_choice(c, st->P, cls, commutative, e);
+    compute_choice(st, c, cls, commutative, e);
     e->valid = 1;
     if (!e->ex) arcoll_debug_choice(st, c, bytes, commutative, e);
   }

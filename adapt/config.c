@@ -7,9 +7,11 @@
 
 #include "coll.h"
 #include "compress_decide.h"
+#include "native.h"
 #include "online.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->online_skew = (int)ARCOLL_ONLINE_IMBALANCE;
   cfg->online_confirm = ARCOLL_ONLINE_CONFIRM_BLOCK;
   cfg->online_lag = -1;
+  cfg->online_native = ARCOLL_ONLINE_NATIVE_DEFAULT_BYTES;
   const char *s;
   long long v;
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
@@ -202,6 +205,10 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
               "how many calls of the model's best run unmeasured before the candidates are "
               "measured (first calls pay connection set-up; collectives/online.h)", "0 = none; ",
               &cfg->online_warmup, err, errlen) ||
+      env_int("ARCOLL_ONLINE_NATIVE", 0, INT_MAX,
+              "the message size in bytes below which the MPI library's own bcast, reduce and "
+              "allreduce are measured beside arcoll's algorithms (collectives/native.h)",
+              "0 = never; ", &cfg->online_native, err, errlen) ||
       env_int("ARCOLL_ONLINE_REFINE", 0, ARCOLL_ONLINE_MAX_REFINE,
               "how many segment-refinement rounds follow the candidates (the kept algorithm "
               "at half / double its segment size)", "0 = none; ", &cfg->online_refine, err,

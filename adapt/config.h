@@ -72,6 +72,7 @@ typedef struct arcoll_config {
   int online_refine;       /**< ARCOLL_ONLINE_REFINE: segment-refinement rounds (0 = none) */
   int online_skew;         /**< ARCOLL_ONLINE_SKEW: imbalance-check factor (0 = no check) */
   int online_confirm;      /**< ARCOLL_ONLINE_CONFIRM: steady-state confirmation block (calls, 0 = none) */
+  int online_native;       /**< ARCOLL_ONLINE_NATIVE: below this many bytes the MPI library's own collective is a candidate too (native.h; 0 = never) */
   int online_lag;          /**< ARCOLL_ONLINE_LAG: calls until a round's decision (0 = in the call; -1 = from P, adapt/decision.h) */
   arcoll_model_t model;    /**< ARCOLL_MODEL or arcoll_model_default() */
   arcoll_tuning_t tuning;  /**< ARCOLL_TUNING's choices (empty when unset) */

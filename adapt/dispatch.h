@@ -81,6 +81,11 @@ typedef struct arcoll_cached {
 typedef struct arcoll_comm_state {
   MPI_Comm user, priv; /**< priv: private copy for arcoll's own traffic */
   int P, me;
+  /** 1 when some node holds two or more of the communicator's ranks
+   *  (MPI_COMM_TYPE_SHARED), the same on every rank; 0 otherwise or when
+   *  ARCOLL_ONLINE_NATIVE=0.  Where it is 0 the native candidate is not
+   *  measured (choice.c, collectives/native.h) */
+  int node_shared;
   /** choices [collective][op commutative][size class], allocated on first use */
   arcoll_cached_t *cache[ARCOLL_COLL_COUNT][2];
   /* ---- late-rank orders of rooted collectives (late_tracker.h) ---- */

@@ -1,4 +1,5 @@
 # Model and selection (select.h): cost model (model.c), search (select.c),
+# the MPI library's own collective as a measured-only candidate (native.c),
 # online selection among the search's best candidates (online.c; its MPI
 # exchanges: online_exchange.c),
 # model file reader/writer (model_io.cpp, nlohmann-json), the calibration
@@ -16,6 +17,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/model_reduce_scatter.c
   ${CMAKE_CURRENT_LIST_DIR}/model_alltoallv.c
   ${CMAKE_CURRENT_LIST_DIR}/select.c
+  ${CMAKE_CURRENT_LIST_DIR}/native.c
   ${CMAKE_CURRENT_LIST_DIR}/online.c
   ${CMAKE_CURRENT_LIST_DIR}/online_exchange.c
   ${CMAKE_CURRENT_LIST_DIR}/model_io.cpp)

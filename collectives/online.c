@@ -141,9 +141,24 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   return e->n;
 }
 
+int arcoll_explorer_add(arcoll_explorer_t *e, const arcoll_algo_desc_t *a) {
+  if (!a || e->n < 1 || e->n >= ARCOLL_ONLINE_MAX_CANDIDATES || e->done > 0 || e->round > 0)
+    return e->n;
+  for (int i = 0; i < e->n; ++i)
+    if (e->cand[i].algo == a) return e->n;
+  e->extra_at = e->n;
+  arcoll_choice_t *x = &e->cand[e->n++];
+  memset(x, 0, sizeof *x);
+  x->algo = a;
+  x->predicted_s = -1.0;
+  return e->n;
+}
+
 /* The next run of round 0 is a warm-up run (online.h, "Warm-up"). */
 static int warming(const arcoll_explorer_t *e) {
-  return e->warmup > 0 && e->round == 0 && e->done == 0;
+  if (e->round != 0) return 0;
+  return (e->warmup > 0 && e->done == 0) ||
+         (e->warmup_extra > 0 && e->extra_at > 0 && e->done == e->extra_at * e->trials);
 }
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
@@ -151,8 +166,7 @@ const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
   if (e->confirming) /* the kept one's block, then the other's */
     return e->confirm_calls < e->confirm_block ? &e->best : &e->confirm_alt;
   if (e->finished || e->done >= e->n * e->trials) return NULL;
-  if (warming(e)) return &e->cand[0];
-  return &e->cand[e->done / e->trials];
+  return &e->cand[e->done / e->trials]; /* also a warm-up run's (warming()) */
 }
 
 int arcoll_explorer_record_exit(arcoll_explorer_t *e, double exit_s, int failed) {
@@ -182,7 +196,8 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
   }
   if (e->finished || e->done >= e->n * e->trials) return 1;
   if (warming(e)) { /* a warm-up run: not measured */
-    --e->warmup;
+    if (e->done == 0 && e->warmup > 0) --e->warmup;
+    else --e->warmup_extra;
     ++e->runs;
     return 0;
   }
@@ -267,6 +282,7 @@ static int readmit(arcoll_explorer_t *e) {
   if (k == 0) return 0;
   e->n = k;
   e->done = 0;
+  e->extra_at = e->warmup_extra = 0; /* the appended candidate was measured before */
   return 1;
 }
 

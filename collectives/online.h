@@ -283,6 +283,12 @@ typedef struct arcoll_explorer {
    *  measured one (0 after init; the caller may set it before the first
    *  call; header, "Warm-up") */
   int warmup;
+  /** round 0: index of the candidate appended by arcoll_explorer_add() (0:
+   *  none) and its unmeasured runs still to make before its first measured
+   *  one (0 after the append; the caller may set it; header, "Warm-up":
+   *  a candidate of another code path - the MPI library's own collective -
+   *  is cold on its first call too) */
+  int extra_at, warmup_extra;
   double imbalance; /**< the check's factor (init: ARCOLL_ONLINE_IMBALANCE; the caller may change it) */
   const arcoll_model_t *model; /**< init's model (predictions of refined sizes); must outlive *e */
   arcoll_coll_t coll;
@@ -346,6 +352,18 @@ double arcoll_explorer_confirm_within(MPI_Aint bytes);
 
 int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c, int P,
                          MPI_Aint bytes, int commutative, int ncand, int trials, int refine);
+
+/**
+ * Append algorithm `a` with no model prediction (predicted_s = -1: the 2x
+ * rules keep it, readmission ignores it), one segment, default parameter,
+ * as the last round-0 candidate of *e, set up by arcoll_explorer_init()
+ * with at least one candidate and nothing run yet.  Used for the MPI
+ * library's own collective (native.h), which only a measurement ranks.
+ * Returns the new number of candidates; the old one (nothing appended) when
+ * e has none, is full (ARCOLL_ONLINE_MAX_CANDIDATES) or already holds `a`.
+ */
+int arcoll_explorer_add(arcoll_explorer_t *e, const arcoll_algo_desc_t *a);
+
 
 /** Configuration of the next run; NULL once the exploration ended, or while
  *  a round's runs are all recorded and arcoll_explorer_decide() is due. */

@@ -13,6 +13,7 @@
 #include "bcast.h"
 #include "gather.h"
 #include "gatherv.h"
+#include "native.h"
 #include "reduce.h"
 #include "reduce_scatter.h"
 #include "reduce_scatter_block.h"
@@ -71,7 +72,7 @@ const arcoll_algo_desc_t *arcoll_algorithm_find(arcoll_coll_t c, const char *nam
   if (!t || !name) return NULL;
   for (int i = 0; i < n; ++i)
     if (!strcmp(t[i].name, name)) return &t[i];
-  return NULL;
+  return strcmp(name, ARCOLL_NATIVE_NAME) ? NULL : arcoll_native_algorithm(c); /* native.h */
 }
 
 /* Candidate segment sizes of a segmented algorithm for a message of `bytes`:

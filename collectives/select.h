@@ -140,7 +140,8 @@ const char *arcoll_coll_name(arcoll_coll_t c);
 /** The algorithm table of a collective and its length (*n). */
 const arcoll_algo_desc_t *arcoll_algorithm_table(arcoll_coll_t c, int *n);
 
-/** Table entry by name; NULL when the collective has no such algorithm. */
+/** Table entry by name, or the native candidate for "native" (native.h); NULL
+ *  when the collective has no such algorithm. */
 const arcoll_algo_desc_t *arcoll_algorithm_find(arcoll_coll_t c, const char *name);
 
 /** The built-in default model (documented in collectives/README.md). */

@@ -8,6 +8,9 @@
  *   forcedK   K = 0..7: ARCOLL_<COLL>_ALGORITHM = algorithm K mod n of the
  *             collective's table (set by this program before MPI_Init), so
  *             forced0..forced7 run every algorithm of every table
+ *   native    ARCOLL_<COLL>_ALGORITHM=native for bcast, reduce, allreduce
+ *             (the MPI library's own collective, collectives/native.h),
+ *             the others auto
  *   errors    invalid arguments give the error class PMPI gives
  *             (MPI_ERRORS_RETURN); intercommunicator, MPI_COMM_SELF and
  *             MPI_COMM_NULL pass through (and give right answers)
@@ -37,12 +40,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "native.h" /* the native candidate (mode native) */
 #include "select.h" /* algorithm tables (collectives/), to set and check the names */
 
 #include "check_util.h"
 
 #define CHECK_PROG "coll_check"
-static int P, me, forced_k = -1;
+static int P, me, forced_k = -1; /* -1: auto; FORCED_NATIVE: mode native */
+#define FORCED_NATIVE (-2)
 static long failures = 0, checked = 0;
 static long big_bytes = 65536;
 static last_fn last;
@@ -52,6 +57,10 @@ static last_fn last;
 static const char *forced_name(arcoll_coll_t c) {
   int n = 0;
   const arcoll_algo_desc_t *t = arcoll_algorithm_table(c, &n);
+  if (forced_k == FORCED_NATIVE) { /* collectives without a native candidate: auto */
+    const arcoll_algo_desc_t *a = arcoll_native_algorithm(c);
+    return a ? a->name : NULL;
+  }
   return forced_k < 0 ? NULL : t[forced_k % n].name;
 }
 
@@ -502,7 +511,7 @@ static void mode_errors(void) {
 
 /* ---- main ------------------------------------------------------------------ */
 
-static void set_forced_env(int k) {
+static void set_forced_env(void) {
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c) {
     char var[64], up[32];
     const char *n = arcoll_coll_name((arcoll_coll_t)c);
@@ -510,8 +519,9 @@ static void set_forced_env(int k) {
     for (; n[i]; ++i) up[i] = (char)toupper((unsigned char)n[i]);
     up[i] = 0;
     snprintf(var, sizeof var, "ARCOLL_%s_ALGORITHM", up);
-    if (k < 0) unsetenv(var);
-    else setenv(var, forced_name((arcoll_coll_t)c), 1);
+    const char *name = forced_name((arcoll_coll_t)c);
+    if (name) setenv(var, name, 1);
+    else unsetenv(var);
   }
 }
 
@@ -519,14 +529,15 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "auto";
   if (argc > 2) big_bytes = atol(argv[2]);
   if (!strncmp(mode, "forced", 6)) forced_k = atoi(mode + 6);
-  int valid = !strcmp(mode, "auto") || !strcmp(mode, "errors") ||
+  if (!strcmp(mode, "native")) forced_k = FORCED_NATIVE;
+  int valid = !strcmp(mode, "auto") || !strcmp(mode, "errors") || forced_k == FORCED_NATIVE ||
               (!strncmp(mode, "forced", 6) && forced_k >= 0 && forced_k < 8);
-  if (strcmp(mode, "errors")) set_forced_env(forced_k); /* errors: keep the caller's env */
+  if (strcmp(mode, "errors")) set_forced_env(); /* errors: keep the caller's env */
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   if (!valid) {
-    if (me == 0) fprintf(stderr, "coll_check: unknown mode '%s' (auto, forced0..forced7, errors)\n", mode);
+    if (me == 0) fprintf(stderr, "coll_check: unknown mode '%s' (auto, forced0..forced7, native, errors)\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   last = get_last();

@@ -148,6 +148,20 @@ int main(int argc, char **argv) {
   ncalls -= warm;
   memmove(names, names + warm, sizeof names[0] * (size_t)ncalls);
   memmove(t, t + warm, sizeof t[0] * (size_t)ncalls);
+  /* the MPI library's own collective, measured where ranks share a node
+   * (collectives/native.h): one more candidate, its block opened by `warm`
+   * unmeasured calls of its own */
+  int native = 0;
+  for (int call = 0; call < ncalls && !native; ++call) {
+    if (strcmp(names[call], "native")) continue;
+    native = 1;
+    if (call % trials) fail("the native candidate's block does not start a block", names[call], call);
+    for (int j = call; j < call + warm + trials && j < ncalls; ++j)
+      if (strcmp(names[j], "native")) fail("the native block is not warm-up + trials calls", names[j], j);
+    ncalls -= warm;
+    memmove(names + call, names + call + warm, sizeof names[0] * (size_t)(ncalls - call));
+    memmove(t + call, t + call + warm, sizeof t[0] * (size_t)(ncalls - call));
+  }
   /* exploration: blocks of `trials` calls of one configuration each (round
    * 0's candidates, then the kept algorithm at refined segment sizes), then
    * the kept algorithm W on every call.  Two candidates may share a name
@@ -172,7 +186,9 @@ int main(int argc, char **argv) {
   for (int call = 0; call < end; ++call)
     if (strcmp(names[call], names[call - call % trials]))
       fail("exploration not in blocks of trials calls of one candidate", names[call], call);
-  const int explore = ncand * trials + refine_calls + lag < ncalls ? ncand * trials + refine_calls + lag : ncalls;
+  const int explore = (ncand + native) * trials + refine_calls + lag < ncalls
+                          ? (ncand + native) * trials + refine_calls + lag
+                          : ncalls;
   double bmin = 1e300, wbest = 1e300; /* fastest call of the exploration, and of W in it */
   for (int call = 0; call < explore; ++call) {
     if (t[call] < bmin) bmin = t[call];
