@@ -67,6 +67,14 @@ const char *arcoll_bcast_last_codec(double *ratio, int *decided_here);
  */
 long long arcoll_nbc_schedules(void);
 
+/**
+ * Rounds of the last nonblocking or persistent collective schedule this
+ * rank built (each round: messages posted at once, then local steps;
+ * adapt/NONBLOCKING.md; 0 before the first).  E.g. the two-level direct
+ * iallreduce has 4 (5 with MPI_IN_PLACE), Rabenseifner's 2 log2 P.
+ */
+int arcoll_nbc_last_rounds(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -258,6 +258,17 @@ ARCOLL_HIDDEN void nbc_build_barrier(nbc_sched_t *s, int P);
 /** 1 if `bytes` cut into nblk blocks gives blocks of ARCOLL_NBC_DIRECT_BLOCK
  *  bytes or more (and 2 <= nblk <= ARCOLL_NBC_DIRECT_MAX_P). */
 ARCOLL_HIDDEN int nbc_direct_fits(MPI_Aint bytes, int nblk);
+/** nblk blocks over count units: the first unit of block j (the first
+ *  count % nblk blocks one unit longer); j = nblk gives count. */
+ARCOLL_HIDDEN MPI_Aint nbc_block_first(int j, MPI_Aint count, int nblk);
+/** One round: the owner of block `mine` (of nblk blocks over count elements
+ *  of dt at base, nbc_block_first) sends it to the owners of every other
+ *  block and receives theirs; owner(j) = (off + j stride) mod P.  Peers in
+ *  cyclic order from mine + 1, so not every rank sends to the same owner
+ *  first. */
+ARCOLL_HIDDEN void nbc_direct_allgather(nbc_sched_t *s, char *base, MPI_Aint count,
+                                        MPI_Datatype dt, int nblk, int mine, int off, int stride,
+                                        int P);
 /** Direct bcast of `bytes` contiguous bytes at data (complete at the root),
  *  P >= 3: linear scatter of P - 1 blocks, then direct allgather (2 rounds). */
 ARCOLL_HIDDEN void nbc_build_bcast_direct(nbc_sched_t *s, char *data, MPI_Aint bytes, int root,
@@ -268,6 +279,27 @@ ARCOLL_HIDDEN void nbc_build_bcast_direct(nbc_sched_t *s, char *data, MPI_Aint b
 ARCOLL_HIDDEN void nbc_build_allreduce_direct(nbc_sched_t *s, const void *in, void *rbuf,
                                               MPI_Aint count, MPI_Datatype dt, MPI_Op op,
                                               int P);
+
+/** Rows of the grid of the two-level direct schedules (nbc_grid.c) for P
+ *  ranks moving `bytes`: the largest divisor a of P with 2 <= a <= sqrt(P),
+ *  used when the one-level direct schedule has more than
+ *  ARCOLL_NBC_DIRECT_MAX_P blocks (nblk) and a row of P / a blocks gives
+ *  blocks of ARCOLL_NBC_DIRECT_BLOCK bytes or more; 0: not used. */
+ARCOLL_HIDDEN int nbc_grid_rows(MPI_Aint bytes, int nblk, int P);
+/** Two-level direct bcast over an a x (P / a) grid of positions (rank -
+ *  root) mod P, a = nbc_grid_rows(): scatter along row 0, scatter down each
+ *  column, allgather up each column, allgather along each row (4 rounds of
+ *  at most max(a, P / a) - 1 messages per rank). */
+ARCOLL_HIDDEN void nbc_build_bcast_grid(nbc_sched_t *s, char *data, MPI_Aint bytes, int root,
+                                        int P, int a);
+/** Two-level direct allreduce (any op, count >= P) over an a x (P / a) grid
+ *  of ranks (row-major): direct reduce-scatter along each row, then down
+ *  each column (combining in rank order: correct for non-commutative ops),
+ *  direct allgather up each column, then along each row (4 rounds);
+ *  in == rbuf for MPI_IN_PLACE. */
+ARCOLL_HIDDEN void nbc_build_allreduce_grid(nbc_sched_t *s, const void *in, void *rbuf,
+                                            MPI_Aint count, MPI_Datatype dt, MPI_Op op, int P,
+                                            int a);
 
 /* ---- entry points (nbc_api.c), shared by nbc_api_blocks.c, nbc_api_vblocks.c ---- */
 

@@ -15,6 +15,9 @@ static long long g_started = 0; /* schedules built (arcoll_nbc_schedules) */
 
 ARCOLL_EXPORT long long arcoll_nbc_schedules(void) { return g_started; }
 
+static int g_last_rounds = 0; /* arcoll_nbc_last_rounds */
+ARCOLL_EXPORT int arcoll_nbc_last_rounds(void) { return g_last_rounds; }
+
 /* The state and a new schedule of comm; NULL with *rc set on failure. */
 ARCOLL_HIDDEN nbc_sched_t *nbc_begin(MPI_Comm comm, int persistent, int *rc) {
   arcoll_comm_state_t *st = arcoll_state(comm, rc);
@@ -27,6 +30,7 @@ ARCOLL_HIDDEN nbc_sched_t *nbc_begin(MPI_Comm comm, int persistent, int *rc) {
 
 /* Start (nonblocking) or register (persistent) s; errors to comm's handler. */
 ARCOLL_HIDDEN int nbc_end(MPI_Comm comm, nbc_sched_t *s, int persistent, MPI_Request *req) {
+  g_last_rounds = s->nrounds;
   return arcoll_finish(comm, persistent ? nbc_persist_register(s, req)
                                         : nbc_start_nonblocking(s, req));
 }

@@ -7,7 +7,10 @@
  *    log2 P copies (seed 000: L (t_s + M/B), here ~ L(L+1)/2 M/B at the root
  *    with concurrent sends);
  *  - blocks of ARCOLL_NBC_DIRECT_BLOCK bytes or more among P - 1 ranks
- *    (P > 2): the direct schedule of nbc_direct.c (2 rounds);
+ *    (P > 2): the direct schedule of nbc_direct.c (2 rounds); with more
+ *    than ARCOLL_NBC_DIRECT_MAX_P blocks, when P has a divisor 2 <= a <=
+ *    sqrt(P) and blocks of P / a give ARCOLL_NBC_DIRECT_BLOCK bytes, the
+ *    two-level one of nbc_grid.c (4 rounds);
  *  - else from ARCOLL_NBC_BCAST_SCATTER_BYTES with P a power of two: binomial
  *    scatter of P blocks of ceil(M/P) bytes (one child per round), then
  *    recursive-doubling
@@ -82,8 +85,9 @@ void nbc_build_bcast(nbc_sched_t *s, void *buf, MPI_Aint count, MPI_Datatype dt,
   const MPI_Aint bytes = count * tsize;
   if (bytes == 0) return;
   const int direct = P > 2 && nbc_direct_fits(bytes, P - 1);
-  const int scatter =
-      !direct && bytes >= ARCOLL_NBC_BCAST_SCATTER_BYTES && P > 2 && !(P & (P - 1));
+  const int grid = direct ? 0 : nbc_grid_rows(bytes, P - 1, P);
+  const int scatter = !direct && !grid && bytes >= ARCOLL_NBC_BCAST_SCATTER_BYTES && P > 2 &&
+                      !(P & (P - 1));
   const MPI_Aint blk = (bytes + P - 1) / P;
   char *user = nbc_contig(buf, count, dt);
   char *data = user;
@@ -95,6 +99,7 @@ void nbc_build_bcast(nbc_sched_t *s, void *buf, MPI_Aint count, MPI_Datatype dt,
     nbc_round(s);
   }
   if (direct) nbc_build_bcast_direct(s, data, bytes, root, P);
+  else if (grid) nbc_build_bcast_grid(s, data, bytes, root, P, grid);
   else if (scatter) scatter_allgather(s, data, blk, root, P);
   else binomial(s, data, bytes, root, P);
   if (s->me != root && data != user) {

@@ -35,26 +35,21 @@
  */
 #include "nbc.h"
 
-/* P blocks over count units: first unit of block j (the first count % P
- * blocks one unit longer). */
-static MPI_Aint first(int j, MPI_Aint count, int nblk) {
+MPI_Aint nbc_block_first(int j, MPI_Aint count, int nblk) {
   return (MPI_Aint)j * (count / nblk) + (j < count % nblk ? j : count % nblk);
 }
+#define first nbc_block_first
 
 int nbc_direct_fits(MPI_Aint bytes, int nblk) {
   return nblk >= 2 && nblk <= ARCOLL_NBC_DIRECT_MAX_P && bytes / nblk >= ARCOLL_NBC_DIRECT_BLOCK;
 }
 
-/* One round: the owner of block `mine` (of nblk over count elements of dt at
- * base) sends it to the owners of every other block and receives theirs.
- * owner(j) = (off + j) mod P.  Peers in cyclic order from mine + 1, so not
- * every rank sends to the same owner first. */
-static void allgather(nbc_sched_t *s, char *base, MPI_Aint count, MPI_Datatype dt, int nblk,
-                      int mine, int off, int P) {
+void nbc_direct_allgather(nbc_sched_t *s, char *base, MPI_Aint count, MPI_Datatype dt, int nblk,
+                          int mine, int off, int stride, int P) {
   const MPI_Aint ext = nbc_extent(dt);
   const MPI_Aint mlo = first(mine, count, nblk), mlen = first(mine + 1, count, nblk) - mlo;
   for (int k = 1; k < nblk; ++k) {
-    const int j = (mine + k) % nblk, peer = (off + j) % P;
+    const int j = (mine + k) % nblk, peer = (off + j * stride) % P;
     const MPI_Aint lo = first(j, count, nblk), len = first(j + 1, count, nblk) - lo;
     if (mlen) nbc_send(s, base + mlo * ext, mlen, dt, peer);
     if (len) nbc_recv(s, base + lo * ext, len, dt, peer);
@@ -76,7 +71,7 @@ void nbc_build_bcast_direct(nbc_sched_t *s, char *data, MPI_Aint bytes, int root
   const MPI_Aint lo = first(pos - 1, bytes, nblk), len = first(pos, bytes, nblk) - lo;
   if (len) nbc_recv(s, data + lo, len, MPI_BYTE, root);
   nbc_round(s);
-  allgather(s, data, bytes, MPI_BYTE, nblk, pos - 1, off, P);
+  nbc_direct_allgather(s, data, bytes, MPI_BYTE, nblk, pos - 1, off, 1, P);
 }
 
 void nbc_build_allreduce_direct(nbc_sched_t *s, const void *in, void *rbuf, MPI_Aint count,
@@ -110,5 +105,5 @@ void nbc_build_allreduce_direct(nbc_sched_t *s, const void *in, void *rbuf, MPI_
   }
 #undef FROM
   nbc_round(s);
-  allgather(s, rbuf, count, dt, P, me, 0, P);
+  nbc_direct_allgather(s, rbuf, count, dt, P, me, 0, 1, P);
 }

@@ -8,7 +8,9 @@
  * increasing k) and rank 0 sends the result to the root.  Rounds: receive
  * from every child at once into its own temporary, then combine; send to
  * the parent.  Allreduce: with blocks of ARCOLL_NBC_DIRECT_BLOCK bytes or
- * more (P > 2, any op) the direct schedule of nbc_direct.c (2 rounds); else
+ * more (P > 2, any op) the direct schedule of nbc_direct.c (2 rounds), above
+ * ARCOLL_NBC_DIRECT_MAX_P ranks its two-level form on an a x P/a grid when P
+ * has a divisor 2 <= a <= sqrt(P) (nbc_grid.c, 4 rounds); else
  * with a commutative op, P a power of two, count >= P and more than
  * ARCOLL_NBC_ALLREDUCE_RD_BYTES, Rabenseifner's (2004) recursive-halving
  * reduce-scatter then recursive-doubling allgather in recvbuf (2 log2 P
@@ -145,6 +147,11 @@ void nbc_build_allreduce(nbc_sched_t *s, const void *sendbuf, void *recvbuf, MPI
   PMPI_Type_size(dt, &tsize);
   if (P > 2 && count >= P && nbc_direct_fits(count * tsize, P)) {
     nbc_build_allreduce_direct(s, in, recvbuf, count, dt, op, P);
+    return;
+  }
+  const int grid = count >= P ? nbc_grid_rows(count * tsize, P, P) : 0;
+  if (grid) {
+    nbc_build_allreduce_grid(s, in, recvbuf, count, dt, op, P, grid);
     return;
   }
   const int pow2 = !(P & (P - 1));
