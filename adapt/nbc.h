@@ -269,6 +269,21 @@ ARCOLL_HIDDEN MPI_Aint nbc_block_first(int j, MPI_Aint count, int nblk);
 ARCOLL_HIDDEN void nbc_direct_allgather(nbc_sched_t *s, char *base, MPI_Aint count,
                                         MPI_Datatype dt, int nblk, int mine, int off, int stride,
                                         int P);
+/** My own contribution to a direct reduce-scatter: own (len elements of
+ *  dt), or, in place (in == rbuf, where the result is built), a copy taken
+ *  in a local round of its own at the start; NULL when out of memory. */
+ARCOLL_HIDDEN const char *nbc_direct_own(nbc_sched_t *s, const void *in, const void *rbuf,
+                                         const char *own, MPI_Aint len, MPI_Datatype dt);
+/** Appends to the current round (not closed): the owner of block `mine` (of
+ *  nblk blocks over count elements of dt at in, owners as in
+ *  nbc_direct_allgather) sends block j of in to owner j and receives the
+ *  others' contributions to its block, then combines them into dst in
+ *  block-owner order, x_0 op x_1 op ... (any op), its own contribution read
+ *  from own (mine's elements: in's block, or a copy when dst overlaps it). */
+ARCOLL_HIDDEN void nbc_direct_reduce_scatter(nbc_sched_t *s, const char *in, MPI_Aint count,
+                                             MPI_Datatype dt, MPI_Op op, int nblk, int mine,
+                                             int off, int stride, int P, const char *own,
+                                             char *dst);
 /** Direct bcast of `bytes` contiguous bytes at data (complete at the root),
  *  P >= 3: linear scatter of P - 1 blocks, then direct allgather (2 rounds). */
 ARCOLL_HIDDEN void nbc_build_bcast_direct(nbc_sched_t *s, char *data, MPI_Aint bytes, int root,

@@ -74,36 +74,47 @@ void nbc_build_bcast_direct(nbc_sched_t *s, char *data, MPI_Aint bytes, int root
   nbc_direct_allgather(s, data, bytes, MPI_BYTE, nblk, pos - 1, off, 1, P);
 }
 
+const char *nbc_direct_own(nbc_sched_t *s, const void *in, const void *rbuf, const char *own,
+                           MPI_Aint len, MPI_Datatype dt) {
+  if (in != rbuf) return own;
+  char *keep = nbc_alloc_elems(s, len, dt);
+  if (!keep) return NULL;
+  nbc_copy(s, own, keep, len, dt);
+  nbc_round(s); /* local only: runs at the start */
+  return keep;
+}
+
+void nbc_direct_reduce_scatter(nbc_sched_t *s, const char *in, MPI_Aint count, MPI_Datatype dt,
+                               MPI_Op op, int nblk, int mine, int off, int stride, int P,
+                               const char *own, char *dst) {
+  const MPI_Aint ext = nbc_extent(dt);
+  const MPI_Aint mlen = first(mine + 1, count, nblk) - first(mine, count, nblk);
+  /* the others' contributions to my block, one block of mlen elements each */
+  char *tmp = nbc_alloc_elems(s, mlen * (nblk - 1), dt);
+  if (!tmp) return;
+#define FROM(j) (tmp + (MPI_Aint)((j) < mine ? (j) : (j) - 1) * mlen * ext)
+  for (int k = 1; k < nblk; ++k) {
+    const int j = (mine + k) % nblk, peer = (off + j * stride) % P;
+    const MPI_Aint lo = first(j, count, nblk), len = first(j + 1, count, nblk) - lo;
+    if (len) nbc_send(s, in + lo * ext, len, dt, peer);
+    if (mlen) nbc_recv(s, FROM(j), mlen, dt, peer);
+  }
+  if (mlen) { /* dst = x_0 op (x_1 op (... op x_(nblk-1))), built from the right */
+    nbc_copy(s, mine == nblk - 1 ? own : FROM(nblk - 1), dst, mlen, dt);
+    for (int j = nblk - 2; j >= 0; --j) nbc_reduce(s, j == mine ? own : FROM(j), dst, mlen, dt, op);
+  }
+#undef FROM
+}
+
 void nbc_build_allreduce_direct(nbc_sched_t *s, const void *in, void *rbuf, MPI_Aint count,
                                 MPI_Datatype dt, MPI_Op op, int P) {
   const int me = s->me;
   const MPI_Aint ext = nbc_extent(dt);
   const MPI_Aint mlo = first(me, count, P), mlen = first(me + 1, count, P) - mlo;
   char *mine = (char *)rbuf + mlo * ext;
-  /* my own contribution: in place it sits where the result is built */
-  const char *own = (const char *)in + mlo * ext;
-  if (in == rbuf) {
-    char *keep = nbc_alloc_elems(s, mlen, dt);
-    if (!keep) return;
-    nbc_copy(s, own, keep, mlen, dt);
-    nbc_round(s); /* local only: runs at the start */
-    own = keep;
-  }
-  /* contributions of the others, one block of mlen elements each */
-  char *tmp = nbc_alloc_elems(s, mlen * (P - 1), dt);
-  if (!tmp) return;
-#define FROM(q) (tmp + (MPI_Aint)((q) < me ? (q) : (q) - 1) * mlen * ext)
-  for (int k = 1; k < P; ++k) {
-    const int q = (me + k) % P;
-    const MPI_Aint lo = first(q, count, P), len = first(q + 1, count, P) - lo;
-    if (len) nbc_send(s, (const char *)in + lo * ext, len, dt, q);
-    if (mlen) nbc_recv(s, FROM(q), mlen, dt, q);
-  }
-  if (mlen) { /* result = x_0 op (x_1 op (... op x_(P-1))), built from the right */
-    nbc_copy(s, me == P - 1 ? own : FROM(P - 1), mine, mlen, dt);
-    for (int q = P - 2; q >= 0; --q) nbc_reduce(s, q == me ? own : FROM(q), mine, mlen, dt, op);
-  }
-#undef FROM
+  const char *own = nbc_direct_own(s, in, rbuf, (const char *)in + mlo * ext, mlen, dt);
+  if (!own) return;
+  nbc_direct_reduce_scatter(s, in, count, dt, op, P, me, 0, 1, P, own, mine);
   nbc_round(s);
   nbc_direct_allgather(s, rbuf, count, dt, P, me, 0, 1, P);
 }

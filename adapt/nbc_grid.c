@@ -83,47 +83,15 @@ void nbc_build_allreduce_grid(nbc_sched_t *s, const void *in, void *rbuf, MPI_Ai
   const MPI_Aint lo = first(col, count, b), len = first(col + 1, count, b) - lo;
   const MPI_Aint sl = first(row, len, a), slen = first(row + 1, len, a) - sl;
   char *blk = (char *)rbuf + lo * ext, *sub = blk + sl * ext;
-  const char *own = (const char *)in + lo * ext;
-  if (in == rbuf) { /* in place: my contribution sits where the result is built */
-    char *keep = nbc_alloc_elems(s, len, dt);
-    if (!keep) return;
-    nbc_copy(s, own, keep, len, dt);
-    nbc_round(s); /* local only: runs at the start */
-    own = keep;
-  }
-  /* round 1, along the row: the other columns' contributions to my block */
-  char *t1 = nbc_alloc_elems(s, len * (b - 1), dt);
+  const char *own = nbc_direct_own(s, in, rbuf, (const char *)in + lo * ext, len, dt);
   char *mine2 = nbc_alloc_elems(s, slen, dt); /* my row's partial of my sub-block */
-  if (!t1 || !mine2) return;
-#define FROM1(c) (t1 + (MPI_Aint)((c) < col ? (c) : (c) - 1) * len * ext)
-  for (int k = 1; k < b; ++k) {
-    const int c = (col + k) % b;
-    const MPI_Aint l = first(c, count, b), n = first(c + 1, count, b) - l;
-    if (n) nbc_send(s, (const char *)in + l * ext, n, dt, POS(row, c));
-    if (len) nbc_recv(s, FROM1(c), len, dt, POS(row, c));
-  }
-  if (len) { /* blk = x_(row,0) op (... op x_(row,b-1)), from the right */
-    nbc_copy(s, col == b - 1 ? own : FROM1(b - 1), blk, len, dt);
-    for (int c = b - 2; c >= 0; --c) nbc_reduce(s, c == col ? own : FROM1(c), blk, len, dt, op);
-  }
-#undef FROM1
+  if (!own || !mine2) return;
+  /* round 1, along the row: my block combined over the row's ranks */
+  nbc_direct_reduce_scatter(s, in, count, dt, op, b, col, row * b, 1, P, own, blk);
   if (slen) nbc_copy(s, sub, mine2, slen, dt); /* kept: round 2 builds the result there */
   nbc_round(s);
-  /* round 2, down the column: the other rows' partials of my sub-block */
-  char *t2 = nbc_alloc_elems(s, slen * (a - 1), dt);
-  if (!t2) return;
-#define FROM2(i) (t2 + (MPI_Aint)((i) < row ? (i) : (i) - 1) * slen * ext)
-  for (int k = 1; k < a; ++k) {
-    const int i = (row + k) % a;
-    const MPI_Aint l = first(i, len, a), n = first(i + 1, len, a) - l;
-    if (n) nbc_send(s, blk + l * ext, n, dt, POS(i, col));
-    if (slen) nbc_recv(s, FROM2(i), slen, dt, POS(i, col));
-  }
-  if (slen) { /* sub = p_0 op (... op p_(a-1)), rows in order */
-    nbc_copy(s, row == a - 1 ? mine2 : FROM2(a - 1), sub, slen, dt);
-    for (int i = a - 2; i >= 0; --i) nbc_reduce(s, i == row ? mine2 : FROM2(i), sub, slen, dt, op);
-  }
-#undef FROM2
+  /* round 2, down the column: my sub-block combined over the rows, in order */
+  nbc_direct_reduce_scatter(s, blk, len, dt, op, a, row, col, b, P, mine2, sub);
   nbc_round(s);
   nbc_direct_allgather(s, blk, len, dt, a, row, col, b, P);         /* round 3: up the column */
   nbc_direct_allgather(s, (char *)rbuf, count, dt, b, col, row * b, 1, P); /* round 4: the row */

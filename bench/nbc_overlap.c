@@ -7,7 +7,8 @@
  * Measures, simulated seconds, each the mean over REPS of the max over ranks
  * (every repetition starts after a barrier):
  *   block_lib   the blocking MPI_Allreduce / MPI_Bcast (libarcoll's when
- *               linked), after 12 warm-up calls (online selection)
+ *               linked), after 12 warm-up calls (online selection), each
+ *               followed by a barrier
  *   block_smpi  PMPI_Allreduce / PMPI_Bcast: SMPI's own blocking collective
  *   nb          start; computation C in K chunks (smpi_execute_benched, simulated
  *               time only) with MPI_Test after each chunk (K = 16), or in
@@ -83,7 +84,14 @@ int main(int argc, char **argv) {
   const int reps = atoi(argv[3]);
   n = (int)(bytes / (long)sizeof(double));
   buf = calloc((size_t)n + 1, sizeof *buf), out = calloc((size_t)n + 1, sizeof *out);
-  for (int i = 0; i < 12; ++i) blocking(0); /* online selection of the blocking call */
+  /* online selection of the blocking call; a barrier after each call: the
+   * root of a pipelined bcast leaves each call early, and 12 bcasts of 1 MiB
+   * in flight at once over 256 ranks did not finish in 20 minutes of
+   * simulation (SimGrid's sharing solver with every flow of them at once) */
+  for (int i = 0; i < 12; ++i) {
+    blocking(0);
+    PMPI_Barrier(MPI_COMM_WORLD);
+  }
   const double bl = time_blocking(0, reps), bs = time_blocking(1, reps);
   const double factors[] = {0.5, 1.0, 2.0};
   for (int f = 0; f < 3; ++f)

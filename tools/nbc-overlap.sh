@@ -16,10 +16,14 @@
 # cost; both columns alike) and simulated computation on (the compute is
 # smpi_execute_benched; the host CPU time of everything else is charged at
 # SMPI's default speed, i.e. nearly free), and ARCOLL_LATE_ORDER=off (no
-# lateness exchange in the blocking reference).  Known problem: ibcast at
-# P = 256 did not finish in 10 min of simulation (SMPI busy in test
-# simcalls: some MPI_Test polling loop advances no simulated time at
-# smpi/test:0; adapt/NONBLOCKING.md).  Each run is limited to 20 minutes.
+# lateness exchange in the blocking reference).  Ibcast at P = 256, 1 MiB:
+# the blocking reference's online selection (twotree with 8 KiB segments
+# and its refinements, ~9 s of host time per simulated call in SimGrid's
+# sharing solver) does not finish in 20 minutes; give it the choice it
+# keeps (bench/README.md, session 15: twotree/8 KiB) in a tuning file:
+#   ARCOLL_TUNING=bench/results/nbc-overlap-2026-11-27/bcast-P256-1MiB.tuning.json \
+#     tools/nbc-overlap.sh --procs 256 --colls ibcast --reps 1 --skip ibcast-P256-smpi
+# (the caller's environment reaches every run).  Each run is limited to 20 minutes.
 #
 # Usage: tools/nbc-overlap.sh [--procs "64 256"] [--colls "iallreduce ibcast"]
 #          [--bytes 1048576] [--reps 3] [--out DIR] [--build DIR]
