@@ -42,7 +42,7 @@ int nbc_grid_rows(MPI_Aint bytes, int nblk, int P) {
   return a;
 }
 
-/* The same position arithmetic as the ranks: (row, col) of p, and back. */
+/* Grid position of (row, col): row-major, b per row. */
 #define POS(row, col) ((row) * b + (col))
 
 void nbc_build_bcast_grid(nbc_sched_t *s, char *data, MPI_Aint bytes, int root, int P, int a) {

@@ -4,12 +4,11 @@
 
 #include <limits.h>
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "allreduce.h"
 #include "bcast.h"
 #include "reduce.h"
+#include "reduce_util.h"
 
 #define FN(f) ((void (*)(void))(f))
 
@@ -42,17 +41,13 @@ static int native_reduce(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI
                          MPI_Op op, int root, MPI_Comm comm, const arcoll_sched_t *s) {
   (void)s;
   if (sendbuf != MPI_IN_PLACE || count == 0) return call_reduce(sendbuf, recvbuf, count, dt, op, root, comm);
-  MPI_Aint lb, extent, tlb, textent;
-  PMPI_Type_get_extent(dt, &lb, &extent);
-  PMPI_Type_get_true_extent(dt, &tlb, &textent);
-  /* the bytes the count elements touch: from recvbuf + lo, span long */
-  const MPI_Aint lo = tlb + (extent < 0 ? (count - 1) * extent : 0);
-  const MPI_Aint span = (count - 1) * (extent < 0 ? -extent : extent) + textent;
-  char *tmp = malloc((size_t)span);
-  if (!tmp) return MPI_ERR_NO_MEM;
-  memcpy(tmp, (const char *)recvbuf + lo, (size_t)span);
-  const int rc = call_reduce(tmp - lo, recvbuf, count, dt, op, root, comm);
-  free(tmp);
+  arcoll_red_typeinfo_t ti;
+  arcoll_red_tmpbuf_t t = {NULL, NULL};
+  int rc = arcoll_red_typeinfo(dt, &ti);
+  if (rc == MPI_SUCCESS) rc = arcoll_red_tmpbuf_alloc(&ti, count, &t);
+  if (rc == MPI_SUCCESS) rc = arcoll_red_copy(recvbuf, t.buf, count, dt, &ti);
+  if (rc == MPI_SUCCESS) rc = call_reduce(t.buf, recvbuf, count, dt, op, root, comm);
+  arcoll_red_tmpbuf_free(&t);
   return rc;
 }
 

@@ -21,11 +21,15 @@ int arcoll_red_typeinfo(MPI_Datatype dt, arcoll_red_typeinfo_t *ti) {
 
 int arcoll_red_tmpbuf_alloc(const arcoll_red_typeinfo_t *ti, MPI_Aint count, arcoll_red_tmpbuf_t *t) {
   t->buf = t->raw = NULL;
-  MPI_Aint bytes = count > 0 ? ti->true_extent + (count - 1) * ti->extent : 0;
-  if (bytes < 0) bytes = 0; /* negative extents: give up on the optimisation, at least 1 */
-  t->raw = malloc((size_t)bytes + 1);
+  /* the bytes count elements touch: from buf + lo, `bytes` long (a negative
+   * extent puts the last element lowest) */
+  const MPI_Aint n1 = count > 0 ? count - 1 : 0;
+  const MPI_Aint lo = ti->true_lb + (ti->extent < 0 ? n1 * ti->extent : 0);
+  MPI_Aint bytes = count > 0 ? ti->true_extent + n1 * (ti->extent < 0 ? -ti->extent : ti->extent) : 0;
+  if (bytes < 0) bytes = 0;
+  t->raw = malloc((size_t)bytes + 1); /* at least 1 */
   if (!t->raw) return MPI_ERR_NO_MEM;
-  t->buf = (char *)t->raw - ti->true_lb;
+  t->buf = (char *)t->raw - lo;
   return MPI_SUCCESS;
 }
 

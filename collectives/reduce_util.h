@@ -43,7 +43,8 @@ int arcoll_red_typeinfo(MPI_Datatype dt, arcoll_red_typeinfo_t *ti);
 /** Address of element `i` of `buf` (i * extent bytes further). */
 #define ARCOLL_RED_ELEM(buf, i, ti) ((char *)(buf) + (MPI_Aint)(i) * (ti)->extent)
 
-/** Allocate room for `count` (>= 0) elements. MPI_SUCCESS or MPI_ERR_NO_MEM. */
+/** Allocate room for `count` (>= 0) elements of ti's type, laid out from t->buf as
+ *  ARCOLL_RED_ELEM places them (negative extents too). MPI_SUCCESS or MPI_ERR_NO_MEM. */
 int arcoll_red_tmpbuf_alloc(const arcoll_red_typeinfo_t *ti, MPI_Aint count, arcoll_red_tmpbuf_t *t);
 /** Free a buffer from arcoll_red_tmpbuf_alloc (safe on a zeroed one). */
 void arcoll_red_tmpbuf_free(arcoll_red_tmpbuf_t *t);
