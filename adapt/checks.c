@@ -12,6 +12,8 @@ int arcoll_intra(arcoll_coll_t c, MPI_Comm comm, int *P) {
   if (__builtin_expect(!arcoll_g_configured, 0)) arcoll_configure();
   if (arcoll_nbc_active | arcoll_nbc_internal) arcoll_nbc_progress(); /* opportunistic progress (nbc.h) */
   if (arcoll_g_cfg.mode[c] == ARCOLL_MODE_PMPI || comm == MPI_COMM_NULL) return 0;
+  const arcoll_comm_state_t *memo = arcoll_state_memo(comm);
+  if (memo && memo->intra_multi) return *P = memo->P, 1;
   if (PMPI_Comm_test_inter(comm, &flag) != MPI_SUCCESS || flag) return 0;
   if (PMPI_Comm_size(comm, P) != MPI_SUCCESS || *P <= 1) return 0;
   return 1;

@@ -26,6 +26,8 @@ int arcoll_g_configured = 0;
 static int g_keyval = MPI_KEYVAL_INVALID;
 static arcoll_comm_state_t *g_states = NULL;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+ARCOLL_TLS arcoll_state_memo_t arcoll_g_memo; /* dispatch.h */
+unsigned long arcoll_g_state_gen = 0;
 
 /* ---- configuration, MPI_Init, MPI_Finalize ------------------------------ */
 
@@ -74,6 +76,7 @@ ARCOLL_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
 }
 
 static void state_free(arcoll_comm_state_t *st) {
+  __atomic_add_fetch(&arcoll_g_state_gen, 1, __ATOMIC_ACQ_REL); /* every memo misses (dispatch.h) */
   if (st->priv != MPI_COMM_NULL) arcoll_decision_settle(st); /* before the tuning note */
   arcoll_tuning_note_state(st);
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
@@ -155,9 +158,15 @@ arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc_out) {
     pthread_mutex_unlock(&g_lock);
     if (rc != MPI_SUCCESS) return *rc_out = rc, NULL;
   }
+  arcoll_comm_state_t *memo = arcoll_state_memo(comm);
+  if (memo) return memo;
+  const unsigned long gen = __atomic_load_n(&arcoll_g_state_gen, __ATOMIC_ACQUIRE);
   rc = PMPI_Comm_get_attr(comm, g_keyval, &attr, &flag);
   if (rc != MPI_SUCCESS) return *rc_out = rc, NULL;
-  if (flag) return (arcoll_comm_state_t *)attr;
+  if (flag) {
+    arcoll_g_memo = (arcoll_state_memo_t){comm, (arcoll_comm_state_t *)attr, gen};
+    return (arcoll_comm_state_t *)attr;
+  }
 
   arcoll_comm_state_t *st = calloc(1, sizeof(*st));
   if (!st) return *rc_out = MPI_ERR_NO_MEM, NULL;
@@ -165,6 +174,8 @@ arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc_out) {
   st->priv = MPI_COMM_NULL;
   PMPI_Comm_size(comm, &st->P);
   PMPI_Comm_rank(comm, &st->me);
+  int inter = 1;
+  st->intra_multi = PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter && st->P > 1;
   /* Comm_split with one colour: a private copy (same rank order) that, unlike
    * MPI_Comm_dup, does not run the user's attribute copy callbacks. */
   rc = PMPI_Comm_split(comm, 0, st->me, &st->priv);

@@ -86,6 +86,10 @@ typedef struct arcoll_comm_state {
    *  ARCOLL_ONLINE_NATIVE=0.  Where it is 0 the native candidate is not
    *  measured (choice.c, collectives/native.h) */
   int node_shared;
+  /** 1 when the communicator is an intracommunicator of P > 1 ranks (what
+   *  arcoll_intra() asks; MPI_COMM_WORLD's state is made at MPI_Init even
+   *  for a singleton), so a memo hit (arcoll_state_memo) can answer it */
+  int intra_multi;
   /** choices [collective][op commutative][size class], allocated on first use */
   arcoll_cached_t *cache[ARCOLL_COLL_COUNT][2];
   /* ---- late-rank orders of rooted collectives (late_tracker.h) ---- */
@@ -127,6 +131,34 @@ ARCOLL_HIDDEN int arcoll_intra(arcoll_coll_t c, MPI_Comm comm, int *P);
 
 /** The state of comm, created collectively on first use; NULL with *rc set on failure. */
 ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc);
+
+/* Memo of the last state looked up, per thread (per rank under SMPI, whose
+ * privatized globals are per rank): a call on the same communicator as the
+ * last one skips PMPI_Comm_get_attr, PMPI_Comm_test_inter and PMPI_Comm_size
+ * (about 15 ns of the 8-byte dispatch on MPICH 4.0.2, adapt/README.md). A
+ * freed state bumps arcoll_g_state_gen before it goes, so a memo taken before
+ * misses, also when a new communicator gets the freed one's handle. */
+#ifdef ARCOLL_SMPI
+#define ARCOLL_TLS
+#else
+#define ARCOLL_TLS __thread
+#endif
+typedef struct {
+  MPI_Comm comm;
+  arcoll_comm_state_t *st;
+  unsigned long gen; /**< arcoll_g_state_gen read before the lookup that filled it */
+} arcoll_state_memo_t;
+extern ARCOLL_HIDDEN ARCOLL_TLS arcoll_state_memo_t arcoll_g_memo;
+extern ARCOLL_HIDDEN unsigned long arcoll_g_state_gen;
+
+/** comm's state when this thread's last lookup was comm's and no state has
+ *  been freed since; NULL otherwise (then arcoll_state() looks it up). */
+static inline arcoll_comm_state_t *arcoll_state_memo(MPI_Comm comm) {
+  if (arcoll_g_memo.comm == comm && arcoll_g_memo.st &&
+      arcoll_g_memo.gen == __atomic_load_n(&arcoll_g_state_gen, __ATOMIC_ACQUIRE))
+    return arcoll_g_memo.st;
+  return NULL;
+}
 
 /** The state of comm if it exists (never creates it); NULL otherwise. */
 ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state_peek(MPI_Comm comm);
