@@ -84,14 +84,10 @@ static int move_bytes(const arcoll_cached_t *ch, void *buf, MPI_Aint count, MPI_
                       const int *order) {
   const arcoll_bcast_fn fn = (arcoll_bcast_fn)ch->algo->fn;
   const arcoll_sched_t s = {order, ch->segment_bytes, ch->k, TAG};
-  MPI_Aint lb, extent, tlb, textent;
+  MPI_Aint tlb;
   int rc;
-  if (buf != MPI_BOTTOM) {
-    PMPI_Type_get_extent(dt, &lb, &extent);
-    PMPI_Type_get_true_extent(dt, &tlb, &textent);
-    if ((MPI_Aint)tsize == extent && extent == textent)
-      return fn((char *)buf + tlb, bytes, MPI_BYTE, root, st->priv, &s);
-  }
+  if (buf != MPI_BOTTOM && arcoll_type_contiguous(dt, tsize, &tlb))
+    return fn((char *)buf + tlb, bytes, MPI_BYTE, root, st->priv, &s);
   char *tmp = malloc((size_t)bytes);
   if (!tmp) return MPI_ERR_NO_MEM;
 #if MPI_VERSION >= 4

@@ -19,9 +19,38 @@ int arcoll_intra(arcoll_coll_t c, MPI_Comm comm, int *P) {
   return 1;
 }
 
+/* Per-thread memos of the last named (predefined) datatype's size and of the
+ * last predefined op x named datatype pair found valid: predefined handles
+ * are never freed, so no other datatype or op ever gets theirs and the memo
+ * stays right (a derived datatype or a user op is looked up every call). */
+static ARCOLL_TLS struct { int set; MPI_Datatype dt; int size, contiguous; MPI_Aint true_lb; } g_named;
+static ARCOLL_TLS struct { int set; MPI_Op op; MPI_Datatype dt; } g_pair;
+
+static int is_named(MPI_Datatype dt) {
+  int ni, na, nd, comb;
+  return PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) == MPI_SUCCESS &&
+         comb == MPI_COMBINER_NAMED;
+}
+
 int arcoll_type_ok(MPI_Datatype dt, int *size) {
   if (dt == MPI_DATATYPE_NULL) return 0;
-  return PMPI_Type_size(dt, size) == MPI_SUCCESS && *size >= 0;
+  if (g_named.set && dt == g_named.dt) return *size = g_named.size, 1;
+  if (PMPI_Type_size(dt, size) != MPI_SUCCESS || *size < 0) return 0;
+  if (is_named(dt)) {
+    g_named.set = 0; /* filled below, after its contiguity */
+    g_named.contiguous = arcoll_type_contiguous(dt, *size, &g_named.true_lb);
+    g_named.dt = dt, g_named.size = *size, g_named.set = 1;
+  }
+  return 1;
+}
+
+int arcoll_type_contiguous(MPI_Datatype dt, int size, MPI_Aint *true_lb) {
+  if (g_named.set && dt == g_named.dt) return *true_lb = g_named.true_lb, g_named.contiguous;
+  MPI_Aint lb, extent, textent;
+  if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS ||
+      PMPI_Type_get_true_extent(dt, true_lb, &textent) != MPI_SUCCESS)
+    return 0;
+  return (MPI_Aint)size == extent && extent == textent;
 }
 
 int arcoll_buf_ok(const void *buf, MPI_Aint count, int type_size, MPI_Datatype dt) {
@@ -68,10 +97,9 @@ int arcoll_op_ok(MPI_Op op, MPI_Datatype dt, int *commutative) {
                          op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND ||
                          op == MPI_BOR || op == MPI_BXOR || op == MPI_MAXLOC || op == MPI_MINLOC;
   if (predefined) {
-    int ni, na, nd, comb;
-    if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
-        comb != MPI_COMBINER_NAMED || !predefined_pair_ok(op, dt))
-      return 0;
+    if (g_pair.set && op == g_pair.op && dt == g_pair.dt) return *commutative = 1, 1;
+    if (!is_named(dt) || !predefined_pair_ok(op, dt)) return 0;
+    g_pair.op = op, g_pair.dt = dt, g_pair.set = 1;
     *commutative = 1;
     return 1;
   }
