@@ -135,7 +135,7 @@ ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc);
 /* Memo of the last state looked up, per thread (per rank under SMPI, whose
  * privatized globals are per rank): a call on the same communicator as the
  * last one skips PMPI_Comm_get_attr, PMPI_Comm_test_inter and PMPI_Comm_size
- * (about 15 ns of the 8-byte dispatch on MPICH 4.0.2, adapt/README.md). A
+ * (9-18 ns of the 8-byte dispatch measured on MPICH 4.0.2, adapt/README.md). A
  * freed state bumps arcoll_g_state_gen before it goes, so a memo taken before
  * misses, also when a new communicator gets the freed one's handle. */
 #ifdef ARCOLL_SMPI
