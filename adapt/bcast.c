@@ -86,7 +86,7 @@ static int move_bytes(const arcoll_cached_t *ch, void *buf, MPI_Aint count, MPI_
   const arcoll_sched_t s = {order, ch->segment_bytes, ch->k, TAG};
   MPI_Aint tlb;
   int rc;
-  if (buf != MPI_BOTTOM && arcoll_type_contiguous(dt, tsize, &tlb))
+  if (buf != MPI_BOTTOM && arcoll_type_contiguous(dt, &tlb))
     return fn((char *)buf + tlb, bytes, MPI_BYTE, root, st->priv, &s);
   char *tmp = malloc((size_t)bytes);
   if (!tmp) return MPI_ERR_NO_MEM;

@@ -4,6 +4,7 @@
  */
 #include "dispatch.h"
 #include "nbc.h"
+#include "reduce_util.h"
 
 /* ---- checks ---------------------------------------------------------------- */
 
@@ -36,21 +37,19 @@ int arcoll_type_ok(MPI_Datatype dt, int *size) {
   if (dt == MPI_DATATYPE_NULL) return 0;
   if (g_named.set && dt == g_named.dt) return *size = g_named.size, 1;
   if (PMPI_Type_size(dt, size) != MPI_SUCCESS || *size < 0) return 0;
-  if (is_named(dt)) {
-    g_named.set = 0; /* filled below, after its contiguity */
-    g_named.contiguous = arcoll_type_contiguous(dt, *size, &g_named.true_lb);
+  if (is_named(dt)) { /* not memoised yet: arcoll_type_contiguous queries dt */
+    g_named.contiguous = arcoll_type_contiguous(dt, &g_named.true_lb);
     g_named.dt = dt, g_named.size = *size, g_named.set = 1;
   }
   return 1;
 }
 
-int arcoll_type_contiguous(MPI_Datatype dt, int size, MPI_Aint *true_lb) {
+int arcoll_type_contiguous(MPI_Datatype dt, MPI_Aint *true_lb) {
   if (g_named.set && dt == g_named.dt) return *true_lb = g_named.true_lb, g_named.contiguous;
-  MPI_Aint lb, extent, textent;
-  if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS ||
-      PMPI_Type_get_true_extent(dt, true_lb, &textent) != MPI_SUCCESS)
-    return 0;
-  return (MPI_Aint)size == extent && extent == textent;
+  arcoll_red_typeinfo_t ti; /* the reductions' own test of contiguity */
+  if (arcoll_red_typeinfo(dt, &ti) != MPI_SUCCESS) return 0;
+  *true_lb = ti.true_lb;
+  return ti.contiguous;
 }
 
 int arcoll_buf_ok(const void *buf, MPI_Aint count, int type_size, MPI_Datatype dt) {

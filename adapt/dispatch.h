@@ -286,10 +286,11 @@ ARCOLL_HIDDEN int arcoll_op_ok(MPI_Op op, MPI_Datatype dt, int *commutative);
 ARCOLL_HIDDEN int arcoll_type_ok(MPI_Datatype dt, int *size);
 
 /** 1 when `count` elements of dt are `count x size` contiguous bytes from
- *  buf + *true_lb (size = MPI_Type_size = extent = true extent), *true_lb
- *  set (bytes); 0 otherwise (pack them). A named datatype's answer is the
- *  memo arcoll_type_ok() filled. */
-ARCOLL_HIDDEN int arcoll_type_contiguous(MPI_Datatype dt, int size, MPI_Aint *true_lb);
+ *  buf + *true_lb (size = MPI_Type_size = extent = true extent > 0, as
+ *  arcoll_red_typeinfo in collectives/reduce_util.h decides), *true_lb set
+ *  (bytes); 0 otherwise (pack them). A named datatype's answer is the memo
+ *  arcoll_type_ok() filled. */
+ARCOLL_HIDDEN int arcoll_type_contiguous(MPI_Datatype dt, MPI_Aint *true_lb);
 
 /** 1 if buf may be used for count elements of dt: not NULL with data of a
  *  predefined datatype (MPICH's MPI_ERR_BUFFER).  MPI_BOTTOM with a derived
