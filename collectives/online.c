@@ -304,6 +304,11 @@ static void note_rival(arcoll_explorer_t *e, const arcoll_choice_t *c, double ma
   e->rival_max_s[i] = max_s;
 }
 
+int arcoll_explorer_model_agrees(const arcoll_choice_t *kept, const arcoll_choice_t *alt) {
+  return kept->predicted_s > 0 && alt->predicted_s > 0 &&
+         kept->predicted_s < (1.0 - ARCOLL_ONLINE_MAX_TOLERANCE) * alt->predicted_s;
+}
+
 double arcoll_explorer_confirm_within(MPI_Aint bytes) {
   return bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES ? ARCOLL_ONLINE_CONFIRM_WITHIN
                                               : ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE;
@@ -311,8 +316,9 @@ double arcoll_explorer_confirm_within(MPI_Aint bytes) {
 
 /* The exploration's rounds are over: end it, or start the confirmation
  * (online.h) against the other algorithm with the shortest period when that
- * is below arcoll_explorer_confirm_within() x the kept one's.  Returns 1 when
- * ended, 0 when confirming. */
+ * is below arcoll_explorer_confirm_within() x the kept one's and the model
+ * does not rank the kept one first (arcoll_explorer_model_agrees()).  Returns
+ * 1 when ended, 0 when confirming. */
 static int finish(arcoll_explorer_t *e) {
   e->finished = 1;
   int alt = -1; /* the shortest period among the other algorithms */
@@ -320,7 +326,8 @@ static int finish(arcoll_explorer_t *e) {
     if (e->rival[i].algo != e->best.algo && (alt < 0 || e->rival_max_s[i] < e->rival_max_s[alt]))
       alt = i;
   if (e->confirm_block < 2 || alt < 0 || !isfinite(e->best_s) ||
-      !(e->rival_max_s[alt] < arcoll_explorer_confirm_within(e->bytes) * e->best_max_s))
+      !(e->rival_max_s[alt] < arcoll_explorer_confirm_within(e->bytes) * e->best_max_s) ||
+      arcoll_explorer_model_agrees(&e->best, &e->rival[alt]))
     return 1;
   e->finished = 0;
   e->confirming = 1;
