@@ -26,36 +26,28 @@ endforeach()
 # binomial (1.80 vs 2.37 ms per call, simulated: deterministic), every element
 # checked across the switches.
 if(ARCOLL_HAVE_SMPI)
-  add_test(NAME adapt.smpi.online_confirm.gather.np64
-    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-      "round 0 measured binomial/0=.* linear/0=.* -> linear/0, confirming it in the steady state against binomial"
-      "confirmation, last rank out: linear/0 span [0-9.e-]+s, binomial/0 span [0-9.e-]+s -> binomial/0"
-      "RESULT coll=gather .* errors=0" --
-      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
-      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-      -c gather -m 32768 -n 40 -s one_late)
-  set_tests_properties(adapt.smpi.online_confirm.gather.np64 PROPERTIES LABELS smpi TIMEOUT 300
-    RESOURCE_LOCK mpi)
+  # arcoll_confirm_test(NAME SCENARIO REGEX...): that 40-call loop under
+  # ARCOLL_DEBUG=1, every REGEX matching a line of its output.
+  function(arcoll_confirm_test name scenario)
+    add_test(NAME ${name}
+      COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
+        ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
+        bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh ${ARGN} "RESULT coll=gather .* errors=0" --
+        smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
+        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
+        -c gather -m 32768 -n 40 -s ${scenario})
+    set_tests_properties(${name} PROPERTIES LABELS smpi TIMEOUT 300 RESOURCE_LOCK mpi)
+  endfunction()
+  arcoll_confirm_test(adapt.smpi.online_confirm.gather.np64 one_late
+    "round 0 measured binomial/0=.* linear/0=.* -> linear/0, confirming it in the steady state against binomial"
+    "confirmation, last rank out: linear/0 span [0-9.e-]+s, binomial/0 span [0-9.e-]+s -> binomial/0")
   # The same loop, balanced: round 0 keeps binomial on its period (2.17 vs
   # 2.40 ms), as the model predicted (2.11 vs 2.51 ms): no confirmation
   # (arcoll_explorer_model_agrees), the round-0 line ends with the choice.
-  add_test(NAME adapt.smpi.online_confirm.model_agrees.gather.np64
-    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-      "round 0 measured binomial/0=.* linear/0=.* -> binomial/0$"
-      "RESULT coll=gather .* errors=0" --
-      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
-      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-      -c gather -m 32768 -n 40 -s balanced)
-  set_tests_properties(adapt.smpi.online_confirm.model_agrees.gather.np64 PROPERTIES LABELS smpi
-    TIMEOUT 300 RESOURCE_LOCK mpi)
+  arcoll_confirm_test(adapt.smpi.online_confirm.model_agrees.gather.np64 balanced
+    "round 0 measured binomial/0=.* linear/0=.* -> binomial/0$")
 endif()
 
 # Bcast's and scatter's online decisions taken by the root (adapt/decision.h): SMPI flat
