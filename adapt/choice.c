@@ -211,9 +211,9 @@ static int decided(arcoll_comm_state_t *st, arcoll_cached_t *e, int round, int n
     fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld round %d measured", ex->best.algo->collective,
             st->P, (long long)ex->bytes, round);
     for (int i = 0; i < n; ++i)
-      fprintf(stderr, " %s/%lld=%.3gs,period %.3gs(model %.3gs)", cand[i].algo->name,
+      fprintf(stderr, " %s/%lld=%.3gs,period %.3gs(min %.3gs, model %.3gs)", cand[i].algo->name,
               (long long)cand[i].segment_bytes, ex->measured_s[i], ex->measured_max_s[i],
-              cand[i].predicted_s);
+              ex->measured_min_s[i], cand[i].predicted_s);
     fprintf(stderr, " -> %s/%lld%s%s\n", ex->best.algo->name, (long long)ex->best.segment_bytes,
             ex->finished     ? ""
             : ex->confirming ? ", confirming it in the steady state against "

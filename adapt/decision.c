@@ -10,8 +10,8 @@
 #include "nbc.h"
 
 struct arcoll_decision {
-  nbc_sched_t *sum, *max; /* SUM of the times inside, MAX of the periods */
-  double *t, *p;          /* their results (n x trials each), owned by the schedules */
+  nbc_sched_t *sum, *max; /* SUM of the times inside, MAX of the periods and their negatives */
+  double *t, *p;          /* their results (n x trials, 2 x n x trials), owned by the schedules */
   struct arcoll_rooted *rooted; /* instead: the root decides (decision_rooted.c) */
   int calls_left;
 };
@@ -54,7 +54,9 @@ int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t *e, int lag) 
    * fails; out of memory on some ranks only (they decide the blocking way,
    * the others wait for reductions) is not survived, as anywhere in MPI */
   if (d) d->sum = reduction(st, ex->t, k, MPI_SUM, &d->t);
-  if (d && d->sum) d->max = reduction(st, ex->p, k, MPI_MAX, &d->p);
+  double pm[2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS]; /* max, -min */
+  for (int i = 0; i < k; ++i) pm[i] = ex->p[i], pm[k + i] = -ex->p[i];
+  if (d && d->sum) d->max = reduction(st, pm, 2 * k, MPI_MAX, &d->p);
   if (!d || !d->sum || !d->max) {
     if (d && d->sum) {
       nbc_wait_internal(d->sum);
@@ -102,7 +104,10 @@ static int complete(arcoll_comm_state_t *st, struct arcoll_decision *d, arcoll_e
   const int rc2 = nbc_wait_internal(d->max);
   if (rc == MPI_SUCCESS) rc = rc2;
   if (rc == MPI_SUCCESS) {
-    arcoll_explorer_decide_times(ex, d->t, d->p);
+    const int k = ex->n * ex->trials;
+    double mn[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+    for (int i = 0; i < k; ++i) mn[i] = -d->p[k + i];
+    arcoll_explorer_decide_periods(ex, d->t, d->p, mn);
   } else { /* as arcoll_explorer_decide on an error: end with the current best */
     ex->pending = 0;
     ex->finished = 1;

@@ -11,7 +11,7 @@
 /* records of rank r: buf[2 k r .. 2 k r + 2k) (times inside, then periods) */
 struct arcoll_rooted {
   int root, k, P, nreq;
-  double *buf;      /* root: [P][2k] records, then [2k] result; else [2k] mine, [2k] result */
+  double *buf;      /* root: [P][2k] records, then [3k] result; else [2k] mine, [3k] result */
   MPI_Request *req; /* root: [P] receives (its own: null), then [P] result sends; else send, receive */
   struct arcoll_rooted *next; /* st->rooted_open: requests still open */
 };
@@ -45,7 +45,7 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   *rc = MPI_SUCCESS;
   struct arcoll_rooted *r = calloc(1, sizeof *r);
   const int nreq = me == root ? 2 * P : 2;
-  double *buf = malloc(sizeof(double) * (size_t)(me == root ? (P + 1) * 2 * k : 4 * k));
+  double *buf = malloc(sizeof(double) * (size_t)(me == root ? (2 * P + 3) * k : 5 * k));
   MPI_Request *req = malloc(sizeof *req * (size_t)nreq);
   if (!r || !buf || !req) {
     free(r), free(buf), free(req);
@@ -62,7 +62,7 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   } else {
     *rc = PMPI_Isend(buf, 2 * k, MPI_DOUBLE, root, TAG_RECORD(c), st->priv, &req[0]);
     if (*rc == MPI_SUCCESS)
-      *rc = PMPI_Irecv(buf + 2 * k, 2 * k, MPI_DOUBLE, root, TAG_RESULT(c), st->priv, &req[1]);
+      *rc = PMPI_Irecv(buf + 2 * k, 3 * k, MPI_DOUBLE, root, TAG_RESULT(c), st->priv, &req[1]);
   }
   return r;
 }
@@ -98,29 +98,30 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
     int *idx = malloc(sizeof(int) * (size_t)P);
     if (!got || !idx) rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) rc = root_collect(r, me, got, idx);
-    for (int i = 0; i < k; ++i) res[i] = 0.0, res[k + i] = -INFINITY;
+    for (int i = 0; i < k; ++i) res[i] = 0.0, res[k + i] = -INFINITY, res[2 * k + i] = INFINITY;
     for (int q = 0; rc == MPI_SUCCESS && q < P; ++q) {
       if (!got[q]) continue; /* late: left out; its receive completes later (drain) */
       for (int i = 0; i < k; ++i) {
         res[i] += r->buf[2 * k * q + i];
         res[k + i] = fmax(res[k + i], r->buf[2 * k * q + k + i]);
+        res[2 * k + i] = fmin(res[2 * k + i], r->buf[2 * k * q + k + i]);
       }
     }
     free(got), free(idx);
     /* on an error the others still get a result: every time +inf, the
      * decision then keeps the current best everywhere */
     if (rc != MPI_SUCCESS)
-      for (int i = 0; i < 2 * k; ++i) res[i] = INFINITY;
+      for (int i = 0; i < 3 * k; ++i) res[i] = INFINITY;
     for (int q = 0; q < P; ++q)
       if (q != me) {
-        const int src = PMPI_Isend(res, 2 * k, MPI_DOUBLE, q, TAG_RESULT(c), st->priv, &r->req[P + q]);
+        const int src = PMPI_Isend(res, 3 * k, MPI_DOUBLE, q, TAG_RESULT(c), st->priv, &r->req[P + q]);
         if (rc == MPI_SUCCESS) rc = src;
       }
   } else {
     rc = PMPI_Wait(&r->req[1], MPI_STATUS_IGNORE);
   }
   if (me == r->root || rc == MPI_SUCCESS) { /* the root: what it sent */
-    arcoll_explorer_decide_times(ex, res, res + k);
+    arcoll_explorer_decide_periods(ex, res, res + k, res + 2 * k);
   } else {
     ex->pending = 0;
     ex->finished = 1;

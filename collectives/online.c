@@ -257,14 +257,16 @@ static void add_segment(arcoll_explorer_t *e, MPI_Aint s) {
 
 /* After round 0's decision: when its best took more than
  * ARCOLL_ONLINE_MODEL_OFF x its prediction (mean time inside over ranks:
- * `all` holds sums), the spare candidates predicted within
+ * `all` holds sums) and no arrival skew shows (best_min_s: its period's
+ * min over ranks, +inf unknown), the spare candidates predicted within
  * min(f, ARCOLL_ONLINE_MAX_READMIT) x the best's prediction become the next
  * pass of round 0 (online.h).  Returns 1 when such a pass was set up. */
-static int readmit(arcoll_explorer_t *e) {
+static int readmit(arcoll_explorer_t *e, double best_min_s) {
   const int n = e->nspare;
   e->nspare = -1; /* decided once */
   const double pred = e->best.predicted_s, meas = e->best_s / (e->P > 0 ? e->P : 1);
   if (n <= 0 || !(pred > 0) || !isfinite(meas) || !(meas > ARCOLL_ONLINE_MODEL_OFF * pred)) return 0;
+  if (e->best_max_s > ARCOLL_ONLINE_SKEW_PERIODS * best_min_s) return 0; /* skew (online.h) */
   const double f = fmin(meas / pred, ARCOLL_ONLINE_MAX_READMIT);
   double best_pred = pred; /* the model's best prediction among round 0's candidates */
   for (int j = 0; j < e->n; ++j)
@@ -353,6 +355,11 @@ int arcoll_explorer_confirm_times(arcoll_explorer_t *e, const double *last_exit)
 }
 
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
+  return arcoll_explorer_decide_periods(e, all, max, NULL);
+}
+
+int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, const double *max,
+                                   const double *min) {
   e->pending = 0;
   const MPI_Aint kept = e->best.segment_bytes; /* before this round */
   int improved = 0;
@@ -364,13 +371,15 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
    * ARCOLL_ONLINE_MAX_TOLERANCE of M, the smallest sum over ranks */
   double M = isfinite(e->best_s) ? e->best_max_s : INFINITY;
   for (int i = 0; i < e->n; ++i) {
-    double b = INFINITY, x = INFINITY;
+    double b = INFINITY, x = INFINITY, y = INFINITY;
     for (int r = 0; r < e->trials; ++r) {
       b = fmin(b, all[i * e->trials + r]);
       x = fmin(x, max[i * e->trials + r]);
+      if (min) y = fmin(y, min[i * e->trials + r]);
     }
     e->measured_s[i] = b;
     e->measured_max_s[i] = mx[i] = x;
+    e->measured_min_s[i] = y;
     if (isfinite(b) && x < M) M = x;
     if (isfinite(b)) note_rival(e, &e->cand[i], x);
   }
@@ -389,7 +398,12 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
   }
   /* cost of the exploration so far: what its calls took beyond the best */
   e->excess_s += round_s - e->n * e->trials * e->best_s;
-  if (e->round == 0 && e->nspare >= 0 && readmit(e)) return 0;
+  double best_min_s = INFINITY; /* the best's min period, when measured in this round */
+  for (int i = 0; i < e->n; ++i)
+    if (e->cand[i].algo == e->best.algo && e->cand[i].segment_bytes == e->best.segment_bytes &&
+        e->cand[i].k == e->best.k)
+      best_min_s = e->measured_min_s[i];
+  if (e->round == 0 && e->nspare >= 0 && readmit(e, best_min_s)) return 0;
   const MPI_Aint s = e->best.segment_bytes;
   const int segmented = e->best.algo && (e->best.algo->flags & ARCOLL_ALGO_SEGMENTED) && s > 0;
   if (e->round > 0) {

@@ -269,6 +269,19 @@ extern "C" {
 #define ARCOLL_ONLINE_MODEL_OFF 4.0
 /** ... those predicted at most this many times the best (bounds their cost). */
 #define ARCOLL_ONLINE_MAX_READMIT 16.0
+/** ... unless arrival skew set round 0's times: the best's period, max over
+ *  ranks, above this many times its min over ranks (some rank takes far
+ *  longer per call than the others: late) when the caller knows the min
+ *  (arcoll_explorer_decide_periods()).  Then the time inside is the wait for
+ *  the late rank, not the network the model misjudged, and a readmitted
+ *  candidate that makes the others depend on the late rank costs each of
+ *  them the late rank's whole backlog (SMPI tree P = 256, 8 B bcast, one
+ *  rank 1 ms late per call, 200 calls: round 0's linear took 51 us per rank
+ *  inside against 10.3 predicted, period 1.01 ms for all three candidates;
+ *  twotree and nebst readmitted took 0.161 and 0.35 s summed over ranks per
+ *  call, and the run 6.30 s summed inside against 5.17 for SMPI's ompi
+ *  selector). */
+#define ARCOLL_ONLINE_SKEW_PERIODS 2.0
 
 typedef struct arcoll_explorer {
   int n;      /**< candidates of the current round (0..ARCOLL_ONLINE_MAX_CANDIDATES) */
@@ -303,6 +316,8 @@ typedef struct arcoll_explorer {
   double last_exit; /**< PMPI_Wtime() at the exit of the last measured call (0: none); the caller's */
   double measured_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< after a decide: the round's min over trials of the sum over ranks */
   double measured_max_s[ARCOLL_ONLINE_MAX_CANDIDATES]; /**< ... and of the max over ranks */
+  /** ... and of the period's min over ranks (+inf when the caller gave none) */
+  double measured_min_s[ARCOLL_ONLINE_MAX_CANDIDATES];
   /** round-0 candidates dropped for their prediction (ARCOLL_ONLINE_MAX_SLOWDOWN),
    *  measured when the model is off (header); nspare = -1 once that was decided */
   arcoll_choice_t spare[ARCOLL_ONLINE_MAX_CANDIDATES];
@@ -446,6 +461,18 @@ int arcoll_explorer_check_times(arcoll_explorer_t *e, double max_inside_s, doubl
  * the same times makes the same rounds.
  */
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max);
+
+/**
+ * arcoll_explorer_decide_times() given also `min`, the n x trials periods'
+ * minimum over ranks (seconds; NULL: unknown, as decide_times).  The only
+ * use: round 0's readmission of the candidates dropped for their
+ * prediction does not happen when the best's max period exceeds
+ * ARCOLL_ONLINE_SKEW_PERIODS x its min period (arrival skew, not the model,
+ * explains its time; ARCOLL_ONLINE_SKEW_PERIODS).  Deterministic as
+ * decide_times.
+ */
+int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, const double *max,
+                                   const double *min);
 
 /** Longest default lag of a deferred decision (calls). */
 #define ARCOLL_ONLINE_MAX_LAG 16

@@ -465,57 +465,6 @@ TEST(Online, EveryRunFailedKeepsTheModelsChoice) {
   EXPECT_EQ(e.best.segment_bytes, first.segment_bytes);
 }
 
-// When round 0's best takes f times its predicted time (mean inside over
-// the P ranks), f > ARCOLL_ONLINE_MODEL_OFF, the candidates the 2x rule
-// dropped are measured in a second pass, those predicted within
-// min(f, ARCOLL_ONLINE_MAX_READMIT) x the best prediction; otherwise never.
-// allgather P = 64, 64-byte blocks: ring and gather_bcast are dropped (the
-// tree of bench/README.md, where gather_bcast is 3x faster than recursive
-// doubling at this size).
-TEST(Online, CandidatesDroppedByTheModelAreMeasuredWhenItIsFarOff) {
-  arcoll_model_t m;
-  arcoll_model_default(&m);
-  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
-  const int P = 64;
-  for (double f : {1.0, 3.9, 6.0, 30.0}) {
-    arcoll_explorer_t e;
-    ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_ALLGATHER, P, 64, 1, 5, 1, 0), 1);
-    e.confirm_block = 0;  // the rounds alone (the confirmation: test_online_confirm.cpp)
-    const double best_pred = e.cand[0].predicted_s;
-    ASSERT_GT(best_pred, 0);
-    std::vector<arcoll_choice_t> dropped(e.spare, e.spare + e.nspare);
-    ASSERT_GE(dropped.size(), 2u) << "the case needs candidates dropped by the 2x rule";
-    bool has_gb = false;
-    for (const auto &d : dropped) has_gb |= !strcmp(d.algo->name, "gather_bcast");
-    ASSERT_TRUE(has_gb);
-    // every configuration takes f x its prediction, except gather_bcast:
-    // 1.5 x the best prediction (the fastest when readmitted)
-    auto time_of = [&](const arcoll_choice_t &c) {
-      return !strcmp(c.algo->name, "gather_bcast") ? 1.5 * best_pred : f * c.predicted_s;
-    };
-    std::vector<std::string> runs;
-    const arcoll_choice_t *ch;
-    while ((ch = arcoll_explorer_next(&e)) != nullptr && runs.size() < 50) {
-      runs.push_back(ch->algo->name);
-      if (arcoll_explorer_record(&e, time_of(*ch), 0)) {
-        double sum[ARCOLL_ONLINE_MAX_CANDIDATES], max[ARCOLL_ONLINE_MAX_CANDIDATES];
-        for (int r = 0; r < e.n; ++r) sum[r] = P * e.t[r], max[r] = e.t[r];  // P balanced ranks
-        arcoll_explorer_decide_times(&e, sum, max);
-      }
-    }
-    ASSERT_TRUE(e.finished) << "f=" << f;
-    const double lim = std::fmin(f, ARCOLL_ONLINE_MAX_READMIT) * best_pred;
-    for (const auto &d : dropped) {
-      const bool expect = f > ARCOLL_ONLINE_MODEL_OFF && d.predicted_s <= lim;
-      const bool ran = std::find(runs.begin(), runs.end(), d.algo->name) != runs.end();
-      EXPECT_EQ(ran, expect) << "f=" << f << " " << d.algo->name << " predicted x"
-                             << d.predicted_s / best_pred;
-    }
-    if (f > ARCOLL_ONLINE_MODEL_OFF) EXPECT_STREQ(e.best.algo->name, "gather_bcast") << "f=" << f;
-    else EXPECT_STRNE(e.best.algo->name, "gather_bcast") << "f=" << f;
-  }
-}
-
 } // namespace
 
 // A model whose start-up time dwarfs the per-message gap (the calibrated

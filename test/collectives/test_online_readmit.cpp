@@ -1,0 +1,108 @@
+// Unit tests of round 0's readmission (collectives/online.h, "Unless the
+// model is far off"): the candidates the 2x rule dropped are measured in a
+// second pass when the model is far off, and not when arrival skew explains
+// the times (ARCOLL_ONLINE_SKEW_PERIODS).  Synthetic times, no MPI.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "compress_decide.h"
+#include "online.h"
+
+namespace {
+
+// allgather P = 64, 64-byte blocks (ring and gather_bcast are dropped by the
+// 2x rule; the tree of bench/README.md, where gather_bcast is 3x faster
+// than recursive doubling at this size), every configuration taking f x
+// its prediction except gather_bcast, 1.5 x the best prediction (the
+// fastest when readmitted).  Every rank's period is the time's max over
+// ranks; the slowest rank's is `skew` times the fastest one's (1: no
+// skew; 0: no min given, arcoll_explorer_decide_times()).
+struct Outcome {
+  std::vector<std::string> runs;              // the measured calls, in order
+  std::vector<arcoll_choice_t> dropped;       // round 0's spares
+  double best_pred = 0;                       // the model's best prediction
+  std::string best;                           // the choice
+};
+
+Outcome explore_far_off(double f, double skew) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  const int P = 64;
+  Outcome o;
+  arcoll_explorer_t e;
+  EXPECT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_ALLGATHER, P, 64, 1, 5, 1, 0), 1);
+  e.confirm_block = 0;  // the rounds alone (the confirmation: test_online_confirm.cpp)
+  o.best_pred = e.cand[0].predicted_s;
+  EXPECT_GT(o.best_pred, 0);
+  o.dropped.assign(e.spare, e.spare + e.nspare);
+  auto time_of = [&](const arcoll_choice_t &c) {
+    return !strcmp(c.algo->name, "gather_bcast") ? 1.5 * o.best_pred : f * c.predicted_s;
+  };
+  const arcoll_choice_t *ch;
+  while ((ch = arcoll_explorer_next(&e)) != nullptr && o.runs.size() < 50) {
+    o.runs.push_back(ch->algo->name);
+    if (arcoll_explorer_record(&e, time_of(*ch), 0)) {
+      double sum[ARCOLL_ONLINE_MAX_CANDIDATES], max[ARCOLL_ONLINE_MAX_CANDIDATES];
+      double min[ARCOLL_ONLINE_MAX_CANDIDATES];
+      for (int r = 0; r < e.n; ++r) sum[r] = P * e.t[r], max[r] = e.t[r], min[r] = e.t[r] / skew;
+      if (skew > 0) arcoll_explorer_decide_periods(&e, sum, max, min);
+      else arcoll_explorer_decide_times(&e, sum, max);
+    }
+  }
+  EXPECT_TRUE(e.finished) << "f=" << f;
+  o.best = e.best.algo->name;
+  return o;
+}
+
+bool ran(const Outcome &o, const char *name) {
+  return std::find(o.runs.begin(), o.runs.end(), name) != o.runs.end();
+}
+
+// When round 0's best takes f times its predicted time (mean inside over
+// the P ranks), f > ARCOLL_ONLINE_MODEL_OFF, the candidates the 2x rule
+// dropped are measured in a second pass, those predicted within
+// min(f, ARCOLL_ONLINE_MAX_READMIT) x the best prediction; otherwise never.
+// Periods equal over ranks (skew 1) or not given (0) change nothing.
+TEST(OnlineReadmit, CandidatesDroppedByTheModelAreMeasuredWhenItIsFarOff) {
+  for (double skew : {0.0, 1.0, 0.99 * ARCOLL_ONLINE_SKEW_PERIODS})
+    for (double f : {1.0, 3.9, 6.0, 30.0}) {
+      const Outcome o = explore_far_off(f, skew);
+      ASSERT_GE(o.dropped.size(), 2u) << "the case needs candidates dropped by the 2x rule";
+      bool has_gb = false;
+      for (const auto &d : o.dropped) has_gb |= !strcmp(d.algo->name, "gather_bcast");
+      ASSERT_TRUE(has_gb);
+      const double lim = std::fmin(f, ARCOLL_ONLINE_MAX_READMIT) * o.best_pred;
+      for (const auto &d : o.dropped) {
+        const bool expect = f > ARCOLL_ONLINE_MODEL_OFF && d.predicted_s <= lim;
+        EXPECT_EQ(ran(o, d.algo->name), expect)
+            << "f=" << f << " skew=" << skew << " " << d.algo->name << " predicted x"
+            << d.predicted_s / o.best_pred;
+      }
+      if (f > ARCOLL_ONLINE_MODEL_OFF) EXPECT_EQ(o.best, "gather_bcast") << "f=" << f;
+      else EXPECT_NE(o.best, "gather_bcast") << "f=" << f;
+    }
+}
+
+// The same far-off times, but the slowest rank's period more than
+// ARCOLL_ONLINE_SKEW_PERIODS x the fastest one's: arrival skew, not the
+// model, explains them, and nothing dropped is measured (SMPI tree P = 256,
+// 8 B bcast with one late rank: the readmitted trees cost every rank the
+// late one's backlog).
+TEST(OnlineReadmit, NoneWhenArrivalSkewExplainsTheTimes) {
+  for (double skew : {1.01 * ARCOLL_ONLINE_SKEW_PERIODS, 1000.0})
+    for (double f : {6.0, 30.0}) {
+      const Outcome o = explore_far_off(f, skew);
+      for (const auto &d : o.dropped)
+        EXPECT_FALSE(ran(o, d.algo->name)) << "f=" << f << " skew=" << skew << " " << d.algo->name;
+      EXPECT_NE(o.best, "gather_bcast") << "f=" << f << " skew=" << skew;
+    }
+}
+
+}  // namespace
