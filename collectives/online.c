@@ -258,7 +258,7 @@ static void add_segment(arcoll_explorer_t *e, MPI_Aint s) {
 /* After round 0's decision: when its best took more than
  * ARCOLL_ONLINE_MODEL_OFF x its prediction (mean time inside over ranks:
  * `all` holds sums) and no arrival skew shows (best_min_s: its period's
- * min over ranks, +inf unknown), the spare candidates predicted within
+ * min over ranks, +inf unknown; online.h), the spare candidates predicted within
  * min(f, ARCOLL_ONLINE_MAX_READMIT) x the best's prediction become the next
  * pass of round 0 (online.h).  Returns 1 when such a pass was set up. */
 static int readmit(arcoll_explorer_t *e, double best_min_s) {
@@ -266,7 +266,7 @@ static int readmit(arcoll_explorer_t *e, double best_min_s) {
   e->nspare = -1; /* decided once */
   const double pred = e->best.predicted_s, meas = e->best_s / (e->P > 0 ? e->P : 1);
   if (n <= 0 || !(pred > 0) || !isfinite(meas) || !(meas > ARCOLL_ONLINE_MODEL_OFF * pred)) return 0;
-  if (e->best_max_s > ARCOLL_ONLINE_SKEW_PERIODS * best_min_s) return 0; /* skew (online.h) */
+  if (e->best_max_s > ARCOLL_ONLINE_SKEW_PERIODS * fmax(best_min_s, meas)) return 0; /* skew (online.h) */
   const double f = fmin(meas / pred, ARCOLL_ONLINE_MAX_READMIT);
   double best_pred = pred; /* the model's best prediction among round 0's candidates */
   for (int j = 0; j < e->n; ++j)

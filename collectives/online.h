@@ -82,6 +82,9 @@
  * allgather recursive doubling measured 915 us against 30 us predicted, and
  * gather_bcast (predicted 4.7x slower) took 307 us; reduce_scatter_block
  * recursive halving 891 us (30 us predicted), ring (8.5x) 578 us.
+ * Not when arrival skew explains the time: the best's period, max over
+ * ranks, above ARCOLL_ONLINE_SKEW_PERIODS x both its min over ranks and its
+ * mean time inside (the decisions carry the min; arcoll_explorer_decide_periods()).
  * Bounds of a refined segment size s': ARCOLL_ONLINE_MIN_SEGMENT <= s',
  * ceil(bytes / s') <= ARCOLL_ONLINE_MAX_SEGMENTS and s' < bytes (s' >= bytes is
  * one segment: the round-0 candidate "unsegmented" covers it).
@@ -270,9 +273,13 @@ extern "C" {
 /** ... those predicted at most this many times the best (bounds their cost). */
 #define ARCOLL_ONLINE_MAX_READMIT 16.0
 /** ... unless arrival skew set round 0's times: the best's period, max over
- *  ranks, above this many times its min over ranks (some rank takes far
- *  longer per call than the others: late) when the caller knows the min
- *  (arcoll_explorer_decide_periods()).  Then the time inside is the wait for
+ *  ranks, above this many times both its min over ranks and its mean time
+ *  inside (some rank takes far longer per call than the others and than a
+ *  call: late) when the caller knows the min (arcoll_explorer_decide_periods();
+ *  why both: in back-to-back bcasts a leaf whose data arrived during its
+ *  previous call leaves at once, a min period of 41 ns with no rank late,
+ *  SMPI tree P = 256, 8 B; computation between calls lengthens every
+ *  rank's period, min and max alike).  Then the time inside is the wait for
  *  the late rank, not the network the model misjudged, and a readmitted
  *  candidate that makes the others depend on the late rank costs each of
  *  them the late rank's whole backlog (SMPI tree P = 256, 8 B bcast, one
@@ -467,8 +474,8 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
  * minimum over ranks (seconds; NULL: unknown, as decide_times).  The only
  * use: round 0's readmission of the candidates dropped for their
  * prediction does not happen when the best's max period exceeds
- * ARCOLL_ONLINE_SKEW_PERIODS x its min period (arrival skew, not the model,
- * explains its time; ARCOLL_ONLINE_SKEW_PERIODS).  Deterministic as
+ * ARCOLL_ONLINE_SKEW_PERIODS x both its min period and its mean time inside
+ * (arrival skew, not the model, explains its time).  Deterministic as
  * decide_times.
  */
 int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, const double *max,

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compress_decide.h"
@@ -20,9 +21,9 @@ namespace {
 // 2x rule; the tree of bench/README.md, where gather_bcast is 3x faster
 // than recursive doubling at this size), every configuration taking f x
 // its prediction except gather_bcast, 1.5 x the best prediction (the
-// fastest when readmitted).  Every rank's period is the time's max over
-// ranks; the slowest rank's is `skew` times the fastest one's (1: no
-// skew; 0: no min given, arcoll_explorer_decide_times()).
+// fastest when readmitted).  Every rank takes that time inside a call; the
+// slowest rank's period is `late` x that time, the fastest one's `early` x
+// (early 0: no min given, arcoll_explorer_decide_times()).
 struct Outcome {
   std::vector<std::string> runs;              // the measured calls, in order
   std::vector<arcoll_choice_t> dropped;       // round 0's spares
@@ -30,7 +31,7 @@ struct Outcome {
   std::string best;                           // the choice
 };
 
-Outcome explore_far_off(double f, double skew) {
+Outcome explore_far_off(double f, double late, double early) {
   arcoll_model_t m;
   arcoll_model_default(&m);
   arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
@@ -51,8 +52,8 @@ Outcome explore_far_off(double f, double skew) {
     if (arcoll_explorer_record(&e, time_of(*ch), 0)) {
       double sum[ARCOLL_ONLINE_MAX_CANDIDATES], max[ARCOLL_ONLINE_MAX_CANDIDATES];
       double min[ARCOLL_ONLINE_MAX_CANDIDATES];
-      for (int r = 0; r < e.n; ++r) sum[r] = P * e.t[r], max[r] = e.t[r], min[r] = e.t[r] / skew;
-      if (skew > 0) arcoll_explorer_decide_periods(&e, sum, max, min);
+      for (int r = 0; r < e.n; ++r) sum[r] = P * e.t[r], max[r] = late * e.t[r], min[r] = early * e.t[r];
+      if (early > 0) arcoll_explorer_decide_periods(&e, sum, max, min);
       else arcoll_explorer_decide_times(&e, sum, max);
     }
   }
@@ -69,11 +70,14 @@ bool ran(const Outcome &o, const char *name) {
 // the P ranks), f > ARCOLL_ONLINE_MODEL_OFF, the candidates the 2x rule
 // dropped are measured in a second pass, those predicted within
 // min(f, ARCOLL_ONLINE_MAX_READMIT) x the best prediction; otherwise never.
-// Periods equal over ranks (skew 1) or not given (0) change nothing.
+// The same with periods equal over ranks, not given, a rank 0.99 x
+// ARCOLL_ONLINE_SKEW_PERIODS slower than the others, or ranks leaving at
+// once (early 1e-3: back-to-back bcasts' leaves whose data had arrived).
 TEST(OnlineReadmit, CandidatesDroppedByTheModelAreMeasuredWhenItIsFarOff) {
-  for (double skew : {0.0, 1.0, 0.99 * ARCOLL_ONLINE_SKEW_PERIODS})
+  const double late_ok = 0.99 * ARCOLL_ONLINE_SKEW_PERIODS;
+  for (auto [late, early] : {std::pair{1.0, 0.0}, {1.0, 1.0}, {late_ok, 1.0}, {1.0, 1e-3}, {late_ok, 1e-3}})
     for (double f : {1.0, 3.9, 6.0, 30.0}) {
-      const Outcome o = explore_far_off(f, skew);
+      const Outcome o = explore_far_off(f, late, early);
       ASSERT_GE(o.dropped.size(), 2u) << "the case needs candidates dropped by the 2x rule";
       bool has_gb = false;
       for (const auto &d : o.dropped) has_gb |= !strcmp(d.algo->name, "gather_bcast");
@@ -82,7 +86,7 @@ TEST(OnlineReadmit, CandidatesDroppedByTheModelAreMeasuredWhenItIsFarOff) {
       for (const auto &d : o.dropped) {
         const bool expect = f > ARCOLL_ONLINE_MODEL_OFF && d.predicted_s <= lim;
         EXPECT_EQ(ran(o, d.algo->name), expect)
-            << "f=" << f << " skew=" << skew << " " << d.algo->name << " predicted x"
+            << "f=" << f << " late=" << late << " early=" << early << " " << d.algo->name << " predicted x"
             << d.predicted_s / o.best_pred;
       }
       if (f > ARCOLL_ONLINE_MODEL_OFF) EXPECT_EQ(o.best, "gather_bcast") << "f=" << f;
@@ -91,18 +95,20 @@ TEST(OnlineReadmit, CandidatesDroppedByTheModelAreMeasuredWhenItIsFarOff) {
 }
 
 // The same far-off times, but the slowest rank's period more than
-// ARCOLL_ONLINE_SKEW_PERIODS x the fastest one's: arrival skew, not the
-// model, explains them, and nothing dropped is measured (SMPI tree P = 256,
-// 8 B bcast with one late rank: the readmitted trees cost every rank the
-// late one's backlog).
+// ARCOLL_ONLINE_SKEW_PERIODS x both the fastest one's and the time inside:
+// arrival skew, not the model, explains them, and nothing dropped is
+// measured (SMPI tree P = 256, 8 B bcast with one rank 1 ms late: the
+// readmitted trees cost every rank the late one's backlog).
 TEST(OnlineReadmit, NoneWhenArrivalSkewExplainsTheTimes) {
-  for (double skew : {1.01 * ARCOLL_ONLINE_SKEW_PERIODS, 1000.0})
-    for (double f : {6.0, 30.0}) {
-      const Outcome o = explore_far_off(f, skew);
-      for (const auto &d : o.dropped)
-        EXPECT_FALSE(ran(o, d.algo->name)) << "f=" << f << " skew=" << skew << " " << d.algo->name;
-      EXPECT_NE(o.best, "gather_bcast") << "f=" << f << " skew=" << skew;
-    }
+  for (double late : {1.01 * ARCOLL_ONLINE_SKEW_PERIODS, 1000.0})
+    for (double early : {1.0, 1e-3})
+      for (double f : {6.0, 30.0}) {
+        const Outcome o = explore_far_off(f, late, early);
+        for (const auto &d : o.dropped)
+          EXPECT_FALSE(ran(o, d.algo->name))
+              << "f=" << f << " late=" << late << " early=" << early << " " << d.algo->name;
+        EXPECT_NE(o.best, "gather_bcast") << "f=" << f << " late=" << late << " early=" << early;
+      }
 }
 
 }  // namespace
