@@ -28,9 +28,13 @@ static int env_int(const char *name, long long lo, long long hi, const char *wha
   long long v;
   if (!s || !*s) return 0;
   if (arcoll_parse_integer(s, lo, hi, &v)) {
-    snprintf(err, (size_t)errlen,
-             "%s='%s' is not valid; give %s, an integer in %lld..%lld (%sdefault %d)", name, s,
-             what, lo, hi, note, *out);
+    if (*out >= 0)
+      snprintf(err, (size_t)errlen,
+               "%s='%s' is not valid; give %s, an integer in %lld..%lld (%sdefault %d)", name, s,
+               what, lo, hi, note, *out);
+    else /* no single default: `what` says what unset means */
+      snprintf(err, (size_t)errlen, "%s='%s' is not valid; give %s, an integer in %lld..%lld (%s%s)",
+               name, s, what, lo, hi, note, "default: as described");
     return -1;
   }
   *out = (int)v;
@@ -142,7 +146,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->nonblocking = 1;
   cfg->online_candidates = ARCOLL_ONLINE_DEFAULT_CANDIDATES;
   cfg->online_trials = 2;
-  cfg->online_warmup = 1;
+  cfg->online_warmup = -1; /* per collective: arcoll_explorer_default_warmup() */
   cfg->online_refine = ARCOLL_ONLINE_DEFAULT_REFINE;
   cfg->online_skew = (int)ARCOLL_ONLINE_IMBALANCE;
   cfg->online_confirm = ARCOLL_ONLINE_CONFIRM_BLOCK;
@@ -203,7 +207,8 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
               &cfg->online_trials, err, errlen) ||
       env_int("ARCOLL_ONLINE_WARMUP", 0, 8,
               "how many calls of the model's best run unmeasured before the candidates are "
-              "measured (first calls pay connection set-up; collectives/online.h)", "0 = none; ",
+              "measured (first calls pay connection set-up; collectives/online.h; unset: 1, "
+              "3 for gather from 8 KiB)", "0 = none; ",
               &cfg->online_warmup, err, errlen) ||
       env_int("ARCOLL_ONLINE_NATIVE", 0, INT_MAX,
               "the message size in bytes below which the MPI library's own bcast, reduce and "

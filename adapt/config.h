@@ -68,7 +68,8 @@ typedef struct arcoll_config {
   int nonblocking;         /**< ARCOLL_NONBLOCKING: 1 on (default), 0 off (nbc.h) */
   int online_candidates;   /**< ARCOLL_ONLINE_CANDIDATES: candidates measured per class (1 = model only) */
   int online_trials;       /**< ARCOLL_ONLINE_TRIALS: runs per candidate */
-  int online_warmup;       /**< ARCOLL_ONLINE_WARMUP: unmeasured runs of the model's best before them */
+  int online_warmup;       /**< ARCOLL_ONLINE_WARMUP: unmeasured runs of the model's best before them
+                              (-1 unset: arcoll_explorer_default_warmup()) */
   int online_refine;       /**< ARCOLL_ONLINE_REFINE: segment-refinement rounds (0 = none) */
   int online_skew;         /**< ARCOLL_ONLINE_SKEW: imbalance-check factor (0 = no check) */
   int online_confirm;      /**< ARCOLL_ONLINE_CONFIRM: steady-state confirmation block (calls, 0 = none) */

@@ -429,6 +429,11 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   return 0;
 }
 
+int arcoll_explorer_default_warmup(arcoll_coll_t c, MPI_Aint bytes) {
+  return c == ARCOLL_COLL_GATHER && bytes >= ARCOLL_ONLINE_SKEW_MAX_BYTES ? ARCOLL_ONLINE_GATHER_WARMUP
+                                                                          : ARCOLL_ONLINE_DEFAULT_WARMUP;
+}
+
 int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
   switch (e->coll) { /* where calls need not synchronise the ranks: never (online.h) */
   case ARCOLL_COLL_BCAST: case ARCOLL_COLL_REDUCE: case ARCOLL_COLL_SCAN: case ARCOLL_COLL_EXSCAN:

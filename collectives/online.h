@@ -24,7 +24,8 @@
  *     binomial's critical path 1.8x linear's, back to back binomial is 1.27x
  *     faster);
  *     Warm-up: before round 0's first measured run, `warmup` calls (set by
-     the caller; ARCOLL_ONLINE_WARMUP, default 1) run cand[0] unmeasured.
+     the caller; ARCOLL_ONLINE_WARMUP, default arcoll_explorer_default_warmup():
+     1, 3 for gather from ARCOLL_ONLINE_SKEW_MAX_BYTES) run cand[0] unmeasured.
      A communicator's first calls are cold: MPICH 4.0.2, 2 ranks, 8-byte
      MPI_Allreduce took 40-55 us on the first call, then 0.4-0.5 us; with
      no warm-up the first candidate's runs took the cold calls, and
@@ -502,6 +503,26 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
  * call anyway.  Deterministic: every rank gets the same lag.
  */
 int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P);
+
+/** Warm-up calls (header, "Warm-up") when ARCOLL_ONLINE_WARMUP is unset. */
+#define ARCOLL_ONLINE_DEFAULT_WARMUP 1
+/** ... for gather from ARCOLL_ONLINE_SKEW_MAX_BYTES: binomial's first calls
+ *  after a synchronised start fill its pipeline (the leaves' eager sends
+ *  run ahead of the inner ranks): SMPI flat P = 64, 32 KiB, one rank 1 ms
+ *  late per call, binomial's period measured 2.47 ms in calls 2-3, 1.80 in
+ *  the steady state; within 5 % of linear's 2.37 that is a tie, linear's
+ *  smaller sum kept it, and the confirmation that switched back to binomial
+ *  made the ranks that had run ahead in linear's calls wait at its barrier
+ *  (200 calls, time inside summed over ranks, against SMPI's selectors:
+ *  1.106x with one warm-up call, 1.010x with 3; a late rank moving every
+ *  10 calls 1.104x -> 1.006x; balanced 0.998x -> 1.007x, eight late
+ *  1.003x -> 1.014x, noise 0.993x -> 1.002x, late root 1.003x -> 1.012x:
+ *  the decision comes two calls later).  2 calls did not settle it. */
+#define ARCOLL_ONLINE_GATHER_WARMUP 3
+/** Warm-up calls of collective c at `bytes` bytes when ARCOLL_ONLINE_WARMUP
+ *  is unset: ARCOLL_ONLINE_GATHER_WARMUP for gather from
+ *  ARCOLL_ONLINE_SKEW_MAX_BYTES, else ARCOLL_ONLINE_DEFAULT_WARMUP. */
+int arcoll_explorer_default_warmup(arcoll_coll_t c, MPI_Aint bytes);
 
 /**
  * A call of the confirmation (while e->confirming, instead of
