@@ -130,10 +130,10 @@ static void compute_choice(const arcoll_comm_state_t *st, arcoll_coll_t c, int c
       n = arcoll_explorer_add(ex, arcoll_native_algorithm(c));
     if (n > 1) {
       ex->imbalance = cfg->online_skew;
-      ex->warmup = cfg->online_warmup >= 0 ? cfg->online_warmup : arcoll_explorer_default_warmup(c, bytes);
-      ex->warmup_extra = ex->extra_at > 0 ? (cfg->online_warmup >= 0 ? cfg->online_warmup
-                                                                     : ARCOLL_ONLINE_DEFAULT_WARMUP)
-                                          : 0; /* the native candidate's */
+      const int warm_set = cfg->online_warmup >= 0; /* else per collective */
+      ex->warmup = warm_set ? cfg->online_warmup : arcoll_explorer_default_warmup(c, bytes);
+      /* the native candidate's */
+      ex->warmup_extra = ex->extra_at == 0 ? 0 : warm_set ? cfg->online_warmup : ARCOLL_ONLINE_DEFAULT_WARMUP;
       if (ex->confirm_block) ex->confirm_block = cfg->online_confirm; /* 0 for bcast, reduce */
       if (cfg->online_skew == 0) ex->check_at = 0;
       out->ex = ex;

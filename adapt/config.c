@@ -28,13 +28,10 @@ static int env_int(const char *name, long long lo, long long hi, const char *wha
   long long v;
   if (!s || !*s) return 0;
   if (arcoll_parse_integer(s, lo, hi, &v)) {
-    if (*out >= 0)
-      snprintf(err, (size_t)errlen,
-               "%s='%s' is not valid; give %s, an integer in %lld..%lld (%sdefault %d)", name, s,
-               what, lo, hi, note, *out);
-    else /* no single default: `what` says what unset means */
-      snprintf(err, (size_t)errlen, "%s='%s' is not valid; give %s, an integer in %lld..%lld (%s%s)",
-               name, s, what, lo, hi, note, "default: as described");
+    char def[32] = "default: as described"; /* *out < 0: no single default, `what` says */
+    if (*out >= 0) snprintf(def, sizeof def, "default %d", *out);
+    snprintf(err, (size_t)errlen, "%s='%s' is not valid; give %s, an integer in %lld..%lld (%s%s)",
+             name, s, what, lo, hi, note, def);
     return -1;
   }
   *out = (int)v;

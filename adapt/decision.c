@@ -10,7 +10,7 @@
 #include "nbc.h"
 
 struct arcoll_decision {
-  nbc_sched_t *sum, *max; /* SUM of the times inside, MAX of the periods and their negatives */
+  nbc_sched_t *sum, *max; /* SUM of the times inside, MAX of arcoll_explorer_period_extremes() */
   double *t, *p;          /* their results (n x trials, 2 x n x trials), owned by the schedules */
   struct arcoll_rooted *rooted; /* instead: the root decides (decision_rooted.c) */
   int calls_left;
@@ -54,9 +54,9 @@ int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t *e, int lag) 
    * fails; out of memory on some ranks only (they decide the blocking way,
    * the others wait for reductions) is not survived, as anywhere in MPI */
   if (d) d->sum = reduction(st, ex->t, k, MPI_SUM, &d->t);
-  double pm[2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS]; /* max, -min */
-  for (int i = 0; i < k; ++i) pm[i] = ex->p[i], pm[k + i] = -ex->p[i];
-  if (d && d->sum) d->max = reduction(st, pm, 2 * k, MPI_MAX, &d->p);
+  double pm[2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  const int npm = arcoll_explorer_period_extremes(ex, pm);
+  if (d && d->sum) d->max = reduction(st, pm, npm, MPI_MAX, &d->p);
   if (!d || !d->sum || !d->max) {
     if (d && d->sum) {
       nbc_wait_internal(d->sum);
@@ -104,10 +104,7 @@ static int complete(arcoll_comm_state_t *st, struct arcoll_decision *d, arcoll_e
   const int rc2 = nbc_wait_internal(d->max);
   if (rc == MPI_SUCCESS) rc = rc2;
   if (rc == MPI_SUCCESS) {
-    const int k = ex->n * ex->trials;
-    double mn[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-    for (int i = 0; i < k; ++i) mn[i] = -d->p[k + i];
-    arcoll_explorer_decide_periods(ex, d->t, d->p, mn);
+    arcoll_explorer_decide_extremes(ex, d->t, d->p);
   } else { /* as arcoll_explorer_decide on an error: end with the current best */
     ex->pending = 0;
     ex->finished = 1;

@@ -98,20 +98,21 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
     int *idx = malloc(sizeof(int) * (size_t)P);
     if (!got || !idx) rc = MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS) rc = root_collect(r, me, got, idx);
-    for (int i = 0; i < k; ++i) res[i] = 0.0, res[k + i] = -INFINITY, res[2 * k + i] = INFINITY;
+    /* the layout of arcoll_explorer_period_extremes() reduced: max periods, minus the min ones */
+    for (int i = 0; i < k; ++i) res[i] = 0.0, res[k + i] = -INFINITY, res[2 * k + i] = -INFINITY;
     for (int q = 0; rc == MPI_SUCCESS && q < P; ++q) {
       if (!got[q]) continue; /* late: left out; its receive completes later (drain) */
       for (int i = 0; i < k; ++i) {
         res[i] += r->buf[2 * k * q + i];
         res[k + i] = fmax(res[k + i], r->buf[2 * k * q + k + i]);
-        res[2 * k + i] = fmin(res[2 * k + i], r->buf[2 * k * q + k + i]);
+        res[2 * k + i] = fmax(res[2 * k + i], -r->buf[2 * k * q + k + i]);
       }
     }
     free(got), free(idx);
     /* on an error the others still get a result: every time +inf, the
      * decision then keeps the current best everywhere */
     if (rc != MPI_SUCCESS)
-      for (int i = 0; i < 3 * k; ++i) res[i] = INFINITY;
+      for (int i = 0; i < 3 * k; ++i) res[i] = i < 2 * k ? INFINITY : -INFINITY;
     for (int q = 0; q < P; ++q)
       if (q != me) {
         const int src = PMPI_Isend(res, 3 * k, MPI_DOUBLE, q, TAG_RESULT(c), st->priv, &r->req[P + q]);
@@ -121,7 +122,7 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
     rc = PMPI_Wait(&r->req[1], MPI_STATUS_IGNORE);
   }
   if (me == r->root || rc == MPI_SUCCESS) { /* the root: what it sent */
-    arcoll_explorer_decide_periods(ex, res, res + k, res + 2 * k);
+    arcoll_explorer_decide_extremes(ex, res, res + k);
   } else {
     ex->pending = 0;
     ex->finished = 1;

@@ -362,7 +362,7 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
                                    const double *min) {
   e->pending = 0;
   const MPI_Aint kept = e->best.segment_bytes; /* before this round */
-  int improved = 0;
+  int won = -1; /* this round's candidate that became best, if any */
   double round_s = 0.0, mx[ARCOLL_ONLINE_MAX_CANDIDATES];
   if (!max) max = all;
   for (int r = 0; r < e->n * e->trials; ++r) round_s += all[r];
@@ -393,21 +393,18 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
       e->best_s = e->measured_s[i];
       e->best_max_s = mx[i];
       e->best = e->cand[i];
-      improved = 1;
+      won = i;
     }
   }
   /* cost of the exploration so far: what its calls took beyond the best */
   e->excess_s += round_s - e->n * e->trials * e->best_s;
-  double best_min_s = INFINITY; /* the best's min period, when measured in this round */
-  for (int i = 0; i < e->n; ++i)
-    if (e->cand[i].algo == e->best.algo && e->cand[i].segment_bytes == e->best.segment_bytes &&
-        e->cand[i].k == e->best.k)
-      best_min_s = e->measured_min_s[i];
-  if (e->round == 0 && e->nspare >= 0 && readmit(e, best_min_s)) return 0;
+  /* round 0 (the only one that readmits): best is one of its candidates, or none was finite */
+  if (e->round == 0 && e->nspare >= 0 && readmit(e, won >= 0 ? e->measured_min_s[won] : INFINITY))
+    return 0;
   const MPI_Aint s = e->best.segment_bytes;
   const int segmented = e->best.algo && (e->best.algo->flags & ARCOLL_ALGO_SEGMENTED) && s > 0;
   if (e->round > 0) {
-    if (!improved) { /* no faster size this way: done */
+    if (won < 0) { /* no faster size this way: done */
       return finish(e);
     }
     e->dir = s > kept ? 1 : -1; /* keep going the way that was faster */
@@ -427,6 +424,19 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   e->done = 0;
   ++e->round;
   return 0;
+}
+
+int arcoll_explorer_period_extremes(const arcoll_explorer_t *e, double *pm) {
+  const int k = e->n * e->trials;
+  for (int r = 0; r < k; ++r) pm[r] = e->p[r], pm[k + r] = -e->p[r];
+  return 2 * k;
+}
+
+int arcoll_explorer_decide_extremes(arcoll_explorer_t *e, const double *all, const double *ext) {
+  const int k = e->n * e->trials;
+  double min[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  for (int r = 0; r < k; ++r) min[r] = -ext[k + r];
+  return arcoll_explorer_decide_periods(e, all, ext, min);
 }
 
 int arcoll_explorer_default_warmup(arcoll_coll_t c, MPI_Aint bytes) {

@@ -482,6 +482,19 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
 int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, const double *max,
                                    const double *min);
 
+/**
+ * e's periods packed for one MAX reduction over ranks: pm[r] = p[r],
+ * pm[k + r] = -p[r] (k = n x trials, r < k; pm holds 2k doubles).  Reduced
+ * with MAX, pm holds every run's max period and minus its min period, the
+ * layout arcoll_explorer_decide_extremes() reads.  Returns 2k.
+ */
+int arcoll_explorer_period_extremes(const arcoll_explorer_t *e, double *pm);
+
+/** arcoll_explorer_decide_periods() from `all` (the n x trials times
+ *  inside, SUM over ranks) and `ext`, arcoll_explorer_period_extremes()
+ *  reduced with MAX over ranks. */
+int arcoll_explorer_decide_extremes(arcoll_explorer_t *e, const double *all, const double *ext);
+
 /** Longest default lag of a deferred decision (calls). */
 #define ARCOLL_ONLINE_MAX_LAG 16
 /**

@@ -33,24 +33,23 @@ int arcoll_explorer_check(arcoll_explorer_t *e, MPI_Comm comm) {
   return MPI_SUCCESS;
 }
 
-/* SUM of e->t and MAX of (e->p, -e->p) over comm into all / max: two
- * allreduces of predefined ops (max[k + r]: minus run r's min period).  Not one of a packed vector with a user op (SUM of one
+/* SUM of e->t and MAX of arcoll_explorer_period_extremes() over comm into
+ * all / ext: two allreduces of predefined ops.  Not one of a packed vector with a user op (SUM of one
  * half, MAX of the other): SMPI 3.32 ran that one far slower (flat P = 256,
  * 200 calls of 8 B scatter: 0.631 s summed inside against 0.374 s with two
  * allreduces; SMPI's mpich selector 0.352 s). */
-static int reduce_round(const arcoll_explorer_t *e, MPI_Comm comm, double *all, double *max) {
+static int reduce_round(const arcoll_explorer_t *e, MPI_Comm comm, double *all, double *ext) {
   const int k = e->n * e->trials;
   int rc = PMPI_Allreduce(e->t, all, k, MPI_DOUBLE, MPI_SUM, comm);
   double pm[2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-  for (int i = 0; i < k; ++i) pm[i] = e->p[i], pm[k + i] = -e->p[i];
-  if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(pm, max, 2 * k, MPI_DOUBLE, MPI_MAX, comm);
+  const int n = arcoll_explorer_period_extremes(e, pm);
+  if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(pm, ext, n, MPI_DOUBLE, MPI_MAX, comm);
   return rc;
 }
 
 int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
   double all[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-  double max[2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-  double min[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  double ext[2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
   if (e->confirming) {
     double last[4];
     const int rc = PMPI_Allreduce(e->confirm_exit, last, 4, MPI_DOUBLE, MPI_MAX, comm);
@@ -63,12 +62,11 @@ int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
     return MPI_SUCCESS;
   }
   if (e->finished) return MPI_SUCCESS;
-  const int rc = reduce_round(e, comm, all, max);
+  const int rc = reduce_round(e, comm, all, ext);
   if (rc != MPI_SUCCESS) {
     e->finished = 1;
     return rc;
   }
-  for (int i = 0; i < e->n * e->trials; ++i) min[i] = -max[e->n * e->trials + i];
-  arcoll_explorer_decide_periods(e, all, max, min);
+  arcoll_explorer_decide_extremes(e, all, ext);
   return MPI_SUCCESS;
 }
