@@ -13,6 +13,8 @@
 #include "decision.h"
 #include "dispatch.h"
 #include "native.h"
+#include "online_confirm.h"
+#include "online_pacing.h"
 
 /* ---- size classes and the choice ----------------------------------------- */
 
@@ -231,10 +233,10 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   arcoll_explorer_t *ex = e->ex;
   const double now = PMPI_Wtime();
   const int debug = arcoll_g_cfg.debug && st->me == 0;
-  if (ex->confirming) { /* the steady-state confirmation (online.h): exits on one clock */
+  if (ex->confirming) { /* the steady-state confirmation (online_confirm.h): exits on one clock */
     const arcoll_choice_t kept = ex->best, alt = ex->confirm_alt;
     const int due = arcoll_explorer_record_exit(ex, now - st->clock_offset, rc != MPI_SUCCESS);
-    if (due == 2) { /* the blocks start synchronised (online.h) */
+    if (due == 2) { /* the blocks start synchronised (online_confirm.h) */
       const int src = arcoll_explorer_confirm_sync(ex, st->priv);
       return rc == MPI_SUCCESS ? src : rc;
     }

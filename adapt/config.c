@@ -9,6 +9,8 @@
 #include "compress_decide.h"
 #include "native.h"
 #include "online.h"
+#include "online_confirm.h"
+#include "online_pacing.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -4,6 +4,7 @@
  * program's next calls run, applied at an agreed call.
  */
 #include "decision.h"
+#include "online_pacing.h"
 
 #include <stdlib.h>
 

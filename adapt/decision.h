@@ -1,7 +1,7 @@
 /**
  * @file decision.h
  * @brief Internal to libarcoll.so: the online selection's deferred decisions
- *        (collectives/online.h, "Deferred decisions").
+ *        (collectives/online_pacing.h, "Deferred decisions").
  *
  * After the last measured call of a round, instead of two blocking
  * allreduces inside that call, the round's times inside (SUM over ranks)

@@ -335,7 +335,7 @@ int main(int argc, char **argv) {
       if (arcoll_explorer_init(&ex, &model, sel_coll[c], nprocs_, bench_choice_bytes(&x), 1,
                                ncand, 1, refine) < 1)
         die("arcoll_select_candidates found no eligible algorithm");
-      ex.confirm_block = 0; /* isolated calls: no steady state to confirm (online.h) */
+      ex.confirm_block = 0; /* isolated calls: no steady state to confirm (online_confirm.h) */
       const arcoll_choice_t *ch;
       double explore_s = 0;
       while ((ch = arcoll_explorer_next(&ex)) != NULL) { /* every round */

@@ -1,7 +1,8 @@
 # Model and selection (select.h): cost model (model.c), search (select.c),
 # the MPI library's own collective as a measured-only candidate (native.c),
 # online selection among the search's best candidates (online.c; its MPI
-# exchanges: online_exchange.c),
+# exchanges: online_exchange.c; the confirmation: online_confirm.c; warm-up
+# and deferred decisions: online_pacing.c),
 # model file reader/writer (model_io.cpp, nlohmann-json), the calibration
 # program arcoll-calibrate (tools/calibrate.c; built in both the MPICH and the
 # nested SMPI build, into <build>/tools/) and, MPICH build only, the
@@ -20,6 +21,8 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/native.c
   ${CMAKE_CURRENT_LIST_DIR}/online.c
   ${CMAKE_CURRENT_LIST_DIR}/online_exchange.c
+  ${CMAKE_CURRENT_LIST_DIR}/online_confirm.c
+  ${CMAKE_CURRENT_LIST_DIR}/online_pacing.c
   ${CMAKE_CURRENT_LIST_DIR}/model_io.cpp)
 set_target_properties(arcoll_collectives PROPERTIES CXX_VISIBILITY_PRESET hidden
   VISIBILITY_INLINES_HIDDEN ON)

@@ -1,6 +1,7 @@
 /* Online selection among the model's best candidates, then segment
  * refinement around the fastest; see online.h. */
 #include "online.h"
+#include "online_confirm.h"
 
 #include "compress_decide.h"
 
@@ -154,7 +155,7 @@ int arcoll_explorer_add(arcoll_explorer_t *e, const arcoll_algo_desc_t *a) {
   return e->n;
 }
 
-/* The next run of round 0 is a warm-up run (online.h, "Warm-up"). */
+/* The next run of round 0 is a warm-up run (online_pacing.h, "Warm-up"). */
 static int warming(const arcoll_explorer_t *e) {
   if (e->round != 0) return 0;
   return (e->warmup > 0 && e->done == 0) ||
@@ -162,31 +163,11 @@ static int warming(const arcoll_explorer_t *e) {
 }
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
-  if (e->pending > 0) return &e->best; /* a deferred decision is on its way (online.h) */
+  if (e->pending > 0) return &e->best; /* a deferred decision is on its way (online_pacing.h) */
   if (e->confirming) /* the kept one's block, then the other's */
     return e->confirm_calls < e->confirm_block ? &e->best : &e->confirm_alt;
   if (e->finished || e->done >= e->n * e->trials) return NULL;
   return &e->cand[e->done / e->trials]; /* also a warm-up run's (warming()) */
-}
-
-int arcoll_explorer_record_exit(arcoll_explorer_t *e, double exit_s, int failed) {
-  if (!e->confirming) return 0;
-  const int B = e->confirm_block, i = e->confirm_calls++;
-  ++e->runs;
-  if (failed || !isfinite(exit_s)) e->confirm_failed = 1;
-  /* the exits opening and closing each block's second half (its first
-   * half fills the pipeline from the synchronised start) */
-  if (i == B / 2 - 1) e->confirm_exit[0] = exit_s;
-  if (i == B + B / 2 - 1) e->confirm_exit[2] = exit_s;
-  if (i == B - 1) {
-    e->confirm_exit[1] = exit_s;
-    return 2;
-  }
-  if (i != 2 * B - 1) return 0;
-  e->confirm_exit[3] = exit_s;
-  if (e->confirm_failed)
-    for (int j = 0; j < 4; ++j) e->confirm_exit[j] = INFINITY;
-  return 1;
 }
 
 int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double period, int failed) {
@@ -295,65 +276,6 @@ static int readmit(arcoll_explorer_t *e, double best_min_s) {
  * P = 64, 32 KiB gather, eight late ranks: compressed's period 2.38 ms
  * took the confirmation from binomial's 2.87, whose steady period is
  * 1.80 ms against linear's 2.37). */
-static void note_rival(arcoll_explorer_t *e, const arcoll_choice_t *c, double max_s) {
-  if (!strcmp(c->algo->name, "compressed")) return;
-  int i = 0;
-  while (i < e->nrival && e->rival[i].algo != c->algo) ++i;
-  if (i == ARCOLL_ONLINE_MAX_CANDIDATES) return;
-  if (i == e->nrival) ++e->nrival;
-  else if (!(max_s < e->rival_max_s[i])) return;
-  e->rival[i] = *c;
-  e->rival_max_s[i] = max_s;
-}
-
-int arcoll_explorer_model_agrees(const arcoll_choice_t *kept, const arcoll_choice_t *alt) {
-  return kept->predicted_s > 0 && alt->predicted_s > 0 &&
-         kept->predicted_s < (1.0 - ARCOLL_ONLINE_MAX_TOLERANCE) * alt->predicted_s;
-}
-
-double arcoll_explorer_confirm_within(MPI_Aint bytes) {
-  return bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES ? ARCOLL_ONLINE_CONFIRM_WITHIN
-                                              : ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE;
-}
-
-/* The exploration's rounds are over: end it, or start the confirmation
- * (online.h) against the other algorithm with the shortest period when that
- * is below arcoll_explorer_confirm_within() x the kept one's and the model
- * does not rank the kept one first (arcoll_explorer_model_agrees()).  Returns
- * 1 when ended, 0 when confirming. */
-static int finish(arcoll_explorer_t *e) {
-  e->finished = 1;
-  int alt = -1; /* the shortest period among the other algorithms */
-  for (int i = 0; i < e->nrival; ++i)
-    if (e->rival[i].algo != e->best.algo && (alt < 0 || e->rival_max_s[i] < e->rival_max_s[alt]))
-      alt = i;
-  if (e->confirm_block < 2 || alt < 0 || !isfinite(e->best_s) ||
-      !(e->rival_max_s[alt] < arcoll_explorer_confirm_within(e->bytes) * e->best_max_s) ||
-      arcoll_explorer_model_agrees(&e->best, &e->rival[alt]))
-    return 1;
-  e->finished = 0;
-  e->confirming = 1;
-  e->confirm_calls = 0;
-  e->confirm_failed = 0;
-  e->confirm_clock = 0.0;
-  for (int j = 0; j < 4; ++j) e->confirm_exit[j] = 0.0;
-  e->confirm_alt = e->rival[alt];
-  return 0;
-}
-
-int arcoll_explorer_confirm_times(arcoll_explorer_t *e, const double *last_exit) {
-  e->confirming = 0;
-  e->finished = 1;
-  e->confirm_span[0] = last_exit[1] - last_exit[0];
-  e->confirm_span[1] = last_exit[3] - last_exit[2];
-  if (isfinite(e->confirm_span[0]) && isfinite(e->confirm_span[1]) && e->confirm_span[0] > 0 &&
-      e->confirm_span[1] < (1.0 - ARCOLL_ONLINE_MAX_TOLERANCE) * e->confirm_span[0]) {
-    e->best = e->confirm_alt;
-    e->confirm_switched = 1;
-  }
-  return 1;
-}
-
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
   return arcoll_explorer_decide_periods(e, all, max, NULL);
 }
@@ -381,7 +303,7 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
     e->measured_max_s[i] = mx[i] = x;
     e->measured_min_s[i] = y;
     if (isfinite(b) && x < M) M = x;
-    if (isfinite(b)) note_rival(e, &e->cand[i], x);
+    if (isfinite(b)) arcoll_explorer_note_rival(e, &e->cand[i], x);
   }
   const double lim = (1.0 + ARCOLL_ONLINE_MAX_TOLERANCE) * M;
   if (isfinite(e->best_s) && !(e->best_max_s <= lim)) e->best_s = INFINITY; /* no longer eligible */
@@ -405,7 +327,7 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   const int segmented = e->best.algo && (e->best.algo->flags & ARCOLL_ALGO_SEGMENTED) && s > 0;
   if (e->round > 0) {
     if (won < 0) { /* no faster size this way: done */
-      return finish(e);
+      return arcoll_explorer_confirm_start(e);
     }
     e->dir = s > kept ? 1 : -1; /* keep going the way that was faster */
   }
@@ -413,13 +335,13 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
    * the exploration has spent its budget */
   const int over = !(e->excess_s < ARCOLL_ONLINE_BUDGET_CALLS * e->best_s);
   if (!segmented || e->round >= e->refine || !isfinite(e->best_s) || over) {
-    return finish(e);
+    return arcoll_explorer_confirm_start(e);
   }
   e->n = 0; /* round 1: both neighbours; later: one step further */
   if (e->dir <= 0) add_segment(e, s / 2);
   if (e->dir >= 0) add_segment(e, s * 2);
   if (e->n == 0) {
-    return finish(e);
+    return arcoll_explorer_confirm_start(e);
   }
   e->done = 0;
   ++e->round;
@@ -438,25 +360,3 @@ int arcoll_explorer_decide_extremes(arcoll_explorer_t *e, const double *all, con
   for (int r = 0; r < k; ++r) min[r] = -ext[k + r];
   return arcoll_explorer_decide_periods(e, all, ext, min);
 }
-
-int arcoll_explorer_default_warmup(arcoll_coll_t c, MPI_Aint bytes) {
-  return c == ARCOLL_COLL_GATHER && bytes >= ARCOLL_ONLINE_SKEW_MAX_BYTES ? ARCOLL_ONLINE_GATHER_WARMUP
-                                                                          : ARCOLL_ONLINE_DEFAULT_WARMUP;
-}
-
-int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
-  switch (e->coll) { /* where calls need not synchronise the ranks: never (online.h) */
-  case ARCOLL_COLL_BCAST: case ARCOLL_COLL_REDUCE: case ARCOLL_COLL_SCAN: case ARCOLL_COLL_EXSCAN:
-  case ARCOLL_COLL_GATHER: case ARCOLL_COLL_SCATTER: case ARCOLL_COLL_GATHERV: case ARCOLL_COLL_SCATTERV:
-    return 0;
-  default:
-    break;
-  }
-  const double t_call = e->best.predicted_s;
-  if (!(decide_s > 0) || !(t_call >= 0) || !(t_call < decide_s)) return 0;
-  int lg = 0;
-  while (lg < 30 && (1 << lg) < P) ++lg;
-  const int lag = 2 * lg;
-  return lag < 2 ? 2 : lag > ARCOLL_ONLINE_MAX_LAG ? ARCOLL_ONLINE_MAX_LAG : lag;
-}
-

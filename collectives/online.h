@@ -23,16 +23,8 @@
  *     SMPI P = 64, 32 KiB back-to-back scatter: interleaved runs ranked
  *     binomial's critical path 1.8x linear's, back to back binomial is 1.27x
  *     faster);
- *     Warm-up: before round 0's first measured run, `warmup` calls (set by
-     the caller; ARCOLL_ONLINE_WARMUP, default arcoll_explorer_default_warmup():
-     1, 3 for gather from ARCOLL_ONLINE_SKEW_MAX_BYTES) run cand[0] unmeasured.
-     A communicator's first calls are cold: MPICH 4.0.2, 2 ranks, 8-byte
-     MPI_Allreduce took 40-55 us on the first call, then 0.4-0.5 us; with
-     no warm-up the first candidate's runs took the cold calls, and
-     recursive doubling (the model's best, 0.46 us per call in the steady
-     state) lost to ring (0.72 us) in 3 runs of 3; with one warm-up call
-     it won in 5 of 5 (test/collectives/test_online_warmup.cpp);
-  2. per call: arcoll_explorer_next() names the configuration to run; the
+ *     Warm-up: `warmup` unmeasured calls of cand[0] first (online_pacing.h);
+ *  2. per call: arcoll_explorer_next() names the configuration to run; the
  *     caller times the call locally (seconds, MPI_Wtime) - its time inside
  *     and its period (since the exit of the previous measured call) - and
  *     passes them to arcoll_explorer_record_period();
@@ -118,69 +110,10 @@
  * leave before the root is done: SMPI flat P = 64, 8 B reduce, balanced,
  * period 4.2 us against 24 us predicted; rsag, 48.6 us predicted and
  * measured, cost 1.6x binomial's whole run in its 4 exploration calls).
- * Confirmation in the steady state (every collective but bcast and reduce,
- * confirm_block > 0): the rounds above measure each candidate for `trials`
- * calls right after another candidate's block, i.e. in a transient.  When
- * another algorithm's shortest measured period is below
- * ARCOLL_ONLINE_CONFIRM_WITHIN x (1 x) the kept configuration's (a tie the
- * sum over ranks decided) and the model did not predict the kept one faster
- * than that one (arcoll_explorer_model_agrees()), the kept one runs a block of
- * confirm_block calls, then, after an MPI_Barrier, that one a block as
- * long: both start synchronised (the decision's allreduce, the barrier),
- * the first half of each block fills its pipeline, the second half is
- * timed.  Each rank notes its exit times (one clock for all ranks: the
- * caller's, e.g. MPI_Wtime minus the rank's offset, adapt/clock.h) of the
- * calls that open and close each second half; one MPI_Allreduce(MAX) gives
- * the exits of the last rank out (the program's loop advances by that
- * rank, whatever the others do), and the other configuration replaces the
- * kept one when its span is more than ARCOLL_ONLINE_MAX_TOLERANCE shorter
- * (afterwards confirm_span holds both spans).
- * Why: SMPI flat P = 64, 32 KiB back-to-back gather, one rank late by 1 ms:
- * binomial measured right after linear's block had a period of 2.33 ms
- * (linear 2.37: a tie, and linear's sum was smaller), but binomial's own
- * steady period is 1.80 ms (forced, 200 calls: loop 0.360 s vs linear's
- * 0.475 s): its first calls run while linear's ranks are still ahead;
- * confirmed: 4 calls of linear 9.5 ms, of binomial 7.2 ms.  Not reached:
- * eight late ranks, where binomial's round-0 period was 2.87 ms (a close
- * loss, 1.21x, its steady one 1.89 ms: confirmed as well with the factor
- * at 1.25, which costs more on small messages, see
- * ARCOLL_ONLINE_CONFIRM_WITHIN: from 8 KiB on the factor is
- * ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE, arcoll_explorer_confirm_within()).
- * Why the last rank out: after linear,
- * whose non-roots leave at once, ranks that ran ahead wait in binomial's
- * first calls for the root to catch up (rank 62's span over binomial's
- * calls 5-8 was 45 ms, the root's 7.2 ms).  Why the barrier: without it
- * the other block inherits the kept one's state - ranks many calls ahead -
- * and was misjudged both ways (timing second halves: 32 KiB scatter,
- * linear 1.80 ms per call against binomial's 2.43, forced 2.37 vs 1.87;
- * timing whole blocks from the last rank out of the call before: 8 B
- * gather, linear 44.5 us against binomial's 121 for 8 calls, the run that
- * switched to linear looped 1.234 ms against binomial's 1.077); with it
- * both come out right (scatter binomial 7.4 ms / linear 9.5 ms, gather 8 B
- * binomial 19.7 us / linear 22.2 us for 4 calls).  Why the first half:
- * from a synchronised start the first calls of a tree fill its pipeline
- * (8 B gather, whole blocks after the barrier: binomial 59.8 us vs linear
- * 44.5 us, a switch to the slower one again).
- * Bcast and reduce are left out: with late ranks their late-rank order
- * (adapt/late_order.c) replaces the choice by binomial anyway, and it is
- * off while a class is being measured.  Cost: confirm_block calls of a
- * configuration measured with a shorter period, one barrier, one allreduce
- * of 4 doubles; ranks that ran ahead wait in the barrier (counted as time
- * inside the collective by a program that times it).
- * Deferred decisions (adapt/decision.c, ARCOLL_ONLINE_LAG; where
- * arcoll_explorer_lag() says so: small messages of the collectives that
- * synchronise all ranks; bcast: decided by its root from the records that
- * arrived, adapt/decision.h): the caller
- * may run a round's decision as a nonblocking exchange instead of
- * arcoll_explorer_decide(): it sets `pending`, starts the reductions of t
- * (SUM) and p (MAX), and hands the results to
- * arcoll_explorer_decide_times() an agreed number of calls later (the same
- * call on every rank); meanwhile every rank runs `best` (round 0: cand[0],
- * the model's best), unmeasured.  Why: the blocking decision is two
- * allreduces inside one call of the program; for small messages that is
- * several calls' worth
- * (SMPI flat P = 64, 8 B scatter, balanced, 200 calls: 62 us per rank with
- * two allreduces, 7 % of the run's time inside).
+ * Confirmation in the steady state (collectives but bcast and reduce):
+ * a tie decided by the sum over ranks is rerun as two synchronised
+ * blocks and timed by the last rank out (online_confirm.h).
+ * Deferred decisions, warm-up calls: online_pacing.h.
  * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
  * trials per further round, run possibly slower configurations, plus two
  * allreduces of at most ncand x trials doubles per round (deferred: the
@@ -249,23 +182,6 @@ extern "C" {
  *  8 B late rank). */
 #define ARCOLL_ONLINE_SKEW_MAX_BYTES 8192
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
-/** Steady-state confirmation (header): the default block length (calls;
- *  its second half is timed) and its limit. */
-#define ARCOLL_ONLINE_CONFIRM_BLOCK 8
-#define ARCOLL_ONLINE_MAX_CONFIRM_BLOCK 64
-/** ... run against the other algorithm with the shortest period when that is
- *  shorter than the kept one's (a tie the sum over ranks decided): factor
- *  1.  At 1.25 (close losses too) the blocks that confirmed the kept one
- *  cost more than the switches gained (SMPI flat P = 64, 200 calls, loop
- *  vs no confirmation: 8 B gather balanced 1.063, 8 B scatter balanced
- *  1.046, 32 KiB scatter 1.011-1.016; it fixed 32 KiB gather with eight
- *  late ranks, 0.783). */
-#define ARCOLL_ONLINE_CONFIRM_WITHIN 1.0
-/** The same factor from ARCOLL_ONLINE_SKEW_MAX_BYTES on (no small gather
- *  explores any more, online.c): close losses are confirmed too.  SMPI flat
- *  P = 64, 32 KiB gather with eight late ranks: binomial's round-0 period
- *  1.21x linear's, its steady one 0.76x (loop 0.360 s against 0.475 s). */
-#define ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE 1.25
 /** Round 0's best measured above this many times its predicted time: the
  *  model is off, the candidates dropped for their prediction are measured
  *  too (header, "Unless the model is far off").  On the flat SMPI cluster the
@@ -303,11 +219,11 @@ typedef struct arcoll_explorer {
   int check_at; /**< round 0: runs after which the imbalance check is due (0: none) */
   /** round 0: unmeasured runs of cand[0] still to make before the first
    *  measured one (0 after init; the caller may set it before the first
-   *  call; header, "Warm-up") */
+   *  call; online_pacing.h, "Warm-up") */
   int warmup;
   /** round 0: index of the candidate appended by arcoll_explorer_add() (0:
    *  none) and its unmeasured runs still to make before its first measured
-   *  one (0 after the append; the caller may set it; header, "Warm-up":
+   *  one (0 after the append; the caller may set it; online_pacing.h, "Warm-up":
    *  a candidate of another code path - the MPI library's own collective -
    *  is cold on its first call too) */
   int extra_at, warmup_extra;
@@ -339,7 +255,7 @@ typedef struct arcoll_explorer {
   arcoll_choice_t rival[ARCOLL_ONLINE_MAX_CANDIDATES];
   double rival_max_s[ARCOLL_ONLINE_MAX_CANDIDATES];
   int nrival;
-  /** steady-state confirmation (header): block length in calls (init: ARCOLL_ONLINE_CONFIRM_BLOCK
+  /** steady-state confirmation (online_confirm.h): block length in calls (init: ARCOLL_ONLINE_CONFIRM_BLOCK
    *  for eligible collectives, else 0; the caller may set 0..ARCOLL_ONLINE_MAX_CONFIRM_BLOCK before
    *  the first call); 1 while it runs; calls of it so far; 1 once one of them failed; this
    *  rank's exits (seconds, the caller's clock) opening / closing the second half of the kept
@@ -354,7 +270,7 @@ typedef struct arcoll_explorer {
   double confirm_span[2];
   arcoll_choice_t confirm_alt;
   int confirm_switched; /**< 1 when the confirmation replaced the kept configuration */
-  /** 1 while a round's decision is deferred (header, "Deferred decisions"):
+  /** 1 while a round's decision is deferred (online_pacing.h, "Deferred decisions"):
    *  set by the caller after the round's last run, cleared by
    *  arcoll_explorer_decide_times(); meanwhile arcoll_explorer_next() names best */
   int pending;
@@ -369,23 +285,6 @@ typedef struct arcoll_explorer {
  * measure (cand[0] is the model's choice when 1; the refinement needs a
  * first measured round, so it does not run either).
  */
-/** The confirmation's factor for a message of `bytes` (header, "Confirmation
- *  in the steady state"): ARCOLL_ONLINE_CONFIRM_WITHIN below
- *  ARCOLL_ONLINE_SKEW_MAX_BYTES, else ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE. */
-double arcoll_explorer_confirm_within(MPI_Aint bytes);
-/** 1 when the model predicted the kept configuration faster than the
- *  confirmation's alternative by more than ARCOLL_ONLINE_MAX_TOLERANCE (both
- *  predictions > 0, seconds): the transient measurement and the model agree,
- *  no confirmation is run (header, "Confirmation in the steady state").
- *  Why: its barrier and allreduce gather the ranks that ran ahead, whose
- *  wait counts as time inside (SMPI flat P = 64, 32 KiB gather, balanced,
- *  200 calls: binomial kept on its period, 2.17 vs 2.40 ms, predicted 2.11
- *  vs 2.51; time inside 13.20 -> 11.97 s without the confirmation, 1.100 ->
- *  0.998x SMPI's selectors; adapt/README.md).  0 otherwise, also when
- *  either has no prediction (predicted_s <= 0).  Closer predictions are
- *  ties the model cannot break (built-in model, P = 64, 32 KiB gather:
- *  linear 1.840 ms, binomial 1.865). */
-int arcoll_explorer_model_agrees(const arcoll_choice_t *kept, const arcoll_choice_t *alt);
 
 int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c, int P,
                          MPI_Aint bytes, int commutative, int ncand, int trials, int refine);
@@ -494,79 +393,6 @@ int arcoll_explorer_period_extremes(const arcoll_explorer_t *e, double *pm);
  *  inside, SUM over ranks) and `ext`, arcoll_explorer_period_extremes()
  *  reduced with MAX over ranks. */
 int arcoll_explorer_decide_extremes(arcoll_explorer_t *e, const double *all, const double *ext);
-
-/** Longest default lag of a deferred decision (calls). */
-#define ARCOLL_ONLINE_MAX_LAG 16
-/**
- * Calls by which the decision of e's current round is deferred (header,
- * "Deferred decisions"), given decide_s = the blocking decision's cost
- * (seconds; the model's time of its two allreduces, the same on every
- * rank): 0 (decide in the round's last call) for the rooted collectives
- * and scans (bcast, reduce, gather(v), scatter(v), scan, exscan), else 0
- * unless decide_s exceeds one call of e->best by the model
- * (best.predicted_s; round 0: cand[0]); then 2 ceil(log2 P), within [2,
- * ARCOLL_ONLINE_MAX_LAG].  Why not always: the lag's calls run best, and
- * where the model is off that is the slow one (adapt/decision.h).  Why not
- * rooted collectives: their calls need not synchronise the ranks, so with
- * a late rank the others run ahead of it, and the later the decision's
- * wait, the longer (SMPI flat P = 64, 200 calls of 8 B scatter, one rank
- * late by 1 ms per call: time inside summed over ranks 0.311 s decided in
- * the round's last call, 0.385 / 0.447 / 0.510 s with a lag of 1 / 2 / 4+
- * calls; loop time the same); an allreduce waits for the late rank in every
- * call anyway.  Deterministic: every rank gets the same lag.
- */
-int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P);
-
-/** Warm-up calls (header, "Warm-up") when ARCOLL_ONLINE_WARMUP is unset. */
-#define ARCOLL_ONLINE_DEFAULT_WARMUP 1
-/** ... for gather from ARCOLL_ONLINE_SKEW_MAX_BYTES: binomial's first calls
- *  after a synchronised start fill its pipeline (the leaves' eager sends
- *  run ahead of the inner ranks): SMPI flat P = 64, 32 KiB, one rank 1 ms
- *  late per call, binomial's period measured 2.47 ms in calls 2-3, 1.80 in
- *  the steady state; within 5 % of linear's 2.37 that is a tie, linear's
- *  smaller sum kept it, and the confirmation that switched back to binomial
- *  made the ranks that had run ahead in linear's calls wait at its barrier
- *  (200 calls, time inside summed over ranks, against SMPI's selectors:
- *  1.106x with one warm-up call, 1.010x with 3; a late rank moving every
- *  10 calls 1.104x -> 1.006x; balanced 0.998x -> 1.007x, eight late
- *  1.003x -> 1.014x, noise 0.993x -> 1.002x, late root 1.003x -> 1.012x:
- *  the decision comes two calls later).  2 calls did not settle it. */
-#define ARCOLL_ONLINE_GATHER_WARMUP 3
-/** Warm-up calls of collective c at `bytes` bytes when ARCOLL_ONLINE_WARMUP
- *  is unset: ARCOLL_ONLINE_GATHER_WARMUP for gather from
- *  ARCOLL_ONLINE_SKEW_MAX_BYTES, else ARCOLL_ONLINE_DEFAULT_WARMUP. */
-int arcoll_explorer_default_warmup(arcoll_coll_t c, MPI_Aint bytes);
-
-/**
- * A call of the confirmation (while e->confirming, instead of
- * arcoll_explorer_record_period()): exit_s = this rank's exit time of the
- * call named by arcoll_explorer_next(), seconds on a clock common to all
- * ranks; failed = 1 makes the confirmation keep the kept configuration.
- * Returns 2 after the kept configuration's block (call
- * arcoll_explorer_confirm_sync() now, on every rank), 1 after the last call
- * (call arcoll_explorer_decide() now, on every rank), else 0.
- */
-int arcoll_explorer_record_exit(arcoll_explorer_t *e, double exit_s, int failed);
-
-/**
- * Between the confirmation's blocks (record_exit returned 2), collective
- * over comm: MPI_Barrier, so that the other block starts synchronised.
- * Returns MPI_SUCCESS or the barrier's error (the confirmation then keeps
- * the kept configuration).
- */
-int arcoll_explorer_confirm_sync(arcoll_explorer_t *e, MPI_Comm comm);
-
-/**
- * The local part of the confirmation's decision (arcoll_explorer_decide()
- * while e->confirming): last_exit = the MAX over ranks of confirm_exit
- * (seconds; [0] / [1] open / close the second half of the kept
- * configuration's block, [2] / [3] of the other one's).  Spans [1] - [0]
- * and [3] - [2] go to
- * confirm_span; the other configuration becomes best when
- * its span is below (1 - ARCOLL_ONLINE_MAX_TOLERANCE) x the kept one's (both
- * finite).  Ends the exploration; returns 1.
- */
-int arcoll_explorer_confirm_times(arcoll_explorer_t *e, const double *last_exit);
 
 #ifdef __cplusplus
 }

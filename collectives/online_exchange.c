@@ -3,6 +3,7 @@
  * blocking decision of a round.  The decisions themselves, from the
  * reduced figures, are online.c's (no MPI). */
 #include "online.h"
+#include "online_confirm.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 // Unit tests of the online selection's steady-state confirmation
-// (collectives/online.h, "Confirmation in the steady state"): the explorer
+// (collectives/online_confirm.h): the explorer
 // driven with synthetic sums / maxima over ranks and spans, no MPI.
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 
 #include "compress_decide.h"
 #include "online.h"
+#include "online_confirm.h"
 
 namespace {
 

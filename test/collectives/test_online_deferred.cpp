@@ -9,6 +9,7 @@
 
 #include "compress_decide.h"
 #include "online.h"
+#include "online_pacing.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The online selection's warm-up (collectives/online.h, "Warm-up"): the
+// The online selection's warm-up (collectives/online_pacing.h, "Warm-up"): the
 // first `warmup` calls run the model's best unmeasured, so the cold start
 // of a communicator (MPICH sets up its shared-memory path on the first
 // calls: 40-55 us for an 8-byte allreduce at 2 ranks, then 0.4-0.5 us)

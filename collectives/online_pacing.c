@@ -1,0 +1,25 @@
+/* When the online selection's calls and decisions happen: warm-up calls,
+ * deferred decisions; see online_pacing.h. */
+#include "online_pacing.h"
+
+int arcoll_explorer_default_warmup(arcoll_coll_t c, MPI_Aint bytes) {
+  return c == ARCOLL_COLL_GATHER && bytes >= ARCOLL_ONLINE_SKEW_MAX_BYTES ? ARCOLL_ONLINE_GATHER_WARMUP
+                                                                          : ARCOLL_ONLINE_DEFAULT_WARMUP;
+}
+
+int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
+  switch (e->coll) { /* where calls need not synchronise the ranks: never (online.h) */
+  case ARCOLL_COLL_BCAST: case ARCOLL_COLL_REDUCE: case ARCOLL_COLL_SCAN: case ARCOLL_COLL_EXSCAN:
+  case ARCOLL_COLL_GATHER: case ARCOLL_COLL_SCATTER: case ARCOLL_COLL_GATHERV: case ARCOLL_COLL_SCATTERV:
+    return 0;
+  default:
+    break;
+  }
+  const double t_call = e->best.predicted_s;
+  if (!(decide_s > 0) || !(t_call >= 0) || !(t_call < decide_s)) return 0;
+  int lg = 0;
+  while (lg < 30 && (1 << lg) < P) ++lg;
+  const int lag = 2 * lg;
+  return lag < 2 ? 2 : lag > ARCOLL_ONLINE_MAX_LAG ? ARCOLL_ONLINE_MAX_LAG : lag;
+}
+
