@@ -206,7 +206,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
               &cfg->online_trials, err, errlen) ||
       env_int("ARCOLL_ONLINE_WARMUP", 0, 8,
               "how many calls of the model's best run unmeasured before the candidates are "
-              "measured (first calls pay connection set-up; collectives/online.h; unset: 1, "
+              "measured (first calls pay connection set-up; collectives/online_pacing.h; unset: 1, "
               "3 for gather from 8 KiB)", "0 = none; ",
               &cfg->online_warmup, err, errlen) ||
       env_int("ARCOLL_ONLINE_NATIVE", 0, INT_MAX,
@@ -224,7 +224,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
       env_int("ARCOLL_ONLINE_CONFIRM", 0, ARCOLL_ONLINE_MAX_CONFIRM_BLOCK,
               "the length in calls of the two blocks that confirm the online choice in the "
               "steady state against the other algorithm with the shortest period (collectives/"
-              "online.h; not for bcast and reduce)", "0 or 1 = no confirmation; ",
+              "online_confirm.h; not for bcast and reduce)", "0 or 1 = no confirmation; ",
               &cfg->online_confirm, err, errlen) ||
       env_int("ARCOLL_ONLINE_LAG", 0, 64,
               "the number of calls after a measured round at which its decision applies, its "

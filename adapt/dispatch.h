@@ -55,7 +55,7 @@ extern "C" {
  *  results on the private communicator: 7300 + 2 c, + 1. */
 #define ARCOLL_TAG_DECISION(c) (7300 + 2 * (int)(c))
 
-/** Tag of the clock offsets of the online selection's confirmation (collectives/online.h,
+/** Tag of the clock offsets of the online selection's confirmation (collectives/online_confirm.h,
  *  adapt/clock.h) on the private communicator. */
 #define ARCOLL_TAG_CLOCK 7099
 
@@ -107,7 +107,7 @@ typedef struct arcoll_comm_state {
    *  (tags of their schedules, nbc.h) */
   unsigned nbc_seq, pnbc_seq;
   /** this rank's clock minus the common one (seconds, adapt/clock.h), measured at the first
-   *  confirmation of an online choice (collectives/online.h) on this communicator */
+   *  confirmation of an online choice (collectives/online_confirm.h) on this communicator */
   double clock_offset;
   int clock_ready;
   /** decisions taken by the root whose requests are still open (decision_rooted.c) */

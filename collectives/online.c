@@ -270,7 +270,7 @@ static int readmit(arcoll_explorer_t *e, double best_min_s) {
 }
 
 /* Keep, per algorithm, the configuration with the shortest max period
- * measured (the confirmation's candidates, online.h).  Not `compressed`:
+ * measured (the confirmation's candidates, online_confirm.h).  Not `compressed`:
  * where it ties, it ties with its raw form (the data did not shrink), and
  * confirming that says nothing; a win is round 0's to keep (SMPI flat
  * P = 64, 32 KiB gather, eight late ranks: compressed's period 2.38 ms

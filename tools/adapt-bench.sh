@@ -16,7 +16,7 @@
 #                inside the round's last call: no deferred decision,
 #                adapt/decision.h)
 #   noconfirm    the same with ARCOLL_ONLINE_CONFIRM=0 (no steady-state
-#                confirmation of the online choice, collectives/online.h)
+#                confirmation of the online choice, collectives/online_confirm.h)
 #   late         the same with ARCOLL_LATE_ORDER=on (late-rank ordering on; the
 #                default is on only for ARCOLL_BCAST_ALGORITHM=adaptive)
 # Figures (simulated seconds): inside_sum = time inside the collective summed

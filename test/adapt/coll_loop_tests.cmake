@@ -19,7 +19,7 @@ foreach(c IN LISTS _cl_colls)
   endif()
 endforeach()
 
-# The online choice confirmed in the steady state (collectives/online.h): SMPI
+# The online choice confirmed in the steady state (collectives/online_confirm.h): SMPI
 # flat 10 Gb/s cluster, 64 ranks, 32 KiB gather, rank 24 late by 1 ms before
 # every call.  With one warm-up call (ARCOLL_ONLINE_WARMUP=1) round 0 measures
 # binomial in its pipeline's fill and keeps linear (period within 5 % of

@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
   const int count = atoi(argv[2]) / (int)sizeof(int);
   const int ncand = atoi(argv[3]), trials = atoi(argv[4]);
   const int extra = atoi(argv[5]), timing = atoi(argv[6]), refine = atoi(argv[7]);
-  /* the warm-up calls (ARCOLL_ONLINE_WARMUP, default 1; collectives/online.h)
+  /* the warm-up calls (ARCOLL_ONLINE_WARMUP, default 1; collectives/online_pacing.h)
    * run the first candidate unmeasured before round 0 */
   const char *wu = getenv("ARCOLL_ONLINE_WARMUP");
   const int warm = wu && *wu ? atoi(wu) : 1;

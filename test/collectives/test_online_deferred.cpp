@@ -1,4 +1,4 @@
-// Deferred decisions of the online selection (collectives/online.h,
+// Deferred decisions of the online selection (collectives/online_pacing.h,
 // "Deferred decisions"; adapt/decision.h): the lag rule, and an explorer
 // whose decision arrives later runs its best meanwhile and then decides
 // exactly as the blocking way.  No MPI.
