@@ -25,6 +25,9 @@ const arcoll_algo_desc_t arcoll_bcast_algorithms[] = {
     {"bcast", "scatter_ring", FN(arcoll_bcast_scatter_ring), ORD,
      "van de Geijn; Thakur, Rabenseifner, Gropp 2005: "
      "T = log P t_s + (P-1)/P M/B + (P-1)(t_s + M/(P B))"},
+    {"bcast", "scatter_rdb", FN(arcoll_bcast_scatter_rdb), ORD,
+     "van de Geijn; Thakur, Rabenseifner, Gropp 2005 (MPICH scatter + recursive doubling "
+     "allgather): T = 2 log P t_s + 2 (P-1)/P M/B; P not a power of two: scatter_ring"},
     {"bcast", "twotree", FN(arcoll_bcast_twotree), ORD | SEG,
      "Sanders, Speck, Traff 2009 (simplified two-tree): T ~ 2 (k/2 + 2 log P) T_send(M/k)"},
     {"bcast", "linear", FN(arcoll_bcast_linear), ORD | SEG,

@@ -97,6 +97,19 @@ int arcoll_bcast_scatter_ring(void *buf, MPI_Aint count, MPI_Datatype datatype, 
                               MPI_Comm comm, const arcoll_sched_t *s);
 
 /**
+ * Scatter + recursive-doubling allgather (van de Geijn; Thakur, Rabenseifner,
+ * Gropp 2005; MPICH's MPIR_Bcast_intra_scatter_recursive_doubling_allgather,
+ * its medium-message choice on power-of-two communicators): binomial
+ * scatter of P pieces (piece q to position q), then log2(P) exchanges in
+ * which position q and q ^ 2^j swap their groups of 2^j pieces.
+ * T = 2 log2(P) t_s + 2 (P-1)/P M/B.  P not a power of two: runs
+ * arcoll_bcast_scatter_ring().  Honours: order, tag (falls back to the
+ * binomial tree when a piece would exceed INT_MAX elements).
+ */
+int arcoll_bcast_scatter_rdb(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                             MPI_Comm comm, const arcoll_sched_t *s);
+
+/**
  * Two-tree broadcast, simplified (Sanders, Speck, Träff 2009): two
  * complementary in-order binary trees over the non-root positions
  * (tree_extra.h, arcoll_tree_twotree); even segments go down tree 1, odd
@@ -155,7 +168,7 @@ int arcoll_bcast_compressed(void *buf, MPI_Aint count, MPI_Datatype datatype, in
                             MPI_Comm comm, const arcoll_sched_t *s);
 
 /** Table of the bcast algorithms: binomial, chain, twopath, ksegment, nebst,
- *  scatter_ring, twotree, linear, knomial, compressed. */
+ *  scatter_ring, scatter_rdb, twotree, linear, knomial, compressed. */
 extern const arcoll_algo_desc_t arcoll_bcast_algorithms[];
 extern const int arcoll_bcast_nalgorithms;
 

@@ -21,39 +21,13 @@
 
 int arcoll_bcast_scatter_ring(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                               MPI_Comm comm, const arcoll_sched_t *s) {
-  int *order = NULL, pos, P, rc, type_size;
-  MPI_Aint lb, extent;
-  if (count <= 0) return MPI_SUCCESS;
-  if ((rc = MPI_Type_size(datatype, &type_size)) != MPI_SUCCESS) return rc;
-  if (type_size == 0) return MPI_SUCCESS;
-  if ((rc = MPI_Type_get_extent(datatype, &lb, &extent)) != MPI_SUCCESS) return rc;
-  if (count > INT_MAX) { /* a subtree range may not fit in one message */
-    arcoll_sched_t bs = {s ? s->order : NULL, (MPI_Aint)INT_MAX * type_size, 0,
-                         arcoll_sched_tag(s)};
-    return arcoll_bcast_binomial(buf, count, datatype, root, comm, &bs);
-  }
-  if ((rc = arcoll_order_resolve(s, root, comm, &order, &pos, &P)) != MPI_SUCCESS) return rc;
-  const int tag = arcoll_sched_tag(s);
+  arcoll_scatter_bcast_t sb;
+  int rc = arcoll_bcast_scatter_begin(buf, count, datatype, root, comm, s, &sb);
+  if (!sb.order) return rc;
+  const int *order = sb.order, pos = sb.pos, P = sb.P, tag = sb.tag;
+  const MPI_Aint extent = sb.extent;
 #define START(q) arcoll_block_start(count, P, (q))
 #define PTR(q) ((char *)buf + START(q) * extent)
-  /* binomial scatter */
-  const int lowbit = pos & -pos;
-  if (pos > 0) {
-    const int size = arcoll_binomial_subtree_size(pos, P);
-    const MPI_Aint n = START(pos + size) - START(pos);
-    rc = MPI_Recv(PTR(pos), (int)n, datatype, order[pos & (pos - 1)], tag, comm,
-                  MPI_STATUS_IGNORE);
-  }
-  /* children pos + 2^j (2^j < lowbit, or < P at the root), largest subtree first */
-  int top = 1;
-  while (top * 2 < (pos == 0 ? P : lowbit)) top *= 2;
-  for (int d = top; d >= 1 && rc == MPI_SUCCESS; d /= 2) {
-    const int c = pos + d;
-    if (c >= P || (pos > 0 && d >= lowbit)) continue;
-    const int size = arcoll_binomial_subtree_size(c, P);
-    const MPI_Aint n = START(c + size) - START(c);
-    rc = MPI_Send(PTR(c), (int)n, datatype, order[c], tag, comm);
-  }
   /* ring allgather */
   const int next = order[(pos + 1) % P], prev = order[(pos + P - 1) % P];
   for (int t = 0; t + 1 < P && rc == MPI_SUCCESS; ++t) {
@@ -68,6 +42,6 @@ int arcoll_bcast_scatter_ring(void *buf, MPI_Aint count, MPI_Datatype datatype, 
   }
 #undef START
 #undef PTR
-  free(order);
+  free(sb.order);
   return rc;
 }

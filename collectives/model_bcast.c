@@ -9,6 +9,22 @@
 
 /* ------------------------------------------------------------------ bcast */
 
+/* The binomial scatter of the scatter + allgather broadcasts, level by
+ * level: a rank sends its pieces M/2^i, M/2^(i+1), ... with MPI_Send,
+ * largest first; a rendezvous piece (>= EAGER_LIMIT) is sent alone, eager
+ * ones all at once (the call returns), so the critical piece shares the
+ * link with the smaller eager ones. */
+static double scatter_cost(const cost_t *c, int L, double M) {
+  double t = 0;
+  for (int i = 1; i <= L; ++i) {
+    double piece = M / (double)(1L << i);
+    t += tsend(c, piece);
+    if (piece < EAGER_LIMIT)
+      for (int j = i + 1; j <= L; ++j) t += xfer(c, M / (double)(1L << j));
+  }
+  return t;
+}
+
 double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double M, MPI_Aint seg,
                                int kp) {
   const int L = clog2(P);
@@ -94,22 +110,19 @@ double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double 
     }
     return t;
   }
-  if (!strcmp(name, "scatter_ring")) {
-    /* van de Geijn: L t_s + (P-1)/P M/B + (P-1) T_send(M/P).  Here the
-     * binomial scatter level by level: a rank sends its pieces M/2^i,
-     * M/2^(i+1), ... with MPI_Send, largest first; a rendezvous piece
-     * (>= EAGER_LIMIT) is sent alone, eager ones all at once (the call
-     * returns), so the critical piece shares the link with the smaller eager
-     * ones.  Ring steps: T(M/P) + the forwarding overhead. */
-    double t = 0;
-    for (int i = 1; i <= L; ++i) {
-      double piece = M / (double)(1L << i);
-      t += tsend(c, piece);
-      if (piece < EAGER_LIMIT)
-        for (int j = i + 1; j <= L; ++j) t += xfer(c, M / (double)(1L << j));
-    }
+  if (!strcmp(name, "scatter_ring") || (!strcmp(name, "scatter_rdb") && (P & (P - 1)))) {
+    /* van de Geijn: L t_s + (P-1)/P M/B + (P-1) T_send(M/P): the scatter
+     * (scatter_cost), then ring steps of T(M/P) + the forwarding overhead. */
+    double t = scatter_cost(c, L, M);
     double x = xfer(c, M / P);
     return t + (P - 1) * (tsend(c, M / P) + (x < c->hop ? x : c->hop));
+  }
+  if (!strcmp(name, "scatter_rdb")) {
+    /* P a power of two (else scatter_ring above): the scatter
+     * (scatter_cost), then log2 P exchanges of M 2^j / P bytes each way */
+    double t = scatter_cost(c, L, M);
+    for (int j = 0; j < L; ++j) t += tsend(c, M * (double)(1L << j) / P);
+    return t;
   }
   if (!strcmp(name, "twotree")) {
     /* Sanders-Speck-Traff (simplified): even segments down tree 1, odd down
