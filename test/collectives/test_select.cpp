@@ -106,7 +106,8 @@ TEST(Model, EveryAlgorithmHasAFormula) {
 
 // Seed 000 closed forms on the linear model for the cases the model keeps
 // exactly: binomial reduce = log P (t_s + M/B + gamma M); scan linear =
-// (P-1)(t_s + M/B + gamma M); barrier = ceil(log2 P) t_s.
+// (P-1)(t_s + M/B + gamma M); barrier = ceil(log2 P) t_s; bcast chain,
+// scatter_rdb.
 TEST(Model, ClosedFormsOfTheLinearModel) {
   arcoll_model_t m;
   arcoll_model_default(&m);
@@ -119,6 +120,12 @@ TEST(Model, ClosedFormsOfTheLinearModel) {
   EXPECT_NEAR(pred(ARCOLL_COLL_BARRIER, "dissemination", 100), 7 * ts, 1e-15);
   // one-segment chain broadcast = (P-1) T_send(M)
   EXPECT_NEAR(pred(ARCOLL_COLL_BCAST, "chain", 10), 9 * (ts + M / B), 1e-12);
+  // scatter + recursive-doubling allgather, P = 8 (rendezvous pieces):
+  // 2 log2 P t_s + 2 (P-1)/P M/B (Thakur, Rabenseifner, Gropp 2005); off
+  // powers of two it runs, and costs, scatter_ring
+  EXPECT_NEAR(pred(ARCOLL_COLL_BCAST, "scatter_rdb", 8), 6 * ts + 2 * (7.0 / 8) * M / B, 1e-12);
+  EXPECT_EQ(pred(ARCOLL_COLL_BCAST, "scatter_rdb", 6), pred(ARCOLL_COLL_BCAST, "scatter_ring", 6));
+  EXPECT_LT(pred(ARCOLL_COLL_BCAST, "scatter_rdb", 256), pred(ARCOLL_COLL_BCAST, "scatter_ring", 256));
   // the curve is interpolated linearly, and extrapolated with slope G
   arcoll_model_t c = curve_model();
   EXPECT_NEAR(arcoll_model_p2p(&c.inter, &c.inter_curve, 512), (4e-6 + 6.3e-6) / 2, 1e-15);
