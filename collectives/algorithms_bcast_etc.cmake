@@ -12,6 +12,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bcast_nebst.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_scatter_ring.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_scatter_rdb.c
+  ${CMAKE_CURRENT_LIST_DIR}/bcast_scatter.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_twotree.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_linear.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_knomial.c

@@ -18,6 +18,7 @@
 
 #include "bcast.h"
 #include "bcast_etc_util.h"
+#include "bcast_scatter.h"
 
 int arcoll_bcast_scatter_rdb(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                              MPI_Comm comm, const arcoll_sched_t *s) {

@@ -17,6 +17,7 @@
 
 #include "bcast.h"
 #include "bcast_etc_util.h"
+#include "bcast_scatter.h"
 #include "tree.h"
 
 int arcoll_bcast_scatter_ring(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
