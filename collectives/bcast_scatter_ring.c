@@ -12,13 +12,11 @@
  * from a parent precede its ring messages (blocking sends), so one tag
  * suffices.
  */
-#include <limits.h>
 #include <stdlib.h>
 
 #include "bcast.h"
 #include "bcast_etc_util.h"
 #include "bcast_scatter.h"
-#include "tree.h"
 
 int arcoll_bcast_scatter_ring(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                               MPI_Comm comm, const arcoll_sched_t *s) {

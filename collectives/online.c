@@ -269,13 +269,6 @@ static int readmit(arcoll_explorer_t *e, double best_min_s) {
   return 1;
 }
 
-/* Keep, per algorithm, the configuration with the shortest max period
- * measured (the confirmation's candidates, online_confirm.h).  Not `compressed`:
- * where it ties, it ties with its raw form (the data did not shrink), and
- * confirming that says nothing; a win is round 0's to keep (SMPI flat
- * P = 64, 32 KiB gather, eight late ranks: compressed's period 2.38 ms
- * took the confirmation from binomial's 2.87, whose steady period is
- * 1.80 ms against linear's 2.37). */
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
   return arcoll_explorer_decide_periods(e, all, max, NULL);
 }

@@ -6,6 +6,13 @@
 #include <math.h>
 #include <string.h>
 
+/* Keep, per algorithm, the configuration with the shortest max period
+ * measured (the confirmation's candidates, online_confirm.h).  Not `compressed`:
+ * where it ties, it ties with its raw form (the data did not shrink), and
+ * confirming that says nothing; a win is round 0's to keep (SMPI flat
+ * P = 64, 32 KiB gather, eight late ranks: compressed's period 2.38 ms
+ * took the confirmation from binomial's 2.87, whose steady period is
+ * 1.80 ms against linear's 2.37). */
 void arcoll_explorer_note_rival(arcoll_explorer_t *e, const arcoll_choice_t *c, double max_s) {
   if (!strcmp(c->algo->name, "compressed")) return;
   int i = 0;
