@@ -13,14 +13,16 @@
  *  1. exit of call x - 1: the coordinator c is that call's root (every rank
  *     knows it); every other rank sends c its records of the last S <=
  *     ARCOLL_LATE_SAMPLES calls (one message, <= 400 bytes) and posts the
- *     receive of the summary; c posts P - 1 receives;
+ *     receive of the summary; c keeps P receives (MPI_ANY_SOURCE) posted,
+ *     from the first exchange it coordinates on, reposted as they complete;
  *  2. exit of call x + G - 1 (G = arcoll_late_gather_calls(): 8 for bcast /
  *     scatter, 2 for reduce / gather): c summarises the records that arrived
  *     (bcast, scatter: c never waits - the root runs ahead, a missing record
  *     is used when it arrives, at the next exchange; reduce, gather: every
- *     record, sent before the root could finish call x; receives with
- *     MPI_ANY_SOURCE up to a token c sent itself, no MPI_Test*), and sends the packed summary to
- *     every rank (P - 1 messages of ~0.1-0.4 KiB); nobody else waits;
+ *     record, sent before the root could finish call x; it completes the
+ *     posted receives in posting order up to a token it sent itself, no
+ *     MPI_Test*), and sends the packed summary to every rank (P - 1
+ *     messages of ~0.1-0.4 KiB); nobody else waits;
  *  3. exit of call x + A - 1 (A = 16, bcast / scatter: G + 1): every rank
  *     completes the summary's receive (c sent it A - G calls earlier: it
  *     waits only if it is that far ahead of c, which a non-root of a bcast
@@ -28,8 +30,8 @@
  *     after arcoll_late_next_interval() calls (16 to 64: doubling while the
  *     late sets stay the same).
  * Cost: per call one clock read and a record; per exchange one 0.3 KiB
- * message per rank, and at c P - 1 receives, O(S P log P) summary work and
- * P - 1 small sends, every 16..64 calls.  Clock offsets: clock.h, once.
+ * message per rank, and at c P - 1 completed receives, O(S P log P)
+ * summary work and P - 1 small sends, every 16..64 calls.  Clock offsets: clock.h, once.
  */
 #ifndef ARCOLL_ADAPT_LATE_TRACKER_H
 #define ARCOLL_ADAPT_LATE_TRACKER_H
@@ -68,7 +70,9 @@ typedef struct arcoll_late_tracker {
   unsigned char *sum_buf;      /**< [ARCOLL_LATE_PACKED_MAX] packed summary (received or sent) */
   MPI_Request sum_req;         /**< non-coordinator: the summary's receive */
   MPI_Request *sum_sends;      /**< coordinator: [P] the summary's sends */
-  arcoll_late_msg_t *inbox;    /**< coordinator: receive buffer of records */
+  MPI_Request *rreq;           /**< a rank that coordinated: [P] posted receives of records */
+  arcoll_late_msg_t *rbox;     /**< their buffers [P] */
+  int rhead;                   /**< the oldest posted slot (matched first) */
   arcoll_late_record_t *rec;   /**< coordinator: [P * S] records of the pending exchange */
   arcoll_late_record_t *prev_rec; /**< coordinator: the previous exchange's, completed by late arrivals */
   uint64_t prev_first;         /**< its first call */
