@@ -92,7 +92,8 @@ int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double al
   t->tag = tag;
   t->min_interval = arcoll_late_next_interval(0, 1, min_interval);
   t->interval = t->min_interval;
-  t->next_x = (uint64_t)t->min_interval;
+  t->next_x = (uint64_t)(t->min_interval < ARCOLL_LATE_FIRST_EXCHANGE ? t->min_interval
+                                                                      : ARCOLL_LATE_FIRST_EXCHANGE);
   t->coord = t->P - 1;
   t->out_req = t->sum_req = MPI_REQUEST_NULL;
   t->sum_buf = malloc(ARCOLL_LATE_PACKED_MAX);

@@ -9,7 +9,8 @@
  * order.h).  Calls are counted per communicator; everything below happens
  * at the EXIT of a call, after its data moved, so a rank's exchange work
  * delays at most its own next entry.  An exchange that starts after call
- * x - 1 (x = the next exchange start, identical on all ranks):
+ * x - 1 (x = the next exchange start, identical on all ranks; the first
+ * x = ARCOLL_LATE_FIRST_EXCHANGE):
  *  1. exit of call x - 1: the coordinator c is that call's root (every rank
  *     knows it); every other rank sends c its records of the last S <=
  *     ARCOLL_LATE_SAMPLES calls (one message, <= 400 bytes) and posts the

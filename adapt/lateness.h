@@ -77,6 +77,12 @@ extern "C" {
  *  x + G only after the root, which sent it at its exit of x + G - 1, started
  *  x + G: the summary is on its way). */
 #define ARCOLL_LATE_APPLY_CALLS_DOWN (ARCOLL_LATE_GATHER_CALLS_DOWN + 1)
+/** The first exchange starts after call ARCOLL_LATE_FIRST_EXCHANGE - 1:
+ *  as soon as a full sample (calls 1..8; call 0 synchronises the clocks)
+ *  exists, so that a bcast's first summary applies after call 16, not 24
+ *  (before it, nobody is known late; flat P = 256, 32 KiB, one late rank:
+ *  bench/README.md). */
+#define ARCOLL_LATE_FIRST_EXCHANGE (ARCOLL_LATE_SAMPLES + 1)
 /** Interval bounds (calls between exchange starts). */
 #define ARCOLL_LATE_MIN_INTERVAL ARCOLL_LATE_APPLY_CALLS
 #define ARCOLL_LATE_MAX_INTERVAL 64

@@ -42,8 +42,9 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, C, ch, root, commut, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
-  /* with late ranks, a tree where only their ancestors wait (choice.c) */
-  if (lc.order && !ch->ex && strcmp(ch->algo->name, "binomial") != 0) {
+  /* with late ranks, a tree where only their ancestors wait (choice.c),
+   * not measured online (as in bcast.c) */
+  if (lc.order && strcmp(ch->algo->name, "binomial") != 0) {
     const arcoll_cached_t *alt = arcoll_late_tolerant(st, C, bytes);
     if (alt) ch = alt, arcoll_note(C, ch->algo);
   }
