@@ -21,7 +21,14 @@ static void wait_sends(arcoll_late_tracker_t *t) {
  * of the root's time per exchange at P = 256, flat 10 Gb/s, 32 KiB bcast;
  * MPICH matches the unexpected queue, but still one by one).  Allocated
  * and posted the first time this rank coordinates; slots are matched in
- * posting order, so rhead is the oldest. */
+ * posting order, so rhead is the oldest.  Known cost, not measured: a
+ * library that keeps wildcard receives in a list (MPICH over UCX) scans
+ * these P for every message the rank receives on arcoll's communicator.
+ * Not closed between exchanges: cancelling a receive whose record is in
+ * flight aborts SMPI 3.32 (NetworkFailureException, seen with one late rank
+ * at P = 256).  arcoll_late_free cancels what is left: a record in flight
+ * at that moment would meet the same abort (not seen in the tests; a fix
+ * would send the ring its own tokens instead of cancelling). */
 static int ring_post(arcoll_late_tracker_t *t, int i) {
   return PMPI_Irecv(&t->rbox[i], (int)sizeof *t->rbox, MPI_BYTE, MPI_ANY_SOURCE, t->tag, t->comm,
                     &t->rreq[i]);
