@@ -26,9 +26,7 @@ static void wait_sends(arcoll_late_tracker_t *t) {
  * these P for every message the rank receives on arcoll's communicator.
  * Not closed between exchanges: cancelling a receive whose record is in
  * flight aborts SMPI 3.32 (NetworkFailureException, seen with one late rank
- * at P = 256).  arcoll_late_free cancels what is left: a record in flight
- * at that moment would meet the same abort (not seen in the tests; a fix
- * would send the ring its own tokens instead of cancelling). */
+ * at P = 256); arcoll_late_free completes them with tokens (ring_close). */
 static int ring_post(arcoll_late_tracker_t *t, int i) {
   return PMPI_Irecv(&t->rbox[i], (int)sizeof *t->rbox, MPI_BYTE, MPI_ANY_SOURCE, t->tag, t->comm,
                     &t->rreq[i]);
@@ -49,13 +47,33 @@ static int ring_open(arcoll_late_tracker_t *t) {
   return rc;
 }
 
+/* Complete the posted receives without MPI_Cancel: P self-sent empty
+ * tokens match those no record matched (the earliest posted first), a
+ * record already matched finishes its transfer; then the tokens that found
+ * no receive (one per slot a record took) are received. */
 static void ring_close(arcoll_late_tracker_t *t) {
   if (!t->rreq) return;
-  for (int i = 0; i < t->P; ++i)
+  MPI_Request *tok = malloc(sizeof *tok * (size_t)t->P);
+  int n = 0, records = 0;
+  for (int i = 0; i < t->P; ++i) n += t->rreq[i] != MPI_REQUEST_NULL;
+  for (int k = 0; tok && k < n; ++k)
+    if (PMPI_Isend(NULL, 0, MPI_BYTE, t->me, t->tag, t->comm, &tok[k]) != MPI_SUCCESS)
+      tok[k] = MPI_REQUEST_NULL;
+  for (int i = 0; tok && i < t->P; ++i) {
+    if (t->rreq[i] == MPI_REQUEST_NULL) continue;
+    MPI_Status st;
+    if (PMPI_Wait(&t->rreq[i], &st) == MPI_SUCCESS && st.MPI_SOURCE != t->me) ++records;
+  }
+  for (int k = 0; k < records; ++k)
+    PMPI_Recv(NULL, 0, MPI_BYTE, t->me, t->tag, t->comm, MPI_STATUS_IGNORE);
+  for (int k = 0; tok && k < n; ++k)
+    if (tok[k] != MPI_REQUEST_NULL) PMPI_Wait(&tok[k], MPI_STATUS_IGNORE);
+  for (int i = 0; !tok && i < t->P; ++i) /* no memory for tokens: cancel, as a last resort */
     if (t->rreq[i] != MPI_REQUEST_NULL) {
       PMPI_Cancel(&t->rreq[i]);
       PMPI_Wait(&t->rreq[i], MPI_STATUS_IGNORE);
     }
+  free(tok);
   free(t->rreq), free(t->rbox), t->rreq = NULL, t->rbox = NULL;
 }
 
