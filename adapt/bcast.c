@@ -149,15 +149,7 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, ARCOLL_COLL_BCAST, ch, root, 1, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
-  /* late ranks are leaves only in the binomial tree the order is built for;
-   * while some are known, an online measurement of another algorithm would
-   * time what the late ones cost it and be overridden anyway: the call runs
-   * binomial and is not measured (the tolerant entry has no explorer; every
-   * rank folds the same summaries, so all skip the same calls) */
-  if (lc.order && strcmp(ch->algo->name, "binomial") != 0) {
-    const arcoll_cached_t *alt = arcoll_late_tolerant(st, ARCOLL_COLL_BCAST, bytes);
-    if (alt) ch = alt, arcoll_note(ARCOLL_COLL_BCAST, ch->algo);
-  }
+  ch = arcoll_late_algorithm(st, ARCOLL_COLL_BCAST, bytes, ch, &lc);
   st->last_order = lc.order;
   st->last_adaptive = lc.order != NULL;
   debug_print(st, root, ncall, lc.order != NULL, ch->algo->name, lc.order);

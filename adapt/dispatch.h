@@ -197,9 +197,11 @@ ARCOLL_HIDDEN arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll
  * (measured, SMPI P = 64, 32 KiB, rank 32 late by 3 ms: twotree 37.7 s
  * inside the bcast summed over ranks vs binomial with late leaves 9.9 s,
  * MPICH 20.3 s); reduce-scatter + gather reductions (rsag) make every rank
- * wait for the late one.  Binomial (c = bcast or reduce) with the model's
- * best segment size for the size class of `bytes`; cached per collective
- * and class; NULL if none.
+ * wait for the late one.  Binomial (c = bcast or reduce), its segment the
+ * one with the least link occupancy per call in back-to-back calls (k
+ * segments x the model's stream period of one, choice.c stream_segment; 8
+ * KiB with tools/platforms/cluster256.model.json), for the size class of
+ * `bytes`; cached per collective and class; NULL if none.
  */
 ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st,
                                                           arcoll_coll_t c, MPI_Aint bytes);
@@ -222,6 +224,24 @@ typedef struct arcoll_late_call {
 ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
                                     const arcoll_cached_t *ch, int root, int usable,
                                     MPI_Aint bytes, arcoll_late_call_t *lc);
+
+/**
+ * The choice a rooted call (c = bcast or reduce, `bytes` bytes) runs given
+ * its late-rank state lc (after arcoll_late_begin): ch, or the tolerant
+ * binomial (arcoll_late_tolerant; it has no explorer, so the call is not
+ * measured online and every rank skips the same calls) when ch is not
+ * binomial and either (1) the order has late ranks: only binomial keeps them
+ * on leaves, and measuring another algorithm would time what they cost it,
+ * or (2) ch is being measured online (ch->ex) and the tracker has applied no
+ * summary yet: exploration waits for the first one (bcast: after call 16),
+ * so that a late rank nobody knows of yet does not make every candidate
+ * wait for it (flat P = 256, 32 KiB, one late rank: scatter_rdb's calls
+ * took 0.284 s summed over ranks, binomial's 0.097 s).  The choice run is
+ * noted (arcoll_note).  Seed 001_6a837e3d9ad6c429.txt, technique 1.
+ */
+ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_coll_t c,
+                                                           MPI_Aint bytes, const arcoll_cached_t *ch,
+                                                           const arcoll_late_call_t *lc);
 
 /** Smallest message (bytes) of a bcast that tracks lateness when
  *  ARCOLL_LATE_ORDER is unset.  Below it

@@ -44,3 +44,14 @@ int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, in
   return arcoll_late_exit(lc->lt, root, lc->entry, arcoll_site_key(ret_addr), lc->order, t_level,
                           chain ? ARCOLL_LATE_CHAIN : tree ? 0 : ARCOLL_LATE_OTHER, 1);
 }
+
+const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_coll_t c,
+                                             MPI_Aint bytes, const arcoll_cached_t *ch,
+                                             const arcoll_late_call_t *lc) {
+  if (!lc->lt || !strcmp(ch->algo->name, "binomial")) return ch;
+  if (!lc->order && !(ch->ex && lc->lt->exchanges == 0)) return ch;
+  const arcoll_cached_t *alt = arcoll_late_tolerant(st, c, bytes);
+  if (!alt) return ch;
+  arcoll_note(c, alt->algo);
+  return alt;
+}

@@ -229,24 +229,23 @@ static void merge_late_arrivals(arcoll_late_tracker_t *t, double missing_s) {
       if (cur->group[h].site == old->group[g].site && cur->group[h].root == old->group[g].root)
         G = &cur->group[h];
     if (!G) continue; /* that call site is not in the current samples */
-    for (int i = 0; i < old->group[g].n; ++i) {
-      const arcoll_late_entry_t e = old->group[g].late[i];
-      if (t->late_any[e.rank] != 2) continue;
-      int k = 0;
-      while (k < G->n && G->late[k].rank != e.rank) ++k;
-      if (k < G->n && G->late[k].lateness >= e.lateness) continue;
-      if (k == G->n) { /* insert, dropping the smallest when full */
-        if (G->n == ARCOLL_LATE_LIST && G->late[G->n - 1].lateness >= e.lateness) continue;
-        k = G->n < ARCOLL_LATE_LIST ? G->n++ : G->n - 1;
-      }
-      G->late[k] = e;
-      for (; k > 0 && G->late[k].lateness > G->late[k - 1].lateness; --k) {
-        const arcoll_late_entry_t x = G->late[k];
-        G->late[k] = G->late[k - 1], G->late[k - 1] = x;
-      }
-    }
+    for (int i = 0; i < old->group[g].n; ++i)
+      if (t->late_any[old->group[g].late[i].rank] == 2) arcoll_late_group_put(G, old->group[g].late[i]);
   }
   free(old);
+}
+
+/* Down: late ranks whose records are missing stay late (order.h,
+ * arcoll_history_hold_missing); present = a record of this exchange, or of
+ * the previous one merged now. */
+static void hold_missing(arcoll_late_tracker_t *t) {
+  unsigned char *present = t->nsampled > 0 ? malloc((size_t)t->P) : NULL;
+  if (!present) return; /* the summary is still valid, only less sticky */
+  for (int r = 0; r < t->P; ++r)
+    present[r] = t->late_any[r] == 2 || r == t->me ||
+                 t->rec[(size_t)r * (size_t)t->nsampled].flags != 0;
+  for (int g = 0; g < t->sum->ngroups; ++g) arcoll_history_hold_missing(&t->hist, present, &t->sum->group[g]);
+  free(present);
 }
 
 /* Step 2 (coordinator, exit of call x + G - 1): summarise and send.  Down:
@@ -271,6 +270,7 @@ static int exchange_summarise(arcoll_late_tracker_t *t) {
   if (rc == MPI_SUCCESS && arcoll_late_summarise(P, t->out.first_call, S, t->rec, missing_s, t->sum) != 0)
     rc = MPI_ERR_NO_MEM;
   if (rc == MPI_SUCCESS && t->prev_n > 0) merge_late_arrivals(t, missing_s);
+  if (rc == MPI_SUCCESS && !t->up) hold_missing(t);
   /* keep this exchange's records for the ranks that are still missing */
   arcoll_late_record_t *x = t->prev_rec;
   t->prev_rec = t->rec, t->rec = x;

@@ -259,6 +259,22 @@ done:
   return rc;
 }
 
+int arcoll_late_group_put(arcoll_late_group_t *g, arcoll_late_entry_t e) {
+  int k = 0;
+  while (k < g->n && g->late[k].rank != e.rank) ++k;
+  if (k < g->n && g->late[k].lateness >= e.lateness) return 0;
+  if (k == g->n) { /* insert, dropping the smallest when full */
+    if (g->n == ARCOLL_LATE_LIST && g->late[g->n - 1].lateness >= e.lateness) return 0;
+    k = g->n < ARCOLL_LATE_LIST ? g->n++ : g->n - 1;
+  }
+  g->late[k] = e;
+  for (; k > 0 && g->late[k].lateness > g->late[k - 1].lateness; --k) {
+    const arcoll_late_entry_t x = g->late[k];
+    g->late[k] = g->late[k - 1], g->late[k - 1] = x;
+  }
+  return 1;
+}
+
 double arcoll_late_threshold(double t_level, double noise) {
   const double n2 = 2.0 * noise;
   return t_level > n2 ? t_level : n2;

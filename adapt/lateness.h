@@ -181,6 +181,15 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
                           arcoll_late_summary_t *out);
 
 /**
+ * Put rank e.rank with e.lateness (seconds) into group g's list, kept
+ * latest first: an entry of that rank already listed is raised to it (never
+ * lowered); a new one is inserted, dropping the smallest when the list is
+ * full (ARCOLL_LATE_LIST), or not inserted when it is smaller than all of a
+ * full list.  Returns 1 if the list changed, else 0.
+ */
+int arcoll_late_group_put(arcoll_late_group_t *g, arcoll_late_entry_t e);
+
+/**
  * The lateness threshold of a group (seconds): a rank is late when its EWMA
  * caused lateness exceeds max(t_level, 2 x noise); one that was late stays
  * late while above half of that (hysteresis).

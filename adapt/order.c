@@ -175,6 +175,19 @@ int arcoll_history_fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *
   return 0;
 }
 
+int arcoll_history_hold_missing(const arcoll_history_t *h, const unsigned char *present,
+                                arcoll_late_group_t *g) {
+  const arcoll_site_entry_t *e = find_entry(h, g->site, g->root);
+  int n = 0;
+  if (!e || e->nlate == 0) return 0;
+  for (int r = 0; r < h->P; ++r)
+    if (e->late[r] && !present[r]) {
+      const arcoll_late_entry_t x = {r, (float)e->ewma[r]};
+      n += arcoll_late_group_put(g, x);
+    }
+  return n;
+}
+
 /* Smallest period p <= ARCOLL_MAX_PERIOD of the remembered (site, root)
  * sequence in the call index (every call agrees with the first of its
  * residue mod p, at least p + 1 calls remembered), 0 if none: O(MAX_PERIOD x

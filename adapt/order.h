@@ -87,6 +87,23 @@ void arcoll_history_set_up(arcoll_history_t *h);
  */
 int arcoll_history_fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *changed);
 
+/**
+ * For data flowing away from the root (bcast, scatter), on the coordinator
+ * before it sends a summary: a rank late in the entry of (g->site, g->root)
+ * whose records are not in (present[r] == 0, present: [P]) has not reached
+ * the sampled calls while half the ranks have: it has fallen further behind,
+ * not caught up.  It is put in g's list (arcoll_late_group_put) with its
+ * current EWMA (seconds), so that folding g keeps it late.  Without this
+ * its EWMA decays while it lags, its late set empties a few exchanges later,
+ * and the rank, back inside the tree, makes its subtree wait at once for all
+ * the calls it lags (measured under SMPI, flat P = 64, 32 KiB back-to-back
+ * bcast, rank 24 late by 1 ms per call: its 7 subtree ranks spent 0.21 s
+ * inside instead of 0.05 s).  Seed 001_6a837e3d9ad6c429.txt, technique 1.
+ * Returns the number of ranks put in the list.
+ */
+int arcoll_history_hold_missing(const arcoll_history_t *h, const unsigned char *present,
+                                arcoll_late_group_t *g);
+
 /** Remember that sampled call `call` (index among the communicator's calls of
  *  this kind) had (site, root); feeds arcoll_history_predict. */
 void arcoll_history_push(arcoll_history_t *h, uint64_t call, uint64_t site, int root);

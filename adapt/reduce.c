@@ -42,12 +42,7 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, C, ch, root, commut, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
-  /* with late ranks, a tree where only their ancestors wait (choice.c),
-   * not measured online (as in bcast.c) */
-  if (lc.order && strcmp(ch->algo->name, "binomial") != 0) {
-    const arcoll_cached_t *alt = arcoll_late_tolerant(st, C, bytes);
-    if (alt) ch = alt, arcoll_note(C, ch->algo);
-  }
+  ch = arcoll_late_algorithm(st, C, bytes, ch, &lc);
   const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
   const double t0 = arcoll_online_t0(ch);
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);

@@ -16,7 +16,10 @@ mkdir -p "$dir"
 tuning=$dir/tuning.json
 rm -f "$tuning"
 args=("$coll" "$bytes" 3 2 10 0 3) # 16 calls: 6 to measure, <= 8 to refine
-out1=$(env ARCOLL_ONLINE_CANDIDATES=3 ARCOLL_ONLINE_TRIALS=2 ARCOLL_ONLINE_SKEW=0 ARCOLL_TUNING_OUT="$tuning" \
+# ARCOLL_LATE_ORDER=off: a bcast of 8 KiB and more tracks lateness and
+# explores only after the first lateness summary (call 17, dispatch.h
+# arcoll_late_algorithm); these 16 calls test the exploration and the file
+out1=$(env ARCOLL_LATE_ORDER=off ARCOLL_ONLINE_CANDIDATES=3 ARCOLL_ONLINE_TRIALS=2 ARCOLL_ONLINE_SKEW=0 ARCOLL_TUNING_OUT="$tuning" \
   "$@" "${args[@]}" 2>"$dir/run1.err") || { cat "$dir/run1.err" >&2; echo "$out1"; exit 1; }
 kept=$(sed -n "s/^online_check $coll P=$np: OK .*kept \([^) ]*\)).*/\1/p" <<<"$out1")
 [ -n "$kept" ] || { echo "FAIL: first run did not report its kept algorithm:"; echo "$out1"; exit 1; }
