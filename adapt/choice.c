@@ -39,36 +39,6 @@ MPI_Aint arcoll_class_bytes(int cls) {
  * algorithm (0 = one segment, then powers of two from 1 KiB). */
 static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P, MPI_Aint bytes);
 
-/* Segment size of the tolerant binomial: with late ranks the calls run back
- * to back behind them (the root runs ahead, its sends queue at its link),
- * so what a call costs is the root's link occupancy - k segments x the
- * stream period X(bytes / k) (select.h arcoll_model_gap) -, not one call's
- * latency: the smallest k X(bytes / k) over one segment and powers of two
- * from 1 KiB, ties within 5 % to the model's time.  Measured (SMPI 3.32,
- * flat P = 256, 10 Gb/s, 32 KiB back-to-back bcast, sum over ranks of the
- * time inside, one rank late by 1 ms; the model file's X per byte is
- * lowest at 8 KiB): segments of 2 / 4 / 8 / 16 KiB and one segment: 19.3 /
- * 15.6 / 12.1 / 17.3 / 17.3 s (the model's latency-best segment was 2 KiB). */
-static MPI_Aint stream_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P, MPI_Aint bytes) {
-  const arcoll_model_t *m = &arcoll_g_cfg.model;
-  double occ[48], lat[48];
-  MPI_Aint seg[48];
-  int n = 0;
-  for (MPI_Aint s = 0; n < 48 && (s == 0 || s < bytes); s = s ? 2 * s : 1024) {
-    const double k = s > 0 ? (double)((bytes + s - 1) / s) : 1.0;
-    seg[n] = s;
-    occ[n] = k * arcoll_model_gap(&m->inter, &m->inter_gap_curve, (double)bytes / k);
-    lat[n++] = arcoll_model_predict(m, c, a, P, bytes, s, 0);
-  }
-  double best_occ = occ[0];
-  for (int i = 1; i < n; ++i) best_occ = occ[i] < best_occ ? occ[i] : best_occ;
-  int best = -1;
-  for (int i = 0; i < n; ++i)
-    if (occ[i] <= 1.05 * best_occ && (best < 0 || (lat[i] >= 0 && (lat[best] < 0 || lat[i] < lat[best]))))
-      best = i;
-  return best >= 0 ? seg[best] : best_segment(a, c, P, bytes);
-}
-
 const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st, arcoll_coll_t c,
                                             MPI_Aint bytes) {
   const int cls = arcoll_size_class(bytes);
@@ -79,7 +49,8 @@ const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st, arcoll_coll
     const MPI_Aint rep = arcoll_class_bytes(cls);
     e->algo = arcoll_algorithm_find(c, "binomial");
     if (e->algo) {
-      e->segment_bytes = stream_segment(e->algo, c, st->P, rep);
+      /* behind late ranks calls run back to back: the least link occupancy */
+      e->segment_bytes = arcoll_select_stream_segment(&arcoll_g_cfg.model, c, e->algo, st->P, rep);
       e->predicted_s = arcoll_model_predict(&arcoll_g_cfg.model, c, e->algo, st->P, rep,
                                             e->segment_bytes, 0);
     }

@@ -199,7 +199,7 @@ ARCOLL_HIDDEN arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll
  * MPICH 20.3 s); reduce-scatter + gather reductions (rsag) make every rank
  * wait for the late one.  Binomial (c = bcast or reduce), its segment the
  * one with the least link occupancy per call in back-to-back calls (k
- * segments x the model's stream period of one, choice.c stream_segment; 8
+ * segments x the model's stream period of one, select.h arcoll_select_stream_segment; 8
  * KiB with tools/platforms/cluster256.model.json), for the size class of
  * `bytes`; cached per collective and class; NULL if none.
  */
@@ -233,10 +233,15 @@ ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
  * binomial and either (1) the order has late ranks: only binomial keeps them
  * on leaves, and measuring another algorithm would time what they cost it,
  * or (2) ch is being measured online (ch->ex) and the tracker has applied no
- * summary yet: exploration waits for the first one (bcast: after call 16),
- * so that a late rank nobody knows of yet does not make every candidate
- * wait for it (flat P = 256, 32 KiB, one late rank: scatter_rdb's calls
- * took 0.284 s summed over ranks, binomial's 0.097 s).  The choice run is
+ * summary yet, or one of its summaries found a late rank: exploration
+ * waits for the first one (bcast: after call 16), so that a late rank
+ * nobody knows of yet does not make every candidate wait for it (flat P =
+ * 256, 32 KiB, one late rank: scatter_rdb's calls took 0.284 s summed over
+ * ranks, binomial's 0.097 s), and is given up once a rank was late: one
+ * that was late may come back, or move, faster than a summary follows
+ * (flat P = 64, 32 KiB, a late rank moving every 10 calls: the late set
+ * emptied at call 193 and the exploration that started then took the run
+ * from 2.55 to 2.95 s summed inside).  The choice run is
  * noted (arcoll_note).  Seed 001_6a837e3d9ad6c429.txt, technique 1.
  */
 ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_coll_t c,

@@ -49,7 +49,7 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
                                              MPI_Aint bytes, const arcoll_cached_t *ch,
                                              const arcoll_late_call_t *lc) {
   if (!lc->lt || !strcmp(ch->algo->name, "binomial")) return ch;
-  if (!lc->order && !(ch->ex && lc->lt->exchanges == 0)) return ch;
+  if (!lc->order && !(ch->ex && (lc->lt->exchanges == 0 || lc->lt->late_seen))) return ch;
   const arcoll_cached_t *alt = arcoll_late_tolerant(st, c, bytes);
   if (!alt) return ch;
   arcoll_note(c, alt->algo);

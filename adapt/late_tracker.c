@@ -305,7 +305,7 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
     if (arcoll_history_fold(&t->hist, &sum->group[g], &ch) != 0) rc = MPI_ERR_NO_MEM;
     changed |= ch;
   }
-  arcoll_history_late_any(&t->hist, t->late_any);
+  if (arcoll_history_late_any(&t->hist, t->late_any) > 0) t->late_seen = 1;
   t->interval = arcoll_late_next_interval(t->interval, changed, t->min_interval);
   t->next_x = t->x + (uint64_t)t->interval;
   if (t->debug && t->me == 0) {

@@ -83,6 +83,7 @@ typedef struct arcoll_late_tracker {
   arcoll_late_summary_t *sum;  /**< the pending exchange's summary (coordinator) / last applied */
   /* statistics */
   uint64_t exchanges;
+  int late_seen;     /**< 1 once an applied summary left some rank late (the same on every rank) */
   double exchange_s; /**< seconds spent in the exchange steps (at call exits) */
   int last_adaptive; /**< 1 if the last call used an adaptive order */
   int up;            /**< data toward the root (arcoll_late_init) */

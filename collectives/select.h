@@ -202,6 +202,23 @@ int arcoll_select_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_
                          int P, MPI_Aint bytes, arcoll_choice_t *out);
 
 /**
+ * Segment size (bytes; 0 = one segment) of algorithm a of collective c for
+ * calls that run back to back (the root ahead, its sends queued at its
+ * link): the one whose k segments occupy the root's link least per call,
+ * k x X(bytes / k) with X the stream period (arcoll_model_gap: the model's
+ * inter_gap_curve, else max(g, m / B)), over one segment and powers of two
+ * from 1 KiB below `bytes`; among those within 5 % of the least, the one
+ * with the smallest predicted time (arcoll_model_predict).  Not one call's
+ * latency, which arcoll_select_config minimises: behind a late rank, SMPI
+ * flat P = 256, 32 KiB bcast, the latency-best 2 KiB segments took 19.3 s
+ * summed inside vs 12.1 s with 8 KiB, the least-occupancy segment of
+ * tools/platforms/cluster256.model.json (adapt/README.md "Lateness").
+ * Returns 0 for bad arguments (m or a NULL, P < 1, bytes <= 0).
+ */
+MPI_Aint arcoll_select_stream_segment(const arcoll_model_t *m, arcoll_coll_t c,
+                                      const arcoll_algo_desc_t *a, int P, MPI_Aint bytes);
+
+/**
  * The nmax most promising configurations of collective c, one per algorithm:
  * each eligible algorithm with its best segment size / k by the model, sorted
  * by predicted time (ascending; ties in table order).  out[0] is

@@ -5,8 +5,9 @@ find_package(nlohmann_json REQUIRED)
 add_executable(test_select ${CMAKE_CURRENT_LIST_DIR}/test_select.cpp)
 target_link_libraries(test_select PRIVATE arcoll_collectives GTest::gtest_main nlohmann_json::nlohmann_json)
 gtest_discover_tests(test_select PROPERTIES LABELS unit)
-# the model file (writer, reader, errors) and the cost formulas of the newer collectives
-foreach(_t test_model_file test_model_collectives)
+# the model file (writer, reader, errors), the cost formulas of the newer
+# collectives, the segment for back-to-back calls
+foreach(_t test_model_file test_model_collectives test_select_stream)
   add_executable(${_t} ${CMAKE_CURRENT_LIST_DIR}/${_t}.cpp)
   target_link_libraries(${_t} PRIVATE arcoll_collectives GTest::gtest_main nlohmann_json::nlohmann_json)
   gtest_discover_tests(${_t} PROPERTIES LABELS unit)
