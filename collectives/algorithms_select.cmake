@@ -1,5 +1,4 @@
-# Model and selection (select.h): cost model (model.c), search (select.c;
-# the segment for back-to-back calls: select_stream.c),
+# Model and selection (select.h): cost model (model.c), search (select.c),
 # the MPI library's own collective as a measured-only candidate (native.c),
 # online selection among the search's best candidates (online.c; its MPI
 # exchanges: online_exchange.c; the confirmation: online_confirm.c; warm-up
@@ -19,7 +18,6 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/model_reduce_scatter.c
   ${CMAKE_CURRENT_LIST_DIR}/model_alltoallv.c
   ${CMAKE_CURRENT_LIST_DIR}/select.c
-  ${CMAKE_CURRENT_LIST_DIR}/select_stream.c
   ${CMAKE_CURRENT_LIST_DIR}/native.c
   ${CMAKE_CURRENT_LIST_DIR}/online.c
   ${CMAKE_CURRENT_LIST_DIR}/online_exchange.c

@@ -214,6 +214,29 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
   return nout;
 }
 
+/* Back-to-back calls: the candidate segments' link occupancy k X(bytes / k)
+ * (select.h arcoll_select_stream_segment). */
+MPI_Aint arcoll_select_stream_segment(const arcoll_model_t *m, arcoll_coll_t c,
+                                      const arcoll_algo_desc_t *a, int P, MPI_Aint bytes) {
+  MPI_Aint segs[64];
+  double occ[64], lat[64];
+  if (!m || !a || P < 1 || bytes <= 0) return 0;
+  const int n = segment_candidates(m, P, bytes, segs, 64);
+  double least = -1.0;
+  for (int i = 0; i < n; ++i) {
+    const double k = segs[i] > 0 ? (double)((bytes + segs[i] - 1) / segs[i]) : 1.0;
+    occ[i] = k * arcoll_model_gap(&m->inter, &m->inter_gap_curve, (double)bytes / k);
+    lat[i] = arcoll_model_predict(m, c, a, P, bytes, segs[i], 0);
+    if (least < 0 || occ[i] < least) least = occ[i];
+  }
+  int best = 0;
+  for (int i = 0; i < n; ++i) {
+    if (occ[i] > 1.05 * least) continue;
+    if (occ[best] > 1.05 * least || (lat[i] >= 0 && (lat[best] < 0 || lat[i] < lat[best]))) best = i;
+  }
+  return segs[best];
+}
+
 int arcoll_select_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_algo_desc_t *a,
                          int P, MPI_Aint bytes, arcoll_choice_t *out) {
   MPI_Aint segs[64];

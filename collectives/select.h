@@ -206,8 +206,9 @@ int arcoll_select_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_
  * calls that run back to back (the root ahead, its sends queued at its
  * link): the one whose k segments occupy the root's link least per call,
  * k x X(bytes / k) with X the stream period (arcoll_model_gap: the model's
- * inter_gap_curve, else max(g, m / B)), over one segment and powers of two
- * from 1 KiB below `bytes`; among those within 5 % of the least, the one
+ * inter_gap_curve, else max(g, m / B)), over the segment sizes
+ * arcoll_select_config considers (one segment, powers of two below `bytes`,
+ * the model's analytic optima); among those within 5 % of the least, the one
  * with the smallest predicted time (arcoll_model_predict).  Not one call's
  * latency, which arcoll_select_config minimises: behind a late rank, SMPI
  * flat P = 256, 32 KiB bcast, the latency-best 2 KiB segments took 19.3 s

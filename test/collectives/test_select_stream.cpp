@@ -1,4 +1,4 @@
-// Unit tests of arcoll_select_stream_segment (collectives/select_stream.c):
+// Unit tests of arcoll_select_stream_segment (collectives/select.c):
 // the segment with the least link occupancy per call in back-to-back calls.
 #include <gtest/gtest.h>
 
@@ -67,7 +67,7 @@ TEST(StreamSegment, EqualOccupancyLeavesTheChoiceToTheModelsTime) {
   const double t = arcoll_model_predict(&m, ARCOLL_COLL_BCAST, binomial(), 64, bytes, s, 0);
   const double least = occupancy(m, (double)bytes, 0);
   EXPECT_LE(occupancy(m, (double)bytes, (double)s), 1.05 * least);
-  for (MPI_Aint o = 0; o < bytes; o = o ? 2 * o : 1024)
+  for (MPI_Aint o = 0; o < bytes; o = o ? 2 * o : 1024)  // the powers of two among its candidates
     if (occupancy(m, (double)bytes, (double)o) <= 1.05 * least)
       EXPECT_LE(t, arcoll_model_predict(&m, ARCOLL_COLL_BCAST, binomial(), 64, bytes, o, 0)) << o;
   EXPECT_EQ(arcoll_select_stream_segment(nullptr, ARCOLL_COLL_BCAST, binomial(), 64, bytes), 0);
