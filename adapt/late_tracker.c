@@ -28,7 +28,7 @@ static void wait_sends(arcoll_late_tracker_t *t) {
  * flight aborts SMPI 3.32 (NetworkFailureException, seen with one late rank
  * at P = 256); arcoll_late_free completes them with tokens (ring_close). */
 static int ring_post(arcoll_late_tracker_t *t, int i) {
-  return PMPI_Irecv(&t->rbox[i], (int)sizeof *t->rbox, MPI_BYTE, MPI_ANY_SOURCE, t->tag, t->comm,
+  return PMPI_Irecv(t->rbox[i], (int)sizeof *t->rbox, MPI_BYTE, MPI_ANY_SOURCE, t->tag, t->comm,
                     &t->rreq[i]);
 }
 
@@ -89,10 +89,11 @@ static void ring_close(arcoll_late_tracker_t *t) {
  * posted again at the ring's end. */
 static int drain_records(arcoll_late_tracker_t *t, int need,
                          void (*use)(const arcoll_late_msg_t *, int, void *)) {
+  arcoll_late_msg_t m;
   MPI_Request self = MPI_REQUEST_NULL;
   int rc = ring_open(t);
   if (rc == MPI_SUCCESS)
-    rc = PMPI_Isend(&t->out, (int)sizeof t->out, MPI_BYTE, t->me, t->tag, t->comm, &self);
+    rc = PMPI_Isend(NULL, 0, MPI_BYTE, t->me, t->tag, t->comm, &self);
   int token = 0;
   while (rc == MPI_SUCCESS && (!token || t->nrecv < need)) {
     MPI_Status st;
@@ -100,7 +101,11 @@ static int drain_records(arcoll_late_tracker_t *t, int need,
     rc = PMPI_Wait(&t->rreq[i], &st);
     if (rc != MPI_SUCCESS) break;
     if (st.MPI_SOURCE == t->me) token = 1;
-    else use(&t->rbox[i], st.MPI_SOURCE, t);
+    else {
+      int bytes = 0;
+      PMPI_Get_count(&st, MPI_BYTE, &bytes);
+      if (arcoll_late_msg_unpack(t->rbox[i], bytes, &m) == 0) use(&m, st.MPI_SOURCE, t);
+    }
     rc = ring_post(t, i);
     t->rhead = (i + 1) % t->P;
   }
@@ -185,7 +190,9 @@ static int exchange_start(arcoll_late_tracker_t *t, int root) {
   if (t->me != t->coord) {
     if (t->out_req != MPI_REQUEST_NULL) PMPI_Wait(&t->out_req, MPI_STATUS_IGNORE);
     wait_sends(t); /* sum_buf: sends of a summary this rank coordinated */
-    rc = PMPI_Isend(&t->out, (int)sizeof t->out, MPI_BYTE, t->coord, t->tag, t->comm, &t->out_req);
+    const int bytes = arcoll_late_msg_pack(&t->out, t->out_buf);
+    rc = bytes < 0 ? MPI_ERR_INTERN
+                   : PMPI_Isend(t->out_buf, bytes, MPI_BYTE, t->coord, t->tag, t->comm, &t->out_req);
     if (rc == MPI_SUCCESS)
       rc = PMPI_Irecv(t->sum_buf, ARCOLL_LATE_PACKED_MAX, MPI_BYTE, t->coord, t->tag + 1, t->comm,
                       &t->sum_req);

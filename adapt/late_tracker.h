@@ -13,7 +13,7 @@
  * x = ARCOLL_LATE_FIRST_EXCHANGE):
  *  1. exit of call x - 1: the coordinator c is that call's root (every rank
  *     knows it); every other rank sends c its records of the last S <=
- *     ARCOLL_LATE_SAMPLES calls (one message, <= 400 bytes) and posts the
+ *     ARCOLL_LATE_SAMPLES calls (one message, <= 281 bytes: late_wire.h) and posts the
  *     receive of the summary; c keeps P receives (MPI_ANY_SOURCE) posted,
  *     from the first exchange it coordinates on, reposted as they complete;
  *  2. exit of call x + G - 1 (G = arcoll_late_gather_calls(): 8 for bcast /
@@ -30,7 +30,7 @@
  *     cannot be) and folds it into the history; the next exchange starts
  *     after arcoll_late_next_interval() calls (16 to 64: doubling while the
  *     late sets stay the same).
- * Cost: per call one clock read and a record; per exchange one 0.3 KiB
+ * Cost: per call one clock read and a record; per exchange one 0.1-0.3 KiB
  * message per rank, and at c P - 1 completed receives, O(S P log P)
  * summary work and P - 1 small sends, every 16..64 calls.  Clock offsets: clock.h, once.
  */
@@ -40,6 +40,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "late_wire.h"
 #include "lateness.h"
 #include "order.h"
 
@@ -67,12 +68,13 @@ typedef struct arcoll_late_tracker {
   uint64_t x;
   int nsampled;
   arcoll_late_msg_t out;       /**< this rank's records (step 1) */
+  unsigned char out_buf[ARCOLL_LATE_WIRE_MAX]; /**< ... packed (late_wire.h), being sent */
   MPI_Request out_req;
   unsigned char *sum_buf;      /**< [ARCOLL_LATE_PACKED_MAX] packed summary (received or sent) */
   MPI_Request sum_req;         /**< non-coordinator: the summary's receive */
   MPI_Request *sum_sends;      /**< coordinator: [P] the summary's sends */
   MPI_Request *rreq;           /**< a rank that coordinated: [P] posted receives of records */
-  arcoll_late_msg_t *rbox;     /**< their buffers [P] */
+  unsigned char (*rbox)[ARCOLL_LATE_WIRE_MAX]; /**< their buffers [P], packed records */
   int rhead;                   /**< the oldest posted slot (matched first) */
   arcoll_late_record_t *rec;   /**< coordinator: [P * S] records of the pending exchange */
   arcoll_late_record_t *prev_rec; /**< coordinator: the previous exchange's, completed by late arrivals */
