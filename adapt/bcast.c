@@ -149,13 +149,14 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, ARCOLL_COLL_BCAST, ch, root, 1, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
+  const arcoll_cached_t *chosen = ch;
   ch = arcoll_late_algorithm(st, ARCOLL_COLL_BCAST, bytes, ch, &lc);
   st->last_order = lc.order;
   st->last_adaptive = lc.order != NULL;
   debug_print(st, root, ncall, lc.order != NULL, ch->algo->name, lc.order);
-  const double t0 = arcoll_online_t0(ch);
+  const double t0 = arcoll_online_t0(chosen);
   rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, lc.order);
-  rc = arcoll_online_done(st, ch, t0, rc);
+  rc = arcoll_late_done(st, chosen, ch, t0, rc);
   if (arcoll_g_cfg.debug && st->me == root && !strcmp(ch->algo->name, "compressed")) {
     arcoll_compress_decision_t d;
     if (arcoll_compress_last(&d) == 0)

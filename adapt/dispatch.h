@@ -248,6 +248,19 @@ ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *
                                                            MPI_Aint bytes, const arcoll_cached_t *ch,
                                                            const arcoll_late_call_t *lc);
 
+/**
+ * After a rooted call that ran `ran` where the choice was `chosen` (t0 =
+ * arcoll_online_t0(chosen), rc the call's result): when they are the same,
+ * arcoll_online_done(); when `chosen` is being measured online and the call
+ * ran the tolerant binomial instead (arcoll_late_algorithm), the call's
+ * time inside and period are noted as a run of that configuration
+ * (collectives/online_noted.h: while the exploration waits for the first
+ * lateness summary, its last calls stand for binomial's measured runs).
+ * Returns rc, or the online measurement's error.
+ */
+ARCOLL_HIDDEN int arcoll_late_done(arcoll_comm_state_t *st, const arcoll_cached_t *chosen,
+                                   const arcoll_cached_t *ran, double t0, int rc);
+
 /** Smallest message (bytes) of a bcast that tracks lateness when
  *  ARCOLL_LATE_ORDER is unset.  Below it
  *  the exchange costs more than late leaves save (SMPI flat P = 64, 8 B,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "online_noted.h"
 #include "site.h"
 
 int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes) {
@@ -54,4 +55,17 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
   if (!alt) return ch;
   arcoll_note(c, alt->algo);
   return alt;
+}
+
+int arcoll_late_done(arcoll_comm_state_t *st, const arcoll_cached_t *chosen,
+                     const arcoll_cached_t *ran, double t0, int rc) {
+  if (ran == chosen) return arcoll_online_done(st, ran, t0, rc);
+  arcoll_explorer_t *ex = chosen->ex;
+  if (!ex) return rc;
+  const double now = PMPI_Wtime();
+  const arcoll_choice_t c = {ran->algo, ran->segment_bytes, ran->k, ran->predicted_s};
+  arcoll_explorer_note_run(ex, &c, now - t0, ex->last_exit > 0 ? now - ex->last_exit : now - t0,
+                           rc != MPI_SUCCESS);
+  ex->last_exit = now;
+  return rc;
 }

@@ -42,11 +42,12 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, C, ch, root, commut, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
+  const arcoll_cached_t *chosen = ch;
   ch = arcoll_late_algorithm(st, C, bytes, ch, &lc);
   const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
-  const double t0 = arcoll_online_t0(ch);
+  const double t0 = arcoll_online_t0(chosen);
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);
-  rc = arcoll_online_done(st, ch, t0, rc);
+  rc = arcoll_late_done(st, chosen, ch, t0, rc);
   if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);
   return arcoll_finish(comm, rc);
 }

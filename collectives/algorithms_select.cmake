@@ -2,7 +2,8 @@
 # the MPI library's own collective as a measured-only candidate (native.c),
 # online selection among the search's best candidates (online.c; its MPI
 # exchanges: online_exchange.c; the confirmation: online_confirm.c; warm-up
-# and deferred decisions: online_pacing.c),
+# and deferred decisions: online_pacing.c; runs made while it waits:
+# online_noted.c),
 # model file reader/writer (model_io.cpp, nlohmann-json), the calibration
 # program arcoll-calibrate (tools/calibrate.c; built in both the MPICH and the
 # nested SMPI build, into <build>/tools/) and, MPICH build only, the
@@ -23,6 +24,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/online_exchange.c
   ${CMAKE_CURRENT_LIST_DIR}/online_confirm.c
   ${CMAKE_CURRENT_LIST_DIR}/online_pacing.c
+  ${CMAKE_CURRENT_LIST_DIR}/online_noted.c
   ${CMAKE_CURRENT_LIST_DIR}/model_io.cpp)
 set_target_properties(arcoll_collectives PROPERTIES CXX_VISIBILITY_PRESET hidden
   VISIBILITY_INLINES_HIDDEN ON)

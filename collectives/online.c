@@ -186,6 +186,10 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
   e->t[e->done] = bad ? INFINITY : seconds;
   e->p[e->done++] = bad ? INFINITY : period;
   ++e->runs;
+  if (e->preset && e->round == 0 && e->done == (e->n - 1) * e->trials) { /* online_noted.h */
+    e->done = e->n * e->trials;
+    e->preset = 0;
+  }
   if (e->round == 0 && e->check_at && e->done == e->check_at && e->done < e->n * e->trials) return 2;
   return e->done == e->n * e->trials;
 }

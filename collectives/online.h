@@ -274,6 +274,13 @@ typedef struct arcoll_explorer {
    *  set by the caller after the round's last run, cleared by
    *  arcoll_explorer_decide_times(); meanwhile arcoll_explorer_next() names best */
   int pending;
+  /** runs of one configuration made while the exploration waits
+   *  (online_noted.h): that configuration, how many of its latest runs are
+   *  kept (at most `trials`), their times inside and periods (seconds);
+   *  preset = 1 while cand[n - 1] is it and its round-0 runs are these */
+  arcoll_choice_t noted;
+  int nnoted, preset;
+  double noted_t[ARCOLL_ONLINE_MAX_TRIALS], noted_p[ARCOLL_ONLINE_MAX_TRIALS];
 } arcoll_explorer_t;
 
 /**
