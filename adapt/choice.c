@@ -47,7 +47,7 @@ const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st, arcoll_coll
   arcoll_cached_t *e = &st->late_alt[c][cls];
   if (!e->valid) {
     const MPI_Aint rep = arcoll_class_bytes(cls);
-    e->algo = arcoll_algorithm_find(c, "binomial");
+    e->algo = arcoll_algorithm_find(c, arcoll_tolerant_tree(c, rep));
     if (e->algo) {
       /* behind late ranks calls run back to back: the least link occupancy */
       e->segment_bytes = arcoll_select_stream_segment(&arcoll_g_cfg.model, c, e->algo, st->P, rep);
@@ -277,7 +277,10 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   /* bcast, scatter: the root decides (decision.h; ARCOLL_ONLINE_LAG=0: the blocking way) */
   if ((ex->coll == ARCOLL_COLL_BCAST || ex->coll == ARCOLL_COLL_SCATTER) &&
       arcoll_g_cfg.online_lag != 0 && !arcoll_decision_rooted_pending(st, ex->coll)) {
-    const int lag = arcoll_g_cfg.online_lag > 0 ? arcoll_g_cfg.online_lag : ARCOLL_ONLINE_ROOTED_LAG;
+    const int lag = arcoll_g_cfg.online_lag > 0 ? arcoll_g_cfg.online_lag
+                    : ex->coll == ARCOLL_COLL_BCAST && ex->bytes >= ARCOLL_STREAM_MIN_BYTES
+                        ? ARCOLL_ONLINE_STREAM_LAG
+                        : ARCOLL_ONLINE_ROOTED_LAG;
     const int root = ex->coll == ARCOLL_COLL_BCAST ? st->last_root : st->scatter_root; /* this call's */
     const int drc = arcoll_decision_start_rooted(st, e, root, lag);
     if (e->decision) return rc == MPI_SUCCESS ? drc : rc;

@@ -64,6 +64,15 @@ ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t 
 /** Calls of the class between a bcast / scatter round and its decision by the root
  *  (arcoll_decision_start_rooted) unless ARCOLL_ONLINE_LAG is set. */
 #define ARCOLL_ONLINE_ROOTED_LAG 2
+/** ... for a bcast from ARCOLL_STREAM_MIN_BYTES (select.h): its root runs
+ *  calls ahead of the ranks at the end of a streaming tree, and the
+ *  decision waits for their records - the stream drains and refills
+ *  (SMPI flat P = 64, 32 KiB, chain: 0.059 s summed over ranks at the
+ *  decision, twice; a call 0.0019 s); meanwhile the last measured
+ *  configuration runs (collectives/online.h `held`).  200 calls, summed
+ *  inside, lag 2 / 4 / 8 / 16: balanced 0.653 / 0.649 / 0.642 / 0.627 s,
+ *  0-200 us noise 0.812 / 0.791 / 0.768 / 0.720 s. */
+#define ARCOLL_ONLINE_STREAM_LAG 16
 
 /**
  * Start the decision of ex's round the rooted way (bcast, scatter; the

@@ -34,22 +34,25 @@ int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, in
   /* a rank is late when it arrives more than one tree level's time (the
    * model's time / ceil(log2 P); chain: / (P - 1)) after it was needed */
   const char *name = ch->algo->name;
-  const int P = st->P, chain = !strcmp(name, "chain");
+  const int P = st->P, chain = !strcmp(name, "chain"), binary = !strcmp(name, "binary");
   /* the binomial-like trees over the positions: binomial (and knomial, whose
    * first level it shares), linear, the reduce / gather / scatter trees */
-  const int tree = chain || !strcmp(name, "binomial") || !strcmp(name, "knomial") ||
+  const int tree = chain || binary || !strcmp(name, "binomial") || !strcmp(name, "knomial") ||
                    !strcmp(name, "linear") || lc->lt->up || !strcmp(ch->algo->collective, "scatter");
   int levels = 0;
   while ((1 << levels) < P) ++levels;
+  if (binary) /* floor(log2 P) */
+    while (levels > 1 && (1 << levels) > P) --levels;
   const double t_level = ch->predicted_s > 0 ? ch->predicted_s / (chain ? P - 1 : levels) : 0.0;
+  const int shape = chain ? ARCOLL_LATE_CHAIN : binary ? ARCOLL_LATE_BINARY : tree ? 0 : ARCOLL_LATE_OTHER;
   return arcoll_late_exit(lc->lt, root, lc->entry, arcoll_site_key(ret_addr), lc->order, t_level,
-                          chain ? ARCOLL_LATE_CHAIN : tree ? 0 : ARCOLL_LATE_OTHER, 1);
+                          shape, 1);
 }
 
 const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_coll_t c,
                                              MPI_Aint bytes, const arcoll_cached_t *ch,
                                              const arcoll_late_call_t *lc) {
-  if (!lc->lt || !strcmp(ch->algo->name, "binomial")) return ch;
+  if (!lc->lt || !strcmp(ch->algo->name, arcoll_tolerant_tree(c, bytes))) return ch;
   if (!lc->order && !(ch->ex && (lc->lt->exchanges == 0 || lc->lt->late_seen))) return ch;
   const arcoll_cached_t *alt = arcoll_late_tolerant(st, c, bytes);
   if (!alt) return ch;

@@ -5,7 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int parent_pos(int p, int chain) { return chain ? p - 1 : (p & (p - 1)); }
+/* Parent position of p > 0 in the tree of `shape` (ARCOLL_LATE_CHAIN,
+ * ARCOLL_LATE_BINARY, else binomial). */
+static int parent_pos(int p, int shape) {
+  if (shape & ARCOLL_LATE_CHAIN) return p - 1;
+  if (shape & ARCOLL_LATE_BINARY) return (p - 1) / 2;
+  return p & (p - 1);
+}
 
 /* Data toward the root (ARCOLL_LATE_UP): bottom-up over positions (children
  * come after their parent).  need(p) = when p's children's data is all
@@ -13,7 +19,7 @@ static int parent_pos(int p, int chain) { return chain ? p - 1 : (p & (p - 1)); 
  * max(entry(p), need(p)); it caused max(0, entry(p) - max(need(p),
  * entry(parent))): beyond what its children and its parent's own arrival
  * would have cost anyway.  a[0..P-1]: need by position, a[P..2P-1]: entry. */
-static int caused_up(int P, const arcoll_late_record_t *rec, const int *rank_at, int chain,
+static int caused_up(int P, const arcoll_late_record_t *rec, const int *rank_at, int shape,
                      double t_level, double missing_s, double *a, double *caused) {
   double *need = a, *entry = a + P;
   for (int p = 0; p < P; ++p) need[p] = -INFINITY;
@@ -22,7 +28,7 @@ static int caused_up(int P, const arcoll_late_record_t *rec, const int *rank_at,
     entry[p] = (rec[r].flags & ARCOLL_LATE_VALID) ? rec[r].entry : NAN;
   }
   for (int p = P - 1; p > 0; --p) {
-    const int r = rank_at[p], q = parent_pos(p, chain);
+    const int r = rank_at[p], q = parent_pos(p, shape);
     double ready;
     if (isnan(entry[p])) { /* missing: at least missing_s after it was needed */
       caused[r] = missing_s;
@@ -106,7 +112,7 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
   int *rank_at = scratch;       /* position -> rank, -1 unknown */
   int *missing = scratch + P;   /* ranks without a record */
   int *free_pos = scratch + 2 * P;
-  int nmiss = 0, nfree = 0, chain = 0, up = 0;
+  int nmiss = 0, nfree = 0, shape = 0, up = 0;
   double t_level = 0.0;
   for (int r = 0; r < P; ++r) caused[r] = 0.0;
   for (int p = 0; p < P; ++p) rank_at[p] = -1;
@@ -119,7 +125,7 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
     if (p < 0 || p >= P || rank_at[p] >= 0 || (p == 0) != (r == root)) return -1;
     rank_at[p] = r;
     if (r == root || t_level == 0.0)
-      t_level = rec[r].t_level, chain = rec[r].flags & ARCOLL_LATE_CHAIN,
+      t_level = rec[r].t_level, shape = rec[r].flags & (ARCOLL_LATE_CHAIN | ARCOLL_LATE_BINARY),
       up = rec[r].flags & ARCOLL_LATE_UP;
   }
   for (int p = 0; p < P; ++p)
@@ -150,14 +156,14 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
     caused[root] = missing_s;
     return 0;
   }
-  if (up) return caused_up(P, rec, rank_at, chain, t_level, missing_s, a, caused);
+  if (up) return caused_up(P, rec, rank_at, shape, t_level, missing_s, a, caused);
   /* minw[q]: the earliest exit among q's children that waited for their
    * data (when the data reached that family) */
   double *minw = a;
   for (int p = 0; p < P; ++p) minw[p] = INFINITY;
   for (int p = 1; p < P; ++p) {
     const arcoll_late_record_t *x = &rec[rank_at[p]];
-    const int q = parent_pos(p, chain);
+    const int q = parent_pos(p, shape);
     if ((x->flags & ARCOLL_LATE_VALID) && waited(x, &rec[rank_at[q]], t_level) && x->exit < minw[q])
       minw[q] = x->exit;
   }
@@ -167,7 +173,7 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
       caused[r] = missing_s;
       continue;
     }
-    const int qp = parent_pos(p, chain);
+    const int qp = parent_pos(p, shape);
     const arcoll_late_record_t *q = &rec[rank_at[qp]];
     if (waited(&rec[r], q, t_level)) continue; /* it waited for its data */
     if (!(q->flags & ARCOLL_LATE_VALID)) continue; /* the parent was the late one */

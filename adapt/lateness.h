@@ -82,7 +82,7 @@ extern "C" {
  *  exists, so that a bcast's first summary applies after call 16, not 24
  *  (before it, nobody is known late; flat P = 256, 32 KiB, one late rank:
  *  bench/README.md). */
-#define ARCOLL_LATE_FIRST_EXCHANGE (ARCOLL_LATE_SAMPLES + 1)
+#define ARCOLL_LATE_FIRST_EXCHANGE 2
 /** Interval bounds (calls between exchange starts). */
 #define ARCOLL_LATE_MIN_INTERVAL ARCOLL_LATE_APPLY_CALLS
 #define ARCOLL_LATE_MAX_INTERVAL 64
@@ -91,6 +91,7 @@ extern "C" {
 #define ARCOLL_LATE_VALID 1 /**< a call of this rank (unset: slot not filled) */
 #define ARCOLL_LATE_CHAIN 2 /**< the algorithm is a chain: parent(p) = p - 1 */
 #define ARCOLL_LATE_UP 4    /**< data flows toward the root (reduce, gather) */
+#define ARCOLL_LATE_BINARY 16 /**< heap-ordered binary tree: parent(p) = (p - 1) / 2 */
 #define ARCOLL_LATE_OTHER 8 /**< trees the positions do not describe (multi-tree, ring):
                                  with VALID, measured from entries alone (lateness.c,
                                  caused_other); without VALID, not measured */

@@ -7,6 +7,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bcast_multitree.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_binomial.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_chain.c
+  ${CMAKE_CURRENT_LIST_DIR}/bcast_binary.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_twopath.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_ksegment.c
   ${CMAKE_CURRENT_LIST_DIR}/bcast_nebst.c

@@ -38,6 +38,9 @@ const arcoll_algo_desc_t arcoll_bcast_algorithms[] = {
     {"bcast", "compressed", FN(arcoll_bcast_compressed), ORD | SEG,
      "seed 004_045dc3534e1f0a8b.txt (ZipMPI) compressed chain: T = C + (P-1) T_send(s/r) + "
      "(k-1) max(C, T_send(s/r), D) + D, C = s/Vc, D = s/Vd, s = M/k"},
+    {"bcast", "binary", FN(arcoll_bcast_binary), ORD | SEG,
+     "pipelined binary tree (MPICH / Open MPI segmented binary tree): "
+     "T = (k + 2 floor(log2 P) - 1) T_send(M/k) approx."},
 };
 const int arcoll_bcast_nalgorithms = NELEM(arcoll_bcast_algorithms);
 

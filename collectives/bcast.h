@@ -129,6 +129,19 @@ int arcoll_bcast_twotree(void *buf, MPI_Aint count, MPI_Datatype datatype, int r
                          MPI_Comm comm, const arcoll_sched_t *s);
 
 /**
+ * Pipelined binary tree (MPICH's / Open MPI's segmented binary tree, SMPI's
+ * NTSB): heap order over the positions (tree_extra.h arcoll_tree_binary),
+ * each segment sent to both children at once.  Back to back its busiest
+ * rank sends the message twice per call (the chain: once, binomial: log2 P
+ * times), and a late rank on one of the P/2 leaf positions delays nobody:
+ * the tree the late-rank orders use for streaming bcasts (adapt/late_order.c).
+ * Cost: the pipeline of k segments through floor(log2 P) levels of
+ * fan-out 2 (model_bcast.c).  Honours: order, segment_bytes, tag.
+ */
+int arcoll_bcast_binary(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
+                        MPI_Comm comm, const arcoll_sched_t *s);
+
+/**
  * Linear broadcast: the root sends the message (segment by segment) to every
  * other rank, in order (flat tree, tree_extra.h arcoll_tree_flat).
  * Cost: the P-1 messages share the root's link, T = T_send(M) + (P-2) X(M)
@@ -168,7 +181,7 @@ int arcoll_bcast_compressed(void *buf, MPI_Aint count, MPI_Datatype datatype, in
                             MPI_Comm comm, const arcoll_sched_t *s);
 
 /** Table of the bcast algorithms: binomial, chain, twopath, ksegment, nebst,
- *  scatter_ring, scatter_rdb, twotree, linear, knomial, compressed. */
+ *  scatter_ring, scatter_rdb, twotree, linear, knomial, compressed, binary. */
 extern const arcoll_algo_desc_t arcoll_bcast_algorithms[];
 extern const int arcoll_bcast_nalgorithms;
 

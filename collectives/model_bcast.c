@@ -51,6 +51,17 @@ double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double 
     double k = nsegments(M, seg);
     return pipeline(c, NULL, P - 1, k, M / k, 0);
   }
+  if (!strcmp(name, "binary")) {
+    /* Heap-ordered binary tree: D = floor(log2 P) levels below the root,
+     * every inner rank sends each segment to its two children at once. */
+    int D = 0;
+    while ((2L << D) <= P) ++D;
+    if (D < 1) D = 1;
+    if (D > 63) D = 63;
+    for (int i = 0; i < D; ++i) fan[i] = 2;
+    double k = nsegments(M, seg);
+    return pipeline(c, fan, D, k, M / k, 0);
+  }
   if (!strcmp(name, "compressed")) {
     /* The data are unknown here: its raw form, the chain (the root's
      * per-call decision, compress_decide.h, models the compressed form). */
@@ -151,5 +162,27 @@ double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double 
     double k = nsegments(M, seg);
     return pipeline(c, NULL, 1, 1, M / k, 0) + ((P - 1) * k - 1) * xfer(c, M / k);
   }
+  return -1;
+}
+
+/* The busiest rank's copies of the message per call (model_cost.h).  twotree
+ * counts 2: its inner ranks send each of their tree's segments to two
+ * children, and a rank inner in both trees sends both halves twice
+ * (bcast_multitree.h); measured back to back, SMPI flat P = 64, 32 KiB,
+ * 8 KiB segments: 5.0x the chain's time inside. */
+double arcoll_model_bcast_copies(const char *name, int P, int kp) {
+  if (P < 2) return 0;
+  const int L = clog2(P);
+  if (!strcmp(name, "chain")) return 1;
+  if (!strcmp(name, "twopath") || !strcmp(name, "ksegment") || !strcmp(name, "scatter_ring") ||
+      !strcmp(name, "scatter_rdb") || !strcmp(name, "twotree") || !strcmp(name, "binary"))
+    return 2;
+  if (!strcmp(name, "binomial") || !strcmp(name, "nebst")) return L;
+  if (!strcmp(name, "knomial")) {
+    int r = kp >= 2 ? kp : ARCOLL_KNOMIAL_RADIX, D = 0;
+    for (long u = 1; u < P && D < 64; u *= r) ++D;
+    return (double)(r - 1) * D;
+  }
+  if (!strcmp(name, "linear")) return P - 1;
   return -1;
 }

@@ -90,17 +90,43 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
     e->n = 1;
     e->nspare = 0;
   }
+  /* the tolerant tree (arcoll_tolerant_tree: binomial; bcast from
+   * ARCOLL_STREAM_MIN_BYTES binary, then in any case - the calls before the
+   * first lateness summary run it and stand for its runs, online_noted.h -
+   * in the last slot when none is free and there are 3 or more) */
   if ((c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_SCATTER ||
        c == ARCOLL_COLL_GATHER) &&
-      !model_only && e->n > 0 && e->n < ncand) {
-    const int has = tree_first || cand_index(e, "binomial") >= 0;
+      !model_only && e->n > 0 &&
+      (e->n < ncand || (c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES && ncand >= 3))) {
+    const char *tree = arcoll_tolerant_tree(c, bytes);
+    const int has = tree_first || cand_index(e, tree) >= 0;
     arcoll_choice_t all[32];
     const int nall = has ? 0 : arcoll_select_candidates(m, c, P, bytes, commutative, all, 32);
     for (int i = 0; i < nall; ++i)
-      if (!strcmp(all[i].algo->name, "binomial")) {
-        e->cand[e->n++] = all[i];
+      if (!strcmp(all[i].algo->name, tree)) {
+        e->cand[e->n < ncand ? e->n++ : e->n - 1] = all[i];
         break;
       }
+  }
+  /* bcast from ARCOLL_STREAM_MIN_BYTES, 3 or more candidates: the
+   * configuration that streams best back to back (arcoll_select_stream) is
+   * always measured, in the last slot that is
+   * neither binomial nor the model's best: the model times one call alone
+   * and ranks the chain last, while back to back a call costs its period
+   * (SMPI flat P = 64, 32 KiB, balanced, 200 calls, summed inside: chain /
+   * 8 KiB 0.433 s, the latency-ranked candidates 1.9-2.2 s) */
+  int stream_at = -1;
+  if (c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES && e->n > 0 && ncand >= 3) {
+    arcoll_choice_t sc;
+    if (arcoll_select_stream(m, c, P, bytes, &sc) == 0 &&
+        (stream_at = cand_index(e, sc.algo->name)) < 0) {
+      int at = e->n < ncand ? e->n++ : e->n - 1;
+      while (at > 0 && e->n == ncand &&
+             (!strcmp(e->cand[at].algo->name, arcoll_tolerant_tree(c, bytes)) ||
+              e->cand[at].algo == e->cand[0].algo))
+        --at;
+      if (at > 0) e->cand[stream_at = at] = sc;
+    }
   }
   /* bcast from ARCOLL_COMPRESS_MIN_BYTES (allgather, gather, alltoall:
    * (P-1) blocks from it), ARCOLL_COMPRESS not off: the compressed
@@ -117,11 +143,14 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
     if (z && arcoll_select_config(m, c, z, P, bytes, &zc) == 0) {
       int at = e->n < ncand ? e->n++ : e->n - 1;
       while (at > 0 && e->n == ncand &&
-             (!strcmp(e->cand[at].algo->name, "binomial") || e->cand[at].algo == e->cand[0].algo))
+             ((!strcmp(e->cand[at].algo->name, arcoll_tolerant_tree(c, bytes)) &&
+               (ncand >= 3 || c != ARCOLL_COLL_BCAST)) ||
+              e->cand[at].algo == e->cand[0].algo || at == stream_at))
         --at;
       if (at > 0) e->cand[at] = zc;
     }
   }
+  if (stream_at > 0 && stream_at < e->n) e->stream_at = stream_at, e->warmup_stream = 1;
   /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: a tree first - knomial when a
    * candidate, else binomial - then the imbalance check after its runs
    * (online.h) */
@@ -159,11 +188,13 @@ int arcoll_explorer_add(arcoll_explorer_t *e, const arcoll_algo_desc_t *a) {
 static int warming(const arcoll_explorer_t *e) {
   if (e->round != 0) return 0;
   return (e->warmup > 0 && e->done == 0) ||
-         (e->warmup_extra > 0 && e->extra_at > 0 && e->done == e->extra_at * e->trials);
+         (e->warmup_extra > 0 && e->extra_at > 0 && e->done == e->extra_at * e->trials) ||
+         (e->warmup_stream > 0 && e->stream_at > 0 && e->done == e->stream_at * e->trials);
 }
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
-  if (e->pending > 0) return &e->best; /* a deferred decision is on its way (online_pacing.h) */
+  if (e->pending > 0) /* a deferred decision is on its way (online_pacing.h) */
+    return e->has_held ? &e->held : &e->best;
   if (e->confirming) /* the kept one's block, then the other's */
     return e->confirm_calls < e->confirm_block ? &e->best : &e->confirm_alt;
   if (e->finished || e->done >= e->n * e->trials) return NULL;
@@ -178,11 +209,14 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
   if (e->finished || e->done >= e->n * e->trials) return 1;
   if (warming(e)) { /* a warm-up run: not measured */
     if (e->done == 0 && e->warmup > 0) --e->warmup;
-    else --e->warmup_extra;
+    else if (e->warmup_extra > 0 && e->extra_at > 0 && e->done == e->extra_at * e->trials) --e->warmup_extra;
+    else --e->warmup_stream;
     ++e->runs;
     return 0;
   }
   const int bad = failed || !(seconds >= 0) || !(period >= 0);
+  if (e->coll == ARCOLL_COLL_BCAST || e->coll == ARCOLL_COLL_SCATTER)
+    e->held = e->cand[e->done / e->trials], e->has_held = 1;
   e->t[e->done] = bad ? INFINITY : seconds;
   e->p[e->done++] = bad ? INFINITY : period;
   ++e->runs;
@@ -270,6 +304,7 @@ static int readmit(arcoll_explorer_t *e, double best_min_s) {
   e->n = k;
   e->done = 0;
   e->extra_at = e->warmup_extra = 0; /* the appended candidate was measured before */
+  e->stream_at = e->warmup_stream = 0;
   return 1;
 }
 

@@ -227,6 +227,22 @@ typedef struct arcoll_explorer {
    *  a candidate of another code path - the MPI library's own collective -
    *  is cold on its first call too) */
   int extra_at, warmup_extra;
+  /** round 0: index of the bcast candidate that streams best (init,
+   *  arcoll_select_stream; 0: none or cand[0]) and its unmeasured runs
+   *  before its first measured one (init: 1): back to back, its first call
+   *  after another algorithm's fills its pipeline and the next one still
+   *  waits for ranks behind (SMPI flat P = 64, 32 KiB, chain / 8 KiB after
+   *  twotree: 0.058 s, then 0.00415 s summed over ranks, steady 0.0019 s;
+   *  with 2 runs measured it lost to binary's 0.0034 s) */
+  int stream_at, warmup_stream;
+  /** bcast, scatter (rooted decisions, 2 calls): while a decision is
+   *  pending, `held` - the configuration of the last measured run - runs
+   *  instead of the earlier best, so a streaming candidate is not left and
+   *  re-entered around the decision (SMPI flat P = 64, 32 KiB bcast: chain
+   *  -> scatter_rdb -> chain cost 0.066 + 0.060 s summed over ranks, a
+   *  chain call 0.0019 s); has_held = 0: none yet */
+  arcoll_choice_t held;
+  int has_held;
   double imbalance; /**< the check's factor (init: ARCOLL_ONLINE_IMBALANCE; the caller may change it) */
   const arcoll_model_t *model; /**< init's model (predictions of refined sizes); must outlive *e */
   arcoll_coll_t coll;

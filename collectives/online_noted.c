@@ -30,6 +30,8 @@ int arcoll_explorer_note_run(arcoll_explorer_t *e, const arcoll_choice_t *c, dou
     if (i == e->n) return 0;
     arcoll_choice_t x = e->cand[i];
     memmove(&e->cand[i], &e->cand[i + 1], sizeof x * (size_t)(e->n - 1 - i));
+    if (e->stream_at == i) e->stream_at = e->n - 1; /* it moves with its candidate */
+    else if (e->stream_at > i) --e->stream_at;
     x.segment_bytes = c->segment_bytes;
     x.k = c->k;
     x.predicted_s = arcoll_model_predict(e->model, e->coll, x.algo, e->P, e->bytes,

@@ -13,6 +13,7 @@
 #include "bcast.h"
 #include "gather.h"
 #include "gatherv.h"
+#include "model_cost.h" /* arcoll_model_bcast_copies */
 #include "native.h"
 #include "reduce.h"
 #include "reduce_scatter.h"
@@ -235,6 +236,42 @@ MPI_Aint arcoll_select_stream_segment(const arcoll_model_t *m, arcoll_coll_t c,
     if (occ[best] > 1.05 * least || (lat[i] >= 0 && (lat[best] < 0 || lat[i] < lat[best]))) best = i;
   }
   return segs[best];
+}
+
+const char *arcoll_tolerant_tree(arcoll_coll_t c, MPI_Aint bytes) {
+  return c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES ? "binary" : "binomial";
+}
+
+/* Back-to-back bcasts: the least busiest-rank occupancy per call (select.h
+ * arcoll_select_stream). */
+int arcoll_select_stream(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                         arcoll_choice_t *out) {
+  if (!m || !out || c != ARCOLL_COLL_BCAST || P < 2 || bytes <= 0) return -1;
+  int n = 0, found = 0;
+  const arcoll_algo_desc_t *t = arcoll_algorithm_table(c, &n);
+  double occ_best = 0;
+  for (int i = 0; i < n; ++i) {
+    const arcoll_algo_desc_t *a = &t[i];
+    const double copies = arcoll_model_bcast_copies(a->name, P, 0);
+    if (copies <= 0 || !strcmp(a->name, "compressed")) continue;
+    const MPI_Aint seg = (a->flags & ARCOLL_ALGO_SEGMENTED)
+                             ? arcoll_select_stream_segment(m, c, a, P, bytes) : 0;
+    const double k = seg > 0 ? (double)((bytes + seg - 1) / seg) : 1.0;
+    const double occ = copies * k * arcoll_model_gap(&m->inter, &m->inter_gap_curve, (double)bytes / k);
+    const double lat = arcoll_model_predict(m, c, a, P, bytes, seg, 0);
+    if (lat < 0) continue;
+    /* within 5 %: a tie, the smaller latency wins */
+    const int better = !found || occ < 0.95 * occ_best ||
+                       (occ <= 1.05 * occ_best && lat < out->predicted_s);
+    if (!better) continue;
+    if (!found || occ < occ_best) occ_best = occ;
+    found = 1;
+    out->algo = a;
+    out->segment_bytes = seg;
+    out->k = 0;
+    out->predicted_s = lat;
+  }
+  return found ? 0 : -1;
 }
 
 int arcoll_select_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_algo_desc_t *a,

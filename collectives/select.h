@@ -219,6 +219,44 @@ int arcoll_select_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_
 MPI_Aint arcoll_select_stream_segment(const arcoll_model_t *m, arcoll_coll_t c,
                                       const arcoll_algo_desc_t *a, int P, MPI_Aint bytes);
 
+/** Bcast size (bytes) from which arcoll_tolerant_tree() is the binary tree
+ *  and the online selection measures the streaming candidate
+ *  (arcoll_select_stream): where segments stream (adapt/dispatch.h
+ *  ARCOLL_LATE_DEFAULT_MIN_BYTES is the same size). */
+#define ARCOLL_STREAM_MIN_BYTES 8192
+
+/**
+ * Name of the tree that late-rank orders (adapt/order.h: late ranks on the
+ * positions of the smallest binomial subtrees, the last odd positions) keep
+ * tolerant - late ranks on leaves - for collective c and `bytes`: "binary"
+ * for a bcast from ARCOLL_STREAM_MIN_BYTES (those positions are leaves of
+ * the heap-ordered binary tree too while at most P/4 ranks are late, and
+ * back to back it streams: its busiest rank sends the message twice per call
+ * against binomial's log2 P times; SMPI flat P = 64, 32 KiB, 200 balanced
+ * calls, 8 KiB segments, summed inside: 0.690 s against 1.892 s),
+ * "binomial" otherwise.  Never NULL.
+ */
+const char *arcoll_tolerant_tree(arcoll_coll_t c, MPI_Aint bytes);
+
+/**
+ * The bcast configuration with the least predicted occupancy of the busiest
+ * rank's link per call, copies x k x X(bytes / k) (copies:
+ * arcoll_model_bcast_copies in model_cost.h; k segments of the algorithm's
+ * arcoll_select_stream_segment; X: arcoll_model_gap), among those within
+ * 5 % of the least, the one with the smallest predicted time
+ * (arcoll_model_predict); out->predicted_s is that one-call latency.  Why:
+ * back-to-back bcasts stream, each call's segments following the previous
+ * call's, so a call costs its period, not its latency: SMPI flat P = 64,
+ * 32 KiB, 200 balanced calls, time inside summed over ranks, the chain in
+ * 8 KiB segments 0.433 s, binomial / 8 KiB 1.89 s, scatter_rdb 2.10 s -
+ * while the model ranks the chain's one-call latency last.  The online
+ * selection measures this candidate beside the latency-ranked ones
+ * (online.c).  Returns 0, or -1 for a collective other than bcast, P < 2,
+ * bytes <= 0, m or out NULL, or no algorithm with a formula.
+ */
+int arcoll_select_stream(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                         arcoll_choice_t *out);
+
 /**
  * The nmax most promising configurations of collective c, one per algorithm:
  * each eligible algorithm with its best segment size / k by the model, sorted

@@ -112,6 +112,14 @@ int arcoll_tree_flat(const int *order, int P, int me, arcoll_tree_t *tree) {
   return fill(tree, P, order[0], me, 0, -1, order + 1, P - 1);
 }
 
+int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree) {
+  int pos, rc, ch[2], n = 0;
+  memset(tree, 0, sizeof(*tree));
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  for (long c = 2L * pos + 1; c <= 2L * pos + 2 && c < P; ++c) ch[n++] = order[c];
+  return fill(tree, P, order[0], me, pos, pos > 0 ? order[(pos - 1) / 2] : -1, ch, n);
+}
+
 /* Unit radix^i of the lowest non-zero base-radix digit of position q > 0. */
 static long knomial_unit(int q, int radix) {
   long u = 1;

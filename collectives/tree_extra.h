@@ -50,6 +50,14 @@ int arcoll_tree_binomial_rotated(const int *order, int P, int shift, int me,
 int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_t *tree);
 
 /**
+ * Binary tree in heap order (MPICH's / Open MPI's pipelined binary tree,
+ * SMPI's bcast NTSB): position p has the children 2p + 1 and 2p + 2 (those
+ * below P) and the parent (p - 1) / 2, so positions P/2 .. P-1 are leaves -
+ * the last positions of a late-rank order (adapt/order.h) among them.
+ */
+int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree);
+
+/**
  * Flat tree (linear broadcast, the basic algorithm of MPICH and Open MPI):
  * the root (position 0) is the parent of every other position, its children
  * in position order (order[1] first, so late ranks placed last are served

@@ -31,9 +31,11 @@
  * Prints "online_check <coll> P=<P>: OK" and the measured table.
  * With lag=L (a run given ARCOLL_ONLINE_LAG=L, adapt/decision.h: the
  * decision applies L calls after round 0, which meanwhile runs its first
- * candidate): when the kept algorithm W is not the first candidate, the L
- * calls before W's final run ran the first candidate, and round 0 before
- * them is whole blocks of trials calls.
+ * candidate - bcast, scatter: the last measured configuration, online.h
+ * `held`): round 0 is ncand x trials calls in blocks, then the L calls of
+ * the lag, then W on every call.
+ * Bcast from 8 KiB with ncand >= 3: the streaming candidate (chain) runs one
+ * unmeasured call before its trials unless it is the first candidate.
  * With `tuned` (a run given ARCOLL_TUNING, adapt/tuning.h) the checks of the
  * exploration are replaced by: every call ran the same algorithm W (no
  * exploration); prints "online_check <coll> P=<P>: OK (tuned, every call W)".
@@ -162,6 +164,22 @@ int main(int argc, char **argv) {
     memmove(names + call, names + call + warm, sizeof names[0] * (size_t)(ncalls - call));
     memmove(t + call, t + call + warm, sizeof t[0] * (size_t)(ncalls - call));
   }
+  /* bcast from 8 KiB (ARCOLL_STREAM_MIN_BYTES), 3 or more candidates: the
+   * streaming candidate (the chain, collectives/online.c) warms up with one
+   * unmeasured call of its own unless it is the first candidate */
+  if (!strcmp(coll, "bcast") && (size_t)count * sizeof(int) >= 8192 && ncand >= 3) {
+    int at = -1;
+    for (int call = 0; call < ncalls && at < 0; ++call)
+      if (!strcmp(names[call], "chain")) at = call;
+    if (at > 0) {
+      if (at % trials) fail("the streaming candidate's block does not start a block", names[at], at);
+      for (int j = at; j <= at + trials && j < ncalls; ++j)
+        if (strcmp(names[j], "chain")) fail("the streaming block is not warm-up + trials calls", names[j], j);
+      ncalls -= 1;
+      memmove(names + at, names + at + 1, sizeof names[0] * (size_t)(ncalls - at));
+      memmove(t + at, t + at + 1, sizeof t[0] * (size_t)(ncalls - at));
+    }
+  }
   /* exploration: blocks of `trials` calls of one configuration each (round
    * 0's candidates, then the kept algorithm at refined segment sizes), then
    * the kept algorithm W on every call.  Two candidates may share a name
@@ -176,12 +194,19 @@ int main(int argc, char **argv) {
   }
   if (end < trials) fail("no exploration before the kept algorithm", w, end);
   const int lag = argc > 8 && !strncmp(argv[8], "lag=", 4) ? atoi(argv[8] + 4) : 0;
-  if (lag > 0 && strcmp(w, names[0]) != 0) { /* the deferred decision (adapt/decision.h) */
-    if (end < lag + trials) fail("no exploration before the lag", w, end);
-    for (int call = end - lag; call < end; ++call)
-      if (strcmp(names[call], names[0])) fail("a call of the lag did not run the first candidate", names[call], call);
-    end -= lag; /* round 0 */
-    if (end % trials) fail("round 0 is not whole blocks of trials calls", w, end);
+  if (lag > 0) { /* the deferred decision (adapt/decision.h) after round 0 */
+    const int r0 = (ncand + native) * trials;
+    if (ncalls < r0) fail("too few calls for round 0", w, ncalls);
+    const int lag_end = r0 + lag < ncalls ? r0 + lag : ncalls; /* else pending at MPI_Finalize */
+    /* bcast, scatter: the lag runs the last measured configuration
+     * (collectives/online.h `held`), the others the first candidate */
+    const int rooted = !strcmp(coll, "bcast") || !strcmp(coll, "scatter");
+    const char *lag_algo = rooted ? names[r0 - 1] : names[0];
+    for (int call = r0; call < lag_end; ++call)
+      if (strcmp(names[call], lag_algo)) fail("a call of the lag did not run the expected candidate", names[call], call);
+    for (int call = lag_end; call < ncalls; ++call)
+      if (strcmp(names[call], w)) fail("a call after the lag did not run the kept algorithm", names[call], call);
+    end = r0; /* round 0 */
   }
   for (int call = 0; call < end; ++call)
     if (strcmp(names[call], names[call - call % trials]))

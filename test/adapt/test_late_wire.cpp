@@ -28,7 +28,7 @@ arcoll_late_msg_t calls(int n, double t0, double dur, double gap, uint64_t first
     r.pos = 17;
     r.root = 3;
     r.t_level = 2.5e-5f;
-    r.flags = ARCOLL_LATE_VALID | (j == 2 ? ARCOLL_LATE_CHAIN : 0);
+    r.flags = ARCOLL_LATE_VALID | (j == 2 ? ARCOLL_LATE_CHAIN : 0) | (j == 3 ? ARCOLL_LATE_BINARY : 0);
     t = r.exit + gap;
   }
   return m;
@@ -126,7 +126,7 @@ TEST(LateWire, RejectsWhatIsNotAPackedMessage) {
 TEST(LateWire, PackRefusesCountsAndFlagsOutOfRange) {
   arcoll_late_msg_t m = calls(2, 1.0, 1e-4, 1e-5, 0);
   unsigned char buf[ARCOLL_LATE_WIRE_MAX];
-  m.rec[1].flags = 0x10;
+  m.rec[1].flags = 0x20;
   EXPECT_EQ(arcoll_late_msg_pack(&m, buf), -1);
   m = calls(2, 1.0, 1e-4, 1e-5, 0);
   m.n = ARCOLL_LATE_SAMPLES + 1;

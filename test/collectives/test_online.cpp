@@ -76,24 +76,25 @@ TEST(Online, RefinementWalksToTheFastestSegmentSize) {
   arcoll_model_t m;
   const arcoll_choice_t fast = setup(e, m, 3);
   const int n0 = e.n;
+  const int r0 = n0 * 2 + e.warmup_stream;  // round 0's runs: the streaming candidate warms up once
   const auto runs = explore(e, valley(fast, 2));
   EXPECT_TRUE(e.finished);
   EXPECT_STREQ(e.best.algo->name, fast.algo->name);
   EXPECT_EQ(e.best.segment_bytes, fast.segment_bytes * 4);
   EXPECT_DOUBLE_EQ(e.best_s, 1e-3);
-  // round 0: n0 x 2 runs; round 1: s/2 x 2 and 2s x 2; rounds 2 and 3: 4s, then
+  // round 0: n0 x 2 runs (+ the warm-up); round 1: s/2 x 2 and 2s x 2; rounds 2 and 3: 4s, then
   // 8s (slower: the end), 2 runs each
-  ASSERT_EQ((int)runs.size(), n0 * 2 + 4 + 2 + 2);
+  ASSERT_EQ((int)runs.size(), r0 + 4 + 2 + 2);
   // each configuration twice in a row (back to back, online.h)
-  EXPECT_EQ(runs[n0 * 2].segment, fast.segment_bytes / 2);
-  EXPECT_EQ(runs[n0 * 2 + 1].segment, fast.segment_bytes / 2);
-  EXPECT_EQ(runs[n0 * 2 + 2].segment, fast.segment_bytes * 2);
-  EXPECT_EQ(runs[n0 * 2 + 3].segment, fast.segment_bytes * 2);
-  EXPECT_EQ(runs[n0 * 2 + 4].segment, fast.segment_bytes * 4);
-  EXPECT_EQ(runs[n0 * 2 + 6].segment, fast.segment_bytes * 8);
+  EXPECT_EQ(runs[r0].segment, fast.segment_bytes / 2);
+  EXPECT_EQ(runs[r0 + 1].segment, fast.segment_bytes / 2);
+  EXPECT_EQ(runs[r0 + 2].segment, fast.segment_bytes * 2);
+  EXPECT_EQ(runs[r0 + 3].segment, fast.segment_bytes * 2);
+  EXPECT_EQ(runs[r0 + 4].segment, fast.segment_bytes * 4);
+  EXPECT_EQ(runs[r0 + 6].segment, fast.segment_bytes * 8);
   EXPECT_EQ(runs.back().round, 3);
   EXPECT_EQ(e.runs, (int)runs.size());
-  for (size_t r = n0 * 2; r < runs.size(); ++r) EXPECT_EQ(runs[r].algo, fast.algo->name);
+  for (size_t r = r0; r < runs.size(); ++r) EXPECT_EQ(runs[r].algo, fast.algo->name);
 }
 
 TEST(Online, RefinementGoesDownAndStopsAtTheRoundLimit) {
@@ -112,9 +113,10 @@ TEST(Online, NoRefinementWhenTheSegmentSizeIsBestOrDisabled) {
     arcoll_model_t m;
     const arcoll_choice_t fast = setup(e, m, refine);
     const int n0 = e.n;
+    const int r0 = n0 * 2 + e.warmup_stream;  // round 0: the streaming candidate warms up once
     const auto runs = explore(e, valley(fast, 0));
     EXPECT_EQ(e.best.segment_bytes, fast.segment_bytes) << "refine " << refine;
-    EXPECT_EQ((int)runs.size(), n0 * 2 + (refine ? 4 : 0)) << "refine " << refine;
+    EXPECT_EQ((int)runs.size(), r0 + (refine ? 4 : 0)) << "refine " << refine;
   }
 }
 
@@ -125,9 +127,10 @@ TEST(Online, CostlyCandidatesUseUpTheBudgetAndStopTheRefinement) {
   arcoll_model_t m;
   const arcoll_choice_t fast = setup(e, m, 3);
   const int n0 = e.n;
+  const int r0 = n0 * 2 + e.warmup_stream;  // round 0's runs: the streaming candidate warms up once
   ASSERT_GE(n0, 2);
   const auto runs = explore(e, valley(fast, 2, 10e-3));
-  EXPECT_EQ((int)runs.size(), n0 * 2);
+  EXPECT_EQ((int)runs.size(), r0);
   EXPECT_EQ(e.best.segment_bytes, fast.segment_bytes);
   EXPECT_GT(e.excess_s, ARCOLL_ONLINE_BUDGET_CALLS * e.best_s);
 }
@@ -149,14 +152,27 @@ TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
         arcoll_choice_t all[32];
         const int n = arcoll_select_candidates(&m, c, P, bytes, 1, all, ARCOLL_ONLINE_MAX_CANDIDATES);
         const int nfull = arcoll_select_candidates(&m, c, P, bytes, 1, all + 8, 24);
-        // bcast, reduce, scatter, gather: binomial is measured whatever its prediction (online.c)
+        // bcast, reduce, scatter, gather: the tolerant tree (binomial; bcast from
+        // ARCOLL_STREAM_MIN_BYTES binary) is measured whatever its prediction,
+        // and bcast's streaming candidate from that size too (online.c)
         const bool exempt = c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_SCATTER ||
                             c == ARCOLL_COLL_GATHER;
-        auto binomial = [](const arcoll_choice_t &x) { return !strcmp(x.algo->name, "binomial"); };
+        const bool streaming = c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES;
+        const char *tree_name = arcoll_tolerant_tree(c, bytes);
+        arcoll_choice_t sc{};
+        if (streaming) ASSERT_EQ(arcoll_select_stream(&m, c, P, bytes, &sc), 0);
+        auto binomial = [tree_name](const arcoll_choice_t &x) { return !strcmp(x.algo->name, tree_name); };
+        auto stream = [&](const arcoll_choice_t &x) { return streaming && x.algo == sc.algo; };
         for (int i = 1; i < e.n; ++i)
-          if (!(exempt && binomial(e.cand[i])))
+          if (!(exempt && binomial(e.cand[i])) && !stream(e.cand[i]))
             EXPECT_LE(e.cand[i].predicted_s, 2.0 * e.cand[0].predicted_s)
                 << arcoll_coll_name(c) << " P=" << P << " m=" << bytes << " " << e.cand[i].algo->name;
+        if (streaming) {  // both there, the others within 2x (above)
+          bool tree = false, str = false;
+          for (int i = 0; i < e.n; ++i) tree |= binomial(e.cand[i]), str |= stream(e.cand[i]);
+          EXPECT_TRUE(tree && str) << "bcast P=" << P << " m=" << bytes;
+          continue;
+        }
         int within = n > 0 ? 1 : 0;  // the same count from the full list
         bool has = n > 0 && binomial(all[0]);
         // small messages: far-first variants are not measured (FarFirstVariants...)
@@ -288,7 +304,7 @@ TEST(Online, UnsegmentedWinnerIsNotRefined) {
   arcoll_explorer_t e;
   arcoll_model_t m;
   setup(e, m, 3);
-  const int n0 = e.n;
+  const int r0 = e.n * 2 + e.warmup_stream;  // the streaming candidate warms up once
   int unseg = -1;
   for (int i = 0; i < e.n; ++i)
     if (e.cand[i].segment_bytes <= 0) unseg = i;
@@ -297,7 +313,7 @@ TEST(Online, UnsegmentedWinnerIsNotRefined) {
   const auto runs = explore(e, [&](const arcoll_choice_t &c) {
     return c.algo == w.algo && c.segment_bytes == w.segment_bytes ? 1e-3 : 2e-3;
   });
-  EXPECT_EQ((int)runs.size(), n0 * 2);
+  EXPECT_EQ((int)runs.size(), r0);
   EXPECT_EQ(e.best.algo, w.algo);
   EXPECT_EQ(e.best.segment_bytes, w.segment_bytes);
 }
@@ -373,6 +389,7 @@ TEST(Online, CriticalPathFirstThenTheSumOverRanks) {
   arcoll_model_default(&m);
   arcoll_explorer_t e;
   ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, 64, 2 << 20, 1, 3, 1, 0), 3);
+  e.warmup_stream = 0;  // measured runs only
   const int n = e.n;
   std::vector<double> sum(n), max(n);
   // candidate 0: smallest sum but its max 1.8x the others' (ranks leave
@@ -459,8 +476,9 @@ TEST(Online, EveryRunFailedKeepsTheModelsChoice) {
   arcoll_model_t m;
   setup(e, m, 3);
   const arcoll_choice_t first = e.cand[0];
+  const int r0 = e.n * 2 + e.warmup_stream;  // the streaming candidate warms up once
   const auto runs = explore(e, [](const arcoll_choice_t &) { return INFINITY; });
-  EXPECT_EQ((int)runs.size(), e.n * 2);
+  EXPECT_EQ((int)runs.size(), r0);
   EXPECT_EQ(e.best.algo, first.algo);
   EXPECT_EQ(e.best.segment_bytes, first.segment_bytes);
 }

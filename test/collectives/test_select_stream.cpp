@@ -75,3 +75,42 @@ TEST(StreamSegment, EqualOccupancyLeavesTheChoiceToTheModelsTime) {
 }
 
 }  // namespace
+
+namespace {
+
+// Back-to-back bcasts (arcoll_select_stream): with the stream periods of
+// tools/platforms/cluster256.model.json the chain - the busiest rank sends the
+// message once per call, binomial log2 P times - in its least-occupancy
+// segments, although its one-call latency ranks it last.
+TEST(StreamChoice, TheChainStreamsBestAndOnlyForBcast) {
+  const double b[] = {0, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 1 << 20};
+  const double x[] = {1.6e-8, 2.43e-6, 2.71e-6, 4.25e-6, 6.04e-6, 1.88e-5, 3.76e-5, 5.57e-5, 8.92e-4};
+  const arcoll_model_t m = gap_model(b, x, 9);
+  for (int P : {16, 64, 256}) {
+    arcoll_choice_t s{};
+    ASSERT_EQ(arcoll_select_stream(&m, ARCOLL_COLL_BCAST, P, 36864, &s), 0) << P;
+    EXPECT_STREQ(s.algo->name, "chain") << P;
+    EXPECT_EQ(s.segment_bytes, arcoll_select_stream_segment(&m, ARCOLL_COLL_BCAST, s.algo, P, 36864));
+    EXPECT_DOUBLE_EQ(s.predicted_s,
+                     arcoll_model_predict(&m, ARCOLL_COLL_BCAST, s.algo, P, 36864, s.segment_bytes, 0));
+    arcoll_choice_t lat[16];
+    const int n = arcoll_select_candidates(&m, ARCOLL_COLL_BCAST, P, 36864, 1, lat, 16);
+    ASSERT_GT(n, 1);
+    EXPECT_STRNE(lat[0].algo->name, "chain") << P;  // the latency ranking differs
+  }
+  arcoll_choice_t s{};
+  EXPECT_EQ(arcoll_select_stream(&m, ARCOLL_COLL_REDUCE, 64, 36864, &s), -1);
+  EXPECT_EQ(arcoll_select_stream(&m, ARCOLL_COLL_BCAST, 1, 36864, &s), -1);
+  EXPECT_EQ(arcoll_select_stream(&m, ARCOLL_COLL_BCAST, 64, 0, &s), -1);
+  EXPECT_EQ(arcoll_select_stream(nullptr, ARCOLL_COLL_BCAST, 64, 36864, &s), -1);
+}
+
+// The tree late-rank orders keep tolerant: binary for streaming bcast sizes.
+TEST(StreamChoice, TolerantTreeByCollectiveAndSize) {
+  EXPECT_STREQ(arcoll_tolerant_tree(ARCOLL_COLL_BCAST, ARCOLL_STREAM_MIN_BYTES), "binary");
+  EXPECT_STREQ(arcoll_tolerant_tree(ARCOLL_COLL_BCAST, ARCOLL_STREAM_MIN_BYTES - 1), "binomial");
+  EXPECT_STREQ(arcoll_tolerant_tree(ARCOLL_COLL_REDUCE, 1 << 20), "binomial");
+  EXPECT_NE(arcoll_algorithm_find(ARCOLL_COLL_BCAST, "binary"), nullptr);
+}
+
+}  // namespace

@@ -12,6 +12,7 @@ extern "C" {
 #include "bcast_tree.h"
 #include "coll.h"
 #include "tree.h"
+#include "tree_extra.h"
 #include "tree_inorder.h"
 }
 
@@ -69,6 +70,40 @@ TEST(Tree, BinomialAndChainAllSizes) {
     check_tree(random_order(P, P), true);
     check_tree(random_order(P, P + 1000), false);
   }
+}
+
+// Heap order: position p's children are 2p + 1 and 2p + 2, so positions
+// P/2 .. P-1 are leaves (where late-rank orders put late ranks) and the
+// depth is floor(log2 P).
+TEST(Tree, BinaryHeapOrderAllSizes) {
+  for (int P = 1; P <= 130; ++P) {
+    const std::vector<int> order = random_order(P, 7 * P);
+    std::vector<arcoll_tree_t> t(P);
+    for (int r = 0; r < P; ++r) ASSERT_EQ(arcoll_tree_binary(order.data(), P, r, &t[r]), MPI_SUCCESS);
+    int edges = 0, depth_max = 0;
+    for (int pos = 0; pos < P; ++pos) {
+      const arcoll_tree_t &v = t[order[pos]];
+      EXPECT_EQ(v.position, pos);
+      EXPECT_EQ(v.root, order[0]);
+      EXPECT_EQ(v.parent, pos == 0 ? -1 : order[(pos - 1) / 2]);
+      int want = 0;
+      for (int c = 2 * pos + 1; c <= 2 * pos + 2 && c < P; ++c) EXPECT_EQ(v.children[want++], order[c]);
+      EXPECT_EQ(v.nchildren, want);
+      if (pos >= P / 2) EXPECT_EQ(v.nchildren, 0) << "P=" << P << " pos=" << pos;
+      edges += v.nchildren;
+      int d = 0;
+      for (int q = pos; q > 0; q = (q - 1) / 2) ++d;
+      depth_max = std::max(depth_max, d);
+    }
+    EXPECT_EQ(edges, P - 1);
+    int floor_log2 = 0;
+    while ((2 << floor_log2) <= P) ++floor_log2;
+    EXPECT_EQ(depth_max, P > 1 ? floor_log2 : 0) << "P=" << P;
+    for (auto &x : t) arcoll_tree_free(&x);
+  }
+  const int bad[] = {0, 0, 1};
+  arcoll_tree_t x;
+  EXPECT_EQ(arcoll_tree_binary(bad, 3, 2, &x), MPI_ERR_ARG);
 }
 
 TEST(Tree, KnownBinomialP8) {
