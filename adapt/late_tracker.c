@@ -266,22 +266,23 @@ static int exchange_summarise(arcoll_late_tracker_t *t) {
   double missing_s;
   int apply;
   arcoll_late_gather_calls(t->up, &apply, &missing_s);
-  /* up: every record (sent before this root could finish call x); down,
-   * once some rank was seen late: half of them - a root that ran ahead of
-   * everybody (back-to-back calls, the others held by a late rank) would
-   * otherwise never see one; waiting for the median rank to reach call x - 1
-   * delays nobody's data then.  Down, nobody seen late: the records that
-   * have arrived - the root of a streaming bcast runs arbitrarily far ahead
-   * (its segments queue at its link), and waiting for the median rank
-   * stalled the stream (SMPI flat P = 64, 32 KiB, chain, balanced: 1.3-2.6 ms
-   * per exchange, +0.043 s summed inside each time, 0.93 s in 200 calls
-   * against 0.65 s untracked); a rank that turns late is charged from its
-   * own records when they arrive (merge_late_arrivals).  The first exchange
-   * (nothing known yet) waits for all, once - unless the calls are a chain,
-   * which streams from its first call (an earlier run's choice, ARCOLL_TUNING:
-   * the wait took 0.104 s summed inside, 0.54 s in 200 calls). */
+  /* up: every record (sent before this root could finish call x).  Down
+   * (bcast, scatter): the records that have arrived - the root of a
+   * streaming bcast runs arbitrarily far ahead (its segments queue at its
+   * link), and waiting for the median rank stalled the stream: SMPI flat
+   * P = 64, 32 KiB, 200 calls summed inside, balanced chain 0.93 -> 0.80 s
+   * (1.3-2.6 ms per exchange, +0.043 s each time), a late rank moving
+   * every 10 calls 1.68 -> 1.20 s (binary; one late 1.01 -> 1.00, eight
+   * late 2.07 -> 2.06, seed 001 1.05 -> 1.04); a rank whose records came
+   * too late is charged from them at the next exchange
+   * (merge_late_arrivals).  The first exchange (nothing known yet) waits
+   * for all, once: without it the exploration that follows runs with late
+   * ranks unknown (one late 1.01 -> 2.78 s, seed 001 1.04 -> 6.13) - unless
+   * the calls are a chain, which streams from its first call (an earlier
+   * run's choice, ARCOLL_TUNING: the wait took 0.104 s summed inside, 0.54 s
+   * in 200 calls against 0.43 without). */
   const int chain = (t->ring[(t->ncalls - 1) % ARCOLL_LATE_SAMPLES].flags & ARCOLL_LATE_CHAIN) != 0;
-  const int need = t->up ? P - 1 : chain ? 0 : t->exchanges == 0 ? P - 1 : t->late_seen ? (P - 1) / 2 : 0;
+  const int need = t->up ? P - 1 : chain ? 0 : t->exchanges == 0 ? P - 1 : 0;
   int rc = drain_records(t, need, use_msg);
   if (missing_s >= 0) missing_s = PMPI_Wtime() - t->x_time;
   if (rc == MPI_SUCCESS && arcoll_late_summarise(P, t->out.first_call, S, t->rec, missing_s, t->sum) != 0)

@@ -19,7 +19,8 @@
  *  2. exit of call x + G - 1 (G = arcoll_late_gather_calls(): 8 for bcast /
  *     scatter, 2 for reduce / gather): c summarises the records that arrived
  *     (bcast, scatter: c never waits - the root runs ahead, a missing record
- *     is used when it arrives, at the next exchange; reduce, gather: every
+ *     is used when it arrives, at the next exchange - except at the first
+ *     exchange, which waits for every record once unless the calls are a chain; reduce, gather: every
  *     record, sent before the root could finish call x; it completes the
  *     posted receives in posting order up to a token it sent itself, no
  *     MPI_Test*), and sends the packed summary to every rank (P - 1

@@ -77,11 +77,18 @@ extern "C" {
  *  x + G only after the root, which sent it at its exit of x + G - 1, started
  *  x + G: the summary is on its way). */
 #define ARCOLL_LATE_APPLY_CALLS_DOWN (ARCOLL_LATE_GATHER_CALLS_DOWN + 1)
-/** The first exchange starts after call ARCOLL_LATE_FIRST_EXCHANGE - 1:
- *  as soon as a full sample (calls 1..8; call 0 synchronises the clocks)
- *  exists, so that a bcast's first summary applies after call 16, not 24
- *  (before it, nobody is known late; flat P = 256, 32 KiB, one late rank:
- *  bench/README.md). */
+/** The first exchange starts after call ARCOLL_LATE_FIRST_EXCHANGE - 1 and
+ *  samples calls 0 and 1: the coordinator waits for every record of the
+ *  first exchange (late_tracker.h), and a rank late by d before every call
+ *  sends its record of call j after about (j + 1) d while the root, not held
+ *  by it, runs ahead - the later the sampled calls, the longer the root's
+ *  wait and the stream's stall (SMPI flat P = 64, 32 KiB bcast, one rank
+ *  1 ms late, samples 1..8: the root waited 9.3 ms, 0.51 s summed inside at
+ *  that call).  200 calls, summed inside, first exchange after call 8 / 2 /
+ *  1 / 0 (samples 1..8 / 0..2 / 0..1 / 0): one late 1.44 / 1.07 / 1.01 / 2.39 s,
+ *  eight late 2.41 / 2.12 / 2.07 / 5.19, noise 0.83 / 1.21 / 0.81 / 0.81,
+ *  moving 1.79 / 1.74 / 1.68 / 2.34, balanced 0.665 / 0.655 / 0.653 / 0.651
+ *  (call 0 alone: its entries are those of the clock synchronisation). */
 #define ARCOLL_LATE_FIRST_EXCHANGE 2
 /** Interval bounds (calls between exchange starts). */
 #define ARCOLL_LATE_MIN_INTERVAL ARCOLL_LATE_APPLY_CALLS
