@@ -71,7 +71,8 @@ ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t 
  *  decision, twice; a call 0.0019 s); meanwhile the last measured
  *  configuration runs (collectives/online.h `held`).  200 calls, summed
  *  inside, lag 2 / 4 / 8 / 16: balanced 0.653 / 0.649 / 0.642 / 0.627 s,
- *  0-200 us noise 0.812 / 0.791 / 0.768 / 0.720 s. */
+ *  0-200 us noise 0.812 / 0.791 / 0.768 / 0.720 s (the binary tree as the
+ *  tolerant tree, select.h). */
 #define ARCOLL_ONLINE_STREAM_LAG 16
 
 /**

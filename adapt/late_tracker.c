@@ -272,7 +272,7 @@ static int exchange_summarise(arcoll_late_tracker_t *t) {
    * link), and waiting for the median rank stalled the stream: SMPI flat
    * P = 64, 32 KiB, 200 calls summed inside, balanced chain 0.93 -> 0.80 s
    * (1.3-2.6 ms per exchange, +0.043 s each time), a late rank moving
-   * every 10 calls 1.68 -> 1.20 s (binary; one late 1.01 -> 1.00, eight
+   * every 10 calls 1.68 -> 1.20 s (binary tolerant tree; one late 1.01 -> 1.00, eight
    * late 2.07 -> 2.06, seed 001 1.05 -> 1.04); a rank whose records came
    * too late is charged from them at the next exchange
    * (merge_late_arrivals).  The first exchange (nothing known yet) waits

@@ -88,7 +88,8 @@ extern "C" {
  *  1 / 0 (samples 1..8 / 0..2 / 0..1 / 0): one late 1.44 / 1.07 / 1.01 / 2.39 s,
  *  eight late 2.41 / 2.12 / 2.07 / 5.19, noise 0.83 / 1.21 / 0.81 / 0.81,
  *  moving 1.79 / 1.74 / 1.68 / 2.34, balanced 0.665 / 0.655 / 0.653 / 0.651
- *  (call 0 alone: its entries are those of the clock synchronisation). */
+ *  (call 0 alone: its entries are those of the clock synchronisation;
+ *  measured with the binary tree as the tolerant tree, select.h). */
 #define ARCOLL_LATE_FIRST_EXCHANGE 2
 /** Interval bounds (calls between exchange starts). */
 #define ARCOLL_LATE_MIN_INTERVAL ARCOLL_LATE_APPLY_CALLS

@@ -2,18 +2,13 @@
  * refinement around the fastest; see online.h. */
 #include "online.h"
 #include "online_confirm.h"
+#include "online_slots.h"
 
 #include "compress_decide.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Index of the candidate named `name` among e->cand[0 .. n), or -1. */
-static int cand_index(const arcoll_explorer_t *e, const char *name) {
-  for (int i = 0; i < e->n; ++i)
-    if (!strcmp(e->cand[i].algo->name, name)) return i;
-  return -1;
-}
 
 int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c, int P,
                          MPI_Aint bytes, int commutative, int ncand, int trials, int refine) {
@@ -69,7 +64,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
    * 1 ms late: 0.74 s summed inside over 200 calls against 0.54 s for SMPI's
    * ompi selector) */
   const int tree_first =
-      c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES && cand_index(e, "knomial") >= 0;
+      c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES && arcoll_explorer_find(e, "knomial") >= 0;
   /* gather below ARCOLL_ONLINE_SKEW_MAX_BYTES: the model's best alone, no
    * exploration.  In a gather nothing flows from the root to the others, so
    * the decision's synchronisation makes every early rank wait for the
@@ -90,73 +85,13 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
     e->n = 1;
     e->nspare = 0;
   }
-  /* the tolerant tree (arcoll_tolerant_tree: binomial; bcast from
-   * ARCOLL_STREAM_MIN_BYTES binary, then in any case - the calls before the
-   * first lateness summary run it and stand for its runs, online_noted.h -
-   * in the last slot when none is free and there are 3 or more) */
-  if ((c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_SCATTER ||
-       c == ARCOLL_COLL_GATHER) &&
-      !model_only && e->n > 0 &&
-      (e->n < ncand || (c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES && ncand >= 3))) {
-    const char *tree = arcoll_tolerant_tree(c, bytes);
-    const int has = tree_first || cand_index(e, tree) >= 0;
-    arcoll_choice_t all[32];
-    const int nall = has ? 0 : arcoll_select_candidates(m, c, P, bytes, commutative, all, 32);
-    for (int i = 0; i < nall; ++i)
-      if (!strcmp(all[i].algo->name, tree)) {
-        e->cand[e->n < ncand ? e->n++ : e->n - 1] = all[i];
-        break;
-      }
-  }
-  /* bcast from ARCOLL_STREAM_MIN_BYTES, 3 or more candidates: the
-   * configuration that streams best back to back (arcoll_select_stream) is
-   * always measured, in the last slot that is
-   * neither binomial nor the model's best: the model times one call alone
-   * and ranks the chain last, while back to back a call costs its period
-   * (SMPI flat P = 64, 32 KiB, balanced, 200 calls, summed inside: chain /
-   * 8 KiB 0.433 s, the latency-ranked candidates 1.9-2.2 s) */
-  int stream_at = -1;
-  if (c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES && e->n > 0 && ncand >= 3) {
-    arcoll_choice_t sc;
-    if (arcoll_select_stream(m, c, P, bytes, &sc) == 0 &&
-        (stream_at = cand_index(e, sc.algo->name)) < 0) {
-      int at = e->n < ncand ? e->n++ : e->n - 1;
-      while (at > 0 && e->n == ncand &&
-             (!strcmp(e->cand[at].algo->name, arcoll_tolerant_tree(c, bytes)) ||
-              e->cand[at].algo == e->cand[0].algo))
-        --at;
-      if (at > 0) e->cand[stream_at = at] = sc;
-    }
-  }
-  /* bcast from ARCOLL_COMPRESS_MIN_BYTES (allgather, gather, alltoall:
-   * (P-1) blocks from it), ARCOLL_COMPRESS not off: the compressed
-   * algorithm is always measured (select.c leaves it out: its model is its
-   * raw form's, the data decide); when the slots are full it replaces
-   * the last-ranked algorithm that is neither binomial nor the best's own
-   * (the unsegmented variant of the best stays) */
-  if (((c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_COMPRESS_MIN_BYTES) ||
-       ((c == ARCOLL_COLL_ALLGATHER || c == ARCOLL_COLL_GATHER || c == ARCOLL_COLL_ALLTOALL) &&
-        bytes * (P - 1) >= ARCOLL_COMPRESS_MIN_BYTES)) &&
-      e->n > 0 && arcoll_compress_mode() != ARCOLL_COMPRESS_OFF) {
-    const arcoll_algo_desc_t *z = arcoll_algorithm_find(c, "compressed");
-    arcoll_choice_t zc;
-    if (z && arcoll_select_config(m, c, z, P, bytes, &zc) == 0) {
-      int at = e->n < ncand ? e->n++ : e->n - 1;
-      while (at > 0 && e->n == ncand &&
-             ((!strcmp(e->cand[at].algo->name, arcoll_tolerant_tree(c, bytes)) &&
-               (ncand >= 3 || c != ARCOLL_COLL_BCAST)) ||
-              e->cand[at].algo == e->cand[0].algo || at == stream_at))
-        --at;
-      if (at > 0) e->cand[at] = zc;
-    }
-  }
-  if (stream_at > 0 && stream_at < e->n) e->stream_at = stream_at, e->warmup_stream = 1;
+  arcoll_explorer_add_exempt(e, m, c, P, bytes, commutative, ncand, tree_first || model_only);
   /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: a tree first - knomial when a
    * candidate, else binomial - then the imbalance check after its runs
    * (online.h) */
   if (c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES && e->n > 1) {
-    int at = cand_index(e, "knomial");
-    if (at < 0) at = cand_index(e, "binomial");
+    int at = arcoll_explorer_find(e, "knomial");
+    if (at < 0) at = arcoll_explorer_find(e, "binomial");
     if (at > 0) {
       const arcoll_choice_t b = e->cand[at];
       memmove(&e->cand[1], &e->cand[0], sizeof e->cand[0] * (size_t)at);

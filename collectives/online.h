@@ -57,10 +57,14 @@
  *     than round 0's choice (as measured).
  * Cost bounds (issue: exploration that pays for itself): a round-0
  * candidate that the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
- * times slower than its best is not measured, except binomial for bcast
- * and reduce (one slot, when free: the model times one call alone and
- * misranks it in back-to-back calls, see online.c; it is also the tree that
- * late-rank orders use); refinement rounds start only
+ * times slower than its best is not measured, except the tolerant tree
+ * (select.h arcoll_tolerant_tree: binomial; one slot, when free - a bcast
+ * from 8 KiB takes the last one: the
+ * model times one call alone and misranks it in back-to-back calls, see
+ * online.c; it is also the tree that late-rank orders use) and, for a bcast
+ * from 8 KiB, the configuration that streams best back to back (select.h
+ * arcoll_select_stream, the chain; one unmeasured warm-up call before its
+ * trials): online_slots.h; refinement rounds start only
  * while the exploration's excess (sum over its measured calls of the time
  * beyond the best measured, seconds) is below ARCOLL_ONLINE_BUDGET_CALLS x
  * the best time, i.e. 5 % of a 200-call run of the best configuration.

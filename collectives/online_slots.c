@@ -1,0 +1,77 @@
+/* Candidates measured whatever the model predicts; see online_slots.h. */
+#include "online_slots.h"
+
+#include <string.h>
+
+#include "compress_decide.h"
+
+int arcoll_explorer_find(const arcoll_explorer_t *e, const char *name) {
+  for (int i = 0; i < e->n; ++i)
+    if (!strcmp(e->cand[i].algo->name, name)) return i;
+  return -1;
+}
+
+void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c,
+                                int P, MPI_Aint bytes, int commutative, int ncand, int no_tree) {
+  /* the tolerant tree (arcoll_tolerant_tree); a bcast from
+   * ARCOLL_STREAM_MIN_BYTES in any case - the calls before the first
+   * lateness summary run it and stand for its runs, online_noted.h - in the
+   * last slot when none is free and there are 3 or more */
+  if ((c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_SCATTER ||
+       c == ARCOLL_COLL_GATHER) &&
+      !no_tree && e->n > 0 &&
+      (e->n < ncand || (c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES && ncand >= 3))) {
+    const char *tree = arcoll_tolerant_tree(c, bytes);
+    const int has = arcoll_explorer_find(e, tree) >= 0;
+    arcoll_choice_t all[32];
+    const int nall = has ? 0 : arcoll_select_candidates(m, c, P, bytes, commutative, all, 32);
+    for (int i = 0; i < nall; ++i)
+      if (!strcmp(all[i].algo->name, tree)) {
+        e->cand[e->n < ncand ? e->n++ : e->n - 1] = all[i];
+        break;
+      }
+  }
+  /* bcast from ARCOLL_STREAM_MIN_BYTES, 3 or more candidates: the
+   * configuration that streams best back to back (arcoll_select_stream) is
+   * always measured, in the last slot that is
+   * neither binomial nor the model's best: the model times one call alone
+   * and ranks the chain last, while back to back a call costs its period
+   * (SMPI flat P = 64, 32 KiB, balanced, 200 calls, summed inside: chain /
+   * 8 KiB 0.433 s, the latency-ranked candidates 1.9-2.2 s) */
+  int stream_at = -1;
+  if (c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES && e->n > 0 && ncand >= 3) {
+    arcoll_choice_t sc;
+    if (arcoll_select_stream(m, c, P, bytes, &sc) == 0 &&
+        (stream_at = arcoll_explorer_find(e, sc.algo->name)) < 0) {
+      int at = e->n < ncand ? e->n++ : e->n - 1;
+      while (at > 0 && e->n == ncand &&
+             (!strcmp(e->cand[at].algo->name, arcoll_tolerant_tree(c, bytes)) ||
+              e->cand[at].algo == e->cand[0].algo))
+        --at;
+      if (at > 0) e->cand[stream_at = at] = sc;
+    }
+  }
+  /* bcast from ARCOLL_COMPRESS_MIN_BYTES (allgather, gather, alltoall:
+   * (P-1) blocks from it), ARCOLL_COMPRESS not off: the compressed
+   * algorithm is always measured (select.c leaves it out: its model is its
+   * raw form's, the data decide); when the slots are full it replaces
+   * the last-ranked algorithm that is neither binomial nor the best's own
+   * (the unsegmented variant of the best stays) */
+  if (((c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_COMPRESS_MIN_BYTES) ||
+       ((c == ARCOLL_COLL_ALLGATHER || c == ARCOLL_COLL_GATHER || c == ARCOLL_COLL_ALLTOALL) &&
+        bytes * (P - 1) >= ARCOLL_COMPRESS_MIN_BYTES)) &&
+      e->n > 0 && arcoll_compress_mode() != ARCOLL_COMPRESS_OFF) {
+    const arcoll_algo_desc_t *z = arcoll_algorithm_find(c, "compressed");
+    arcoll_choice_t zc;
+    if (z && arcoll_select_config(m, c, z, P, bytes, &zc) == 0) {
+      int at = e->n < ncand ? e->n++ : e->n - 1;
+      while (at > 0 && e->n == ncand &&
+             ((!strcmp(e->cand[at].algo->name, arcoll_tolerant_tree(c, bytes)) &&
+               (ncand >= 3 || c != ARCOLL_COLL_BCAST)) ||
+              e->cand[at].algo == e->cand[0].algo || at == stream_at))
+        --at;
+      if (at > 0) e->cand[at] = zc;
+    }
+  }
+  if (stream_at > 0 && stream_at < e->n) e->stream_at = stream_at, e->warmup_stream = 1;
+}

@@ -1,0 +1,45 @@
+/**
+ * @file online_slots.h
+ * @brief Candidates the online selection measures whatever the model
+ *        predicts (collectives/online.h, "Cost bounds"): the tolerant tree,
+ *        bcast's streaming configuration, the compressed algorithm.
+ *        Internal to collectives/.
+ */
+#ifndef ARCOLL_COLLECTIVES_ONLINE_SLOTS_H
+#define ARCOLL_COLLECTIVES_ONLINE_SLOTS_H
+
+#include "online.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Index of the candidate whose algorithm is named `name` among
+ *  e->cand[0 .. e->n), or -1. */
+int arcoll_explorer_find(const arcoll_explorer_t *e, const char *name);
+
+/**
+ * Part of arcoll_explorer_init(), after the 2x rule: add to e's round-0
+ * candidates (at most ncand)
+ *  - bcast, reduce, scatter, gather: the tolerant tree (select.h
+ *    arcoll_tolerant_tree) unless present or no_tree (reduce's knomial
+ *    stands for it; a small gather measures the model's best alone): in a free slot; a bcast from ARCOLL_STREAM_MIN_BYTES
+ *    with ncand >= 3 takes the last slot when none is free (its tolerant
+ *    calls before the first lateness summary stand for its runs,
+ *    online_noted.h);
+ *  - bcast from ARCOLL_STREAM_MIN_BYTES, ncand >= 3: the configuration that
+ *    streams best (select.h arcoll_select_stream), in the last slot that is
+ *    neither the tolerant tree nor the best's algorithm; e->stream_at /
+ *    e->warmup_stream = its index / 1 (one unmeasured call first);
+ *  - bcast from ARCOLL_COMPRESS_MIN_BYTES, allgather / gather / alltoall
+ *    whose P - 1 blocks reach it, ARCOLL_COMPRESS not off: the compressed
+ *    algorithm, in the last slot that none of the above holds.
+ * Units: bytes.  No MPI.
+ */
+void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c,
+                                int P, MPI_Aint bytes, int commutative, int ncand, int no_tree);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
