@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model_cost.h"
+#include "model_ext.h"
 #include "scan.h" /* ARCOLL_SCAN_TREE_WINDOW */
 #include "tree_inorder.h"
 
@@ -165,7 +166,7 @@ double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double 
   return -1;
 }
 
-/* The busiest rank's copies of the message per call (model_cost.h).  twotree
+/* The busiest rank's copies of the message per call (model_ext.h).  twotree
  * counts 2: its inner ranks send each of their tree's segments to two
  * children, and a rank inner in both trees sends both halves twice
  * (bcast_multitree.h); measured back to back, SMPI flat P = 64, 32 KiB,

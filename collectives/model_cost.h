@@ -111,16 +111,4 @@ static inline double pipeline(const cost_t *c, const int *fan, int nst, double k
 double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double M, MPI_Aint seg,
                                int kp);
 
-/**
- * Copies of the whole message that the busiest rank of broadcast algorithm
- * `name` sends per call (P ranks, radix / segment count kp where the
- * algorithm has one): what sets the period of back-to-back calls, when each
- * call's segments stream behind the previous call's (select.h
- * arcoll_select_stream).  chain 1, binary / twopath / ksegment / scatter_ring /
- * scatter_rdb / twotree 2, binomial and nebst ceil(log2 P), knomial
- * (r - 1) ceil(log_r P), linear P - 1; < 0 when unknown (compressed: the
- * data decide).  Defined in model_bcast.c.
- */
-double arcoll_model_bcast_copies(const char *name, int P, int kp);
-
 #endif

@@ -72,4 +72,16 @@ double arcoll_model_reduce_scatter(const arcoll_model_t *md, const char *name, i
  */
 double arcoll_model_alltoallv(const arcoll_model_t *md, const char *name, int P, double m);
 
+/**
+ * Copies of the whole message that the busiest rank of broadcast algorithm
+ * `name` sends per call (P ranks, radix / segment count kp where the
+ * algorithm has one): what sets the period of back-to-back calls, when each
+ * call's segments stream behind the previous call's (select.h
+ * arcoll_select_stream).  chain 1, binary / twopath / ksegment / scatter_ring /
+ * scatter_rdb / twotree 2, binomial and nebst ceil(log2 P), knomial
+ * (r - 1) ceil(log_r P), linear P - 1; < 0 when unknown (compressed: the
+ * data decide).  Defined in model_bcast.c.
+ */
+double arcoll_model_bcast_copies(const char *name, int P, int kp);
+
 #endif

@@ -119,12 +119,16 @@ int arcoll_explorer_add(arcoll_explorer_t *e, const arcoll_algo_desc_t *a) {
   return e->n;
 }
 
+/* Warm-up runs still due before the block of candidate `at` (> 0) starts. */
+static int warm_at(const arcoll_explorer_t *e, int at, int left) {
+  return left > 0 && at > 0 && e->done == at * e->trials;
+}
+
 /* The next run of round 0 is a warm-up run (online_pacing.h, "Warm-up"). */
 static int warming(const arcoll_explorer_t *e) {
   if (e->round != 0) return 0;
-  return (e->warmup > 0 && e->done == 0) ||
-         (e->warmup_extra > 0 && e->extra_at > 0 && e->done == e->extra_at * e->trials) ||
-         (e->warmup_stream > 0 && e->stream_at > 0 && e->done == e->stream_at * e->trials);
+  return (e->warmup > 0 && e->done == 0) || warm_at(e, e->extra_at, e->warmup_extra) ||
+         warm_at(e, e->stream_at, e->warmup_stream);
 }
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
@@ -144,7 +148,7 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
   if (e->finished || e->done >= e->n * e->trials) return 1;
   if (warming(e)) { /* a warm-up run: not measured */
     if (e->done == 0 && e->warmup > 0) --e->warmup;
-    else if (e->warmup_extra > 0 && e->extra_at > 0 && e->done == e->extra_at * e->trials) --e->warmup_extra;
+    else if (warm_at(e, e->extra_at, e->warmup_extra)) --e->warmup_extra;
     else --e->warmup_stream;
     ++e->runs;
     return 0;

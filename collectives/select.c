@@ -13,7 +13,7 @@
 #include "bcast.h"
 #include "gather.h"
 #include "gatherv.h"
-#include "model_cost.h" /* arcoll_model_bcast_copies */
+#include "model_ext.h" /* arcoll_model_bcast_copies */
 #include "native.h"
 #include "reduce.h"
 #include "reduce_scatter.h"
