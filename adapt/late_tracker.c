@@ -183,6 +183,14 @@ static int exchange_start(arcoll_late_tracker_t *t, int root) {
   t->nsampled = (int)(since < ARCOLL_LATE_SAMPLES ? since : ARCOLL_LATE_SAMPLES);
   t->x = x;
   t->pending = 1;
+  /* who waits for every record, and when the summary is made and applied:
+   * the same on every rank (the calls' algorithm is) */
+  double unused;
+  t->gather = arcoll_late_gather_calls(t->up, &t->apply, &unused);
+  const int chain = x > 0 && (t->ring[(x - 1) % ARCOLL_LATE_SAMPLES].flags & ARCOLL_LATE_CHAIN) != 0;
+  t->wait_all = t->up || (t->exchanges == 0 && !chain);
+  if (!t->up && t->wait_all) /* the first exchange of a bcast / scatter: at once (lateness.h) */
+    t->gather = t->apply = ARCOLL_LATE_FIRST_GATHER_CALLS;
   t->out.n = t->nsampled;
   t->out.first_call = x - (uint64_t)t->nsampled;
   for (int j = 0; j < t->nsampled; ++j)
@@ -281,9 +289,7 @@ static int exchange_summarise(arcoll_late_tracker_t *t) {
    * the calls are a chain, which streams from its first call (an earlier
    * run's choice, ARCOLL_TUNING: the wait took 0.104 s summed inside, 0.54 s
    * in 200 calls against 0.43 without). */
-  const int chain = (t->ring[(t->ncalls - 1) % ARCOLL_LATE_SAMPLES].flags & ARCOLL_LATE_CHAIN) != 0;
-  const int need = t->up ? P - 1 : chain ? 0 : t->exchanges == 0 ? P - 1 : 0;
-  int rc = drain_records(t, need, use_msg);
+  int rc = drain_records(t, t->wait_all ? P - 1 : 0, use_msg);
   if (missing_s >= 0) missing_s = PMPI_Wtime() - t->x_time;
   if (rc == MPI_SUCCESS && arcoll_late_summarise(P, t->out.first_call, S, t->rec, missing_s, t->sum) != 0)
     rc = MPI_ERR_NO_MEM;
@@ -365,12 +371,9 @@ int arcoll_late_exit(arcoll_late_tracker_t *t, int root, double entry, uint64_t 
   r->flags = !valid ? ARCOLL_LATE_OTHER : ARCOLL_LATE_VALID | shape | (t->up ? ARCOLL_LATE_UP : 0);
   const uint64_t n = t->ncalls++; /* calls done: n + 1 */
   const double t_ex0 = PMPI_Wtime();
-  double unused;
-  int apply;
-  const int gather = arcoll_late_gather_calls(t->up, &apply, &unused);
-  if (t->pending && t->me == t->coord && n + 1 == t->x + (uint64_t)gather)
+  if (t->pending && t->me == t->coord && n + 1 == t->x + (uint64_t)t->gather)
     rc = exchange_summarise(t);
-  if (rc == MPI_SUCCESS && t->pending && n + 1 == t->x + (uint64_t)apply)
+  if (rc == MPI_SUCCESS && t->pending && n + 1 == t->x + (uint64_t)t->apply)
     rc = exchange_apply(t);
   if (rc == MPI_SUCCESS && !t->pending && n + 1 == t->next_x) rc = exchange_start(t, root);
   t->exchange_s += PMPI_Wtime() - t_ex0;

@@ -67,6 +67,9 @@ typedef struct arcoll_late_tracker {
   /* the pending exchange */
   int pending;
   uint64_t x;
+  int wait_all;   /**< the coordinator waits for every record (up; the first exchange of
+                       a down collective whose calls are not a chain) */
+  int gather, apply; /**< summarised / applied at the exit of call x + gather - 1 / x + apply - 1 */
   int nsampled;
   arcoll_late_msg_t out;       /**< this rank's records (step 1) */
   unsigned char out_buf[ARCOLL_LATE_WIRE_MAX]; /**< ... packed (late_wire.h), being sent */

@@ -1,15 +1,18 @@
 /* Lateness measure, summary, thresholds and exchange schedule; see lateness.h. */
 #include "lateness.h"
 
+#include "tree_extra.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Parent position of p > 0 in the tree of `shape` (ARCOLL_LATE_CHAIN,
- * ARCOLL_LATE_BINARY, else binomial). */
-static int parent_pos(int p, int shape) {
+/* Parent position of 0 < p < P in the tree of `shape` (ARCOLL_LATE_CHAIN,
+ * ARCOLL_LATE_BINARY: collectives/tree_extra.h arcoll_tree_binary, else
+ * binomial). */
+static int parent_pos(int p, int P, int shape) {
   if (shape & ARCOLL_LATE_CHAIN) return p - 1;
-  if (shape & ARCOLL_LATE_BINARY) return (p - 1) / 2;
+  if (shape & ARCOLL_LATE_BINARY) return arcoll_binary_parent_pos(p, P);
   return p & (p - 1);
 }
 
@@ -28,7 +31,7 @@ static int caused_up(int P, const arcoll_late_record_t *rec, const int *rank_at,
     entry[p] = (rec[r].flags & ARCOLL_LATE_VALID) ? rec[r].entry : NAN;
   }
   for (int p = P - 1; p > 0; --p) {
-    const int r = rank_at[p], q = parent_pos(p, shape);
+    const int r = rank_at[p], q = parent_pos(p, P, shape);
     double ready;
     if (isnan(entry[p])) { /* missing: at least missing_s after it was needed */
       caused[r] = missing_s;
@@ -163,7 +166,7 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
   for (int p = 0; p < P; ++p) minw[p] = INFINITY;
   for (int p = 1; p < P; ++p) {
     const arcoll_late_record_t *x = &rec[rank_at[p]];
-    const int q = parent_pos(p, shape);
+    const int q = parent_pos(p, P, shape);
     if ((x->flags & ARCOLL_LATE_VALID) && waited(x, &rec[rank_at[q]], t_level) && x->exit < minw[q])
       minw[q] = x->exit;
   }
@@ -173,7 +176,7 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
       caused[r] = missing_s;
       continue;
     }
-    const int qp = parent_pos(p, shape);
+    const int qp = parent_pos(p, P, shape);
     const arcoll_late_record_t *q = &rec[rank_at[qp]];
     if (waited(&rec[r], q, t_level)) continue; /* it waited for its data */
     if (!(q->flags & ARCOLL_LATE_VALID)) continue; /* the parent was the late one */

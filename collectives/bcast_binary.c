@@ -1,6 +1,6 @@
 /*
- * Pipelined binary-tree broadcast: arcoll_tree_binary (heap order over the
- * schedule's order, tree_extra.h) + the generic segmented tree broadcast
+ * Pipelined binary-tree broadcast: arcoll_tree_binary (contiguous subtrees
+ * over the schedule's order, tree_extra.h) + the generic segmented tree broadcast
  * (bcast_tree.h).  Cost formula and honoured schedule fields: bcast.h.
  */
 #include "bcast.h"

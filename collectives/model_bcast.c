@@ -53,13 +53,16 @@ double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double 
     return pipeline(c, NULL, P - 1, k, M / k, 0);
   }
   if (!strcmp(name, "binary")) {
-    /* Heap-ordered binary tree: D = floor(log2 P) levels below the root,
-     * every inner rank sends each segment to its two children at once. */
-    int D = 0;
-    while ((2L << D) <= P) ++D;
-    if (D < 1) D = 1;
+    /* tree_extra.h arcoll_tree_binary: the root sends to 1 child (2 when
+     * P - 1 is even), then floor(log2 m) levels of the in-order tree over
+     * m = P-1 or P-2 positions, every inner rank sending each segment to
+     * its two children at once. */
+    const long m = (P - 1) % 2 ? P - 1 : P - 2;
+    int D = 1;
+    while (m > 0 && (2L << (D - 1)) <= m) ++D;
     if (D > 63) D = 63;
-    for (int i = 0; i < D; ++i) fan[i] = 2;
+    fan[0] = m < P - 1 ? 2 : 1;
+    for (int i = 1; i < D; ++i) fan[i] = 2;
     double k = nsegments(M, seg);
     return pipeline(c, fan, D, k, M / k, 0);
   }

@@ -239,8 +239,7 @@ MPI_Aint arcoll_select_stream_segment(const arcoll_model_t *m, arcoll_coll_t c,
 }
 
 const char *arcoll_tolerant_tree(arcoll_coll_t c, MPI_Aint bytes) {
-  (void)c, (void)bytes; /* one tree for every collective and size: select.h */
-  return "binomial";
+  return c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES ? "binary" : "binomial";
 }
 
 /* Back-to-back bcasts: the least busiest-rank occupancy per call (select.h

@@ -228,15 +228,16 @@ MPI_Aint arcoll_select_stream_segment(const arcoll_model_t *m, arcoll_coll_t c,
 /**
  * Name of the tree that late-rank orders (adapt/order.h: late ranks on the
  * positions of the smallest binomial subtrees, the last odd positions) keep
- * tolerant - late ranks on leaves - for collective c and `bytes`: binomial.
- * Not the binary tree (bcast.h `binary`), although those positions are its
- * leaves too and back to back it streams better on a flat network (SMPI flat
- * P = 64, 32 KiB bcast, 200 calls, summed inside, binary / binomial as the
- * tolerant tree: one late rank 1.00 / 1.92 s, a moving one 1.20 / 1.75,
- * seed 001 1.04 / 2.77, eight late 2.06 / 1.66): on the two-level tree with
- * 160:1 uplinks every level of the heap crosses them at once (balanced,
- * forced: binary 72.5 s, binomial 5.9, chain 2.7, SMPI's mpich selector
- * 9.3), and nothing measures the tolerant tree before it runs.  Never NULL.
+ * tolerant - late ranks on leaves - for collective c and `bytes`: for a bcast
+ * from ARCOLL_STREAM_MIN_BYTES the binary tree (bcast.h `binary`, whose
+ * leaves are those positions too and whose busiest rank sends the message
+ * twice per call, binomial's root log2 P times), else binomial.  SMPI P = 64,
+ * 32 KiB bcast, 200 calls, summed inside, binary / binomial as the tolerant
+ * tree, flat cluster: one late rank 1.00 / 1.92 s, a moving one 1.20 / 1.75,
+ * seed 001 1.04 / 2.77, eight late 2.06 / 1.66.  Its subtrees are contiguous
+ * ranges of positions: in heap order (children 2p+1, 2p+2) every level
+ * crossed the 160:1 uplinks of the two-level tree at once (balanced, forced:
+ * heap 72.5 s, contiguous 6.53, binomial 5.9).  Never NULL.
  */
 const char *arcoll_tolerant_tree(arcoll_coll_t c, MPI_Aint bytes);
 

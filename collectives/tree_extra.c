@@ -112,12 +112,35 @@ int arcoll_tree_flat(const int *order, int P, int me, arcoll_tree_t *tree) {
   return fill(tree, P, order[0], me, 0, -1, order + 1, P - 1);
 }
 
+int arcoll_binary_parent_pos(int pos, int P) {
+  if (pos <= 0 || pos >= P) return -1;
+  const int n = P - 1;
+  /* n even: node n hangs from the root, the others form the tree over 1..n-1 */
+  const int m = n % 2 ? n : n - 1;
+  if (pos > m) return 0;
+  int parent, left, right;
+  inorder_links(m, pos, &parent, &left, &right);
+  return parent;
+}
+
 int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree) {
-  int pos, rc, ch[2], n = 0;
+  int pos, rc, ch[2], nc = 0, parent = -1;
   memset(tree, 0, sizeof(*tree));
   if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
-  for (long c = 2L * pos + 1; c <= 2L * pos + 2 && c < P; ++c) ch[n++] = order[c];
-  return fill(tree, P, order[0], me, pos, pos > 0 ? order[(pos - 1) / 2] : -1, ch, n);
+  const int n = P - 1, m = n % 2 ? n : n - 1; /* the in-order tree over 1..m */
+  if (pos == 0) {
+    if (m >= 1) ch[nc++] = order[range_root(1, m)];
+    if (n >= 1 && m < n) ch[nc++] = order[n];
+  } else if (pos > m) {
+    parent = order[0];
+  } else {
+    int tp, tl, tr;
+    inorder_links(m, pos, &tp, &tl, &tr);
+    parent = order[tp];
+    if (tl) ch[nc++] = order[tl];
+    if (tr) ch[nc++] = order[tr];
+  }
+  return fill(tree, P, order[0], me, pos, parent, ch, nc);
 }
 
 /* Unit radix^i of the lowest non-zero base-radix digit of position q > 0. */

@@ -50,12 +50,28 @@ int arcoll_tree_binomial_rotated(const int *order, int P, int shift, int me,
 int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_t *tree);
 
 /**
- * Binary tree in heap order (MPICH's / Open MPI's pipelined binary tree,
- * SMPI's bcast NTSB): position p has the children 2p + 1 and 2p + 2 (those
- * below P) and the parent (p - 1) / 2, so positions P/2 .. P-1 are leaves -
- * the last positions of a late-rank order (adapt/order.h) among them.
+ * Binary tree whose subtrees are contiguous ranges of positions (the
+ * pipelined binary tree of bcast.h `binary`): the non-root positions 1..m
+ * (m = P-1 when P-1 is odd, else P-2) form the in-order tree of
+ * arcoll_tree_twotree's T1 (range roots: the numbers with the most trailing
+ * zeros, so the odd positions are exactly its leaves and position q's
+ * subtree is [q - u + 1, q + u - 1], u = q's lowest set bit); the root has
+ * that tree's root as its child and, when P-1 is even, position P-1 as a
+ * second one, a leaf.  So the leaves are the leaves of the binomial tree
+ * over the same positions (odd positions and P-1), where the late-rank
+ * orders put late ranks (adapt/order.h), and with ranks numbered by node
+ * and switch a subtree stays on its switch: the heap order (children 2p+1,
+ * 2p+2: MPICH's, Open MPI's, SMPI's NTSB) sends every level across the
+ * uplinks at once (SMPI two-level tree, 160:1 uplinks, P = 64, 32 KiB
+ * bcast, 200 calls: 72.5 s summed inside, against 5.9 for binomial).
+ * Every rank has at most 2 children.
  */
 int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree);
+
+/** Parent position of position pos in arcoll_tree_binary's tree over P
+ *  positions (0 for the root's children); -1 when pos <= 0 or pos >= P.
+ *  O(log P), no allocation (the lateness measure, adapt/lateness.c). */
+int arcoll_binary_parent_pos(int pos, int P);
 
 /**
  * Flat tree (linear broadcast, the basic algorithm of MPICH and Open MPI):

@@ -105,10 +105,10 @@ TEST(StreamChoice, TheChainStreamsBestAndOnlyForBcast) {
   EXPECT_EQ(arcoll_select_stream(nullptr, ARCOLL_COLL_BCAST, 64, 36864, &s), -1);
 }
 
-// The tree late-rank orders keep tolerant: binomial (the binary tree is an
-// algorithm of its own, not the tolerant tree: select.h).
-TEST(StreamChoice, TolerantTreeIsBinomial) {
-  EXPECT_STREQ(arcoll_tolerant_tree(ARCOLL_COLL_BCAST, ARCOLL_STREAM_MIN_BYTES), "binomial");
+// The tree late-rank orders keep tolerant: binary for streaming bcast sizes.
+TEST(StreamChoice, TolerantTreeByCollectiveAndSize) {
+  EXPECT_STREQ(arcoll_tolerant_tree(ARCOLL_COLL_BCAST, ARCOLL_STREAM_MIN_BYTES), "binary");
+  EXPECT_STREQ(arcoll_tolerant_tree(ARCOLL_COLL_BCAST, ARCOLL_STREAM_MIN_BYTES - 1), "binomial");
   EXPECT_STREQ(arcoll_tolerant_tree(ARCOLL_COLL_REDUCE, 1 << 20), "binomial");
   EXPECT_NE(arcoll_algorithm_find(ARCOLL_COLL_BCAST, "binary"), nullptr);
 }

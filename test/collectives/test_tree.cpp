@@ -72,33 +72,52 @@ TEST(Tree, BinomialAndChainAllSizes) {
   }
 }
 
-// Heap order: position p's children are 2p + 1 and 2p + 2, so positions
-// P/2 .. P-1 are leaves (where late-rank orders put late ranks) and the
-// depth is floor(log2 P).
-TEST(Tree, BinaryHeapOrderAllSizes) {
+// Subtrees are contiguous ranges of positions (locality for ranks numbered
+// by node and switch), the leaves are exactly the binomial tree's leaves
+// over the same positions (where late-rank orders put late ranks), at most
+// two children, depth <= floor(log2 P) + 1, and arcoll_binary_parent_pos
+// agrees with the tree.
+TEST(Tree, BinaryContiguousSubtreesBinomialLeaves) {
   for (int P = 1; P <= 130; ++P) {
     const std::vector<int> order = random_order(P, 7 * P);
     std::vector<arcoll_tree_t> t(P);
     for (int r = 0; r < P; ++r) ASSERT_EQ(arcoll_tree_binary(order.data(), P, r, &t[r]), MPI_SUCCESS);
-    int edges = 0, depth_max = 0;
+    std::vector<int> rank_pos(P), parent(P, -1);
+    for (int pos = 0; pos < P; ++pos) rank_pos[order[pos]] = pos;
+    for (int pos = 0; pos < P; ++pos)
+      for (int i = 0; i < t[order[pos]].nchildren; ++i) parent[rank_pos[t[order[pos]].children[i]]] = pos;
+    int edges = 0;
     for (int pos = 0; pos < P; ++pos) {
       const arcoll_tree_t &v = t[order[pos]];
       EXPECT_EQ(v.position, pos);
       EXPECT_EQ(v.root, order[0]);
-      EXPECT_EQ(v.parent, pos == 0 ? -1 : order[(pos - 1) / 2]);
-      int want = 0;
-      for (int c = 2 * pos + 1; c <= 2 * pos + 2 && c < P; ++c) EXPECT_EQ(v.children[want++], order[c]);
-      EXPECT_EQ(v.nchildren, want);
-      if (pos >= P / 2) EXPECT_EQ(v.nchildren, 0) << "P=" << P << " pos=" << pos;
+      EXPECT_LE(v.nchildren, 2);
+      for (int i = 0; i < v.nchildren; ++i) {
+        EXPECT_EQ(t[v.children[i]].parent, order[pos]);
+      }
+      const bool binomial_leaf = pos > 0 && arcoll_binomial_subtree_size(pos, P) == 1;
+      EXPECT_EQ(v.nchildren == 0, binomial_leaf || P == 1) << "P=" << P << " pos=" << pos;
+      EXPECT_EQ(arcoll_binary_parent_pos(pos, P), pos == 0 ? -1 : parent[pos]) << "P=" << P;
       edges += v.nchildren;
-      int d = 0;
-      for (int q = pos; q > 0; q = (q - 1) / 2) ++d;
-      depth_max = std::max(depth_max, d);
     }
     EXPECT_EQ(edges, P - 1);
-    int floor_log2 = 0;
+    EXPECT_EQ(arcoll_binary_parent_pos(P, P), -1);
+    int floor_log2 = 0, depth_max = 0;
     while ((2 << floor_log2) <= P) ++floor_log2;
-    EXPECT_EQ(depth_max, P > 1 ? floor_log2 : 0) << "P=" << P;
+    for (int pos = 1; pos < P; ++pos) {
+      int d = 0, lo = pos, hi = pos;  // depth, and the positions below pos
+      for (int q = pos; q > 0; q = parent[q]) ++d;
+      depth_max = std::max(depth_max, d);
+      for (int x = 1; x < P; ++x)
+        for (int q = x; q > 0; q = parent[q])
+          if (q == pos) lo = std::min(lo, x), hi = std::max(hi, x);
+      int below = 0;
+      for (int x = lo; x <= hi; ++x)
+        for (int q = x; q > 0; q = parent[q])
+          if (q == pos) { ++below; break; }
+      EXPECT_EQ(below, hi - lo + 1) << "P=" << P << " pos=" << pos << ": subtree not contiguous";
+    }
+    EXPECT_LE(depth_max, P > 1 ? floor_log2 + 1 : 0) << "P=" << P;
     for (auto &x : t) arcoll_tree_free(&x);
   }
   const int bad[] = {0, 0, 1};
