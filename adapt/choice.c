@@ -40,14 +40,14 @@ MPI_Aint arcoll_class_bytes(int cls) {
 static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P, MPI_Aint bytes);
 
 const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st, arcoll_coll_t c,
-                                            MPI_Aint bytes) {
+                                            MPI_Aint bytes, const char *name) {
   const int cls = arcoll_size_class(bytes);
-  if (!st->late_alt[c] && !(st->late_alt[c] = calloc(ARCOLL_NCLASS, sizeof *st->late_alt[c])))
+  if (!st->late_alt[c] && !(st->late_alt[c] = calloc(2 * ARCOLL_NCLASS, sizeof *st->late_alt[c])))
     return NULL;
-  arcoll_cached_t *e = &st->late_alt[c][cls];
+  arcoll_cached_t *e = &st->late_alt[c][(strcmp(name, "binomial") ? 0 : ARCOLL_NCLASS) + cls];
   if (!e->valid) {
     const MPI_Aint rep = arcoll_class_bytes(cls);
-    e->algo = arcoll_algorithm_find(c, arcoll_tolerant_tree(c, rep));
+    e->algo = arcoll_algorithm_find(c, name);
     if (e->algo) {
       /* behind late ranks calls run back to back: the least link occupancy */
       e->segment_bytes = arcoll_select_stream_segment(&arcoll_g_cfg.model, c, e->algo, st->P, rep);

@@ -101,7 +101,8 @@ typedef struct arcoll_comm_state {
   int scatter_root;         /**< root of the last scatter / gather call (a scatter's rooted decision, choice.c) */
   int last_adaptive;
   int bcast_calls_recorded; /**< 1 once a broadcast ran in arcoll */
-  /** per collective [ARCOLL_NCLASS]: binomial choices used while ranks are late */
+  /** per collective [2 x ARCOLL_NCLASS]: the tolerant trees used while ranks are late
+   *  (arcoll_tolerant_tree's, then binomial's) */
   arcoll_cached_t *late_alt[ARCOLL_COLL_COUNT];
   /** nonblocking / persistent collectives started on this communicator
    *  (tags of their schedules, nbc.h) */
@@ -204,13 +205,15 @@ ARCOLL_HIDDEN arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll
  * `bytes`; cached per collective and class; NULL if none.
  */
 ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st,
-                                                          arcoll_coll_t c, MPI_Aint bytes);
+                                                          arcoll_coll_t c, MPI_Aint bytes,
+                                                          const char *name);
 
 /** One call's late-rank order (late_order.c). */
 typedef struct arcoll_late_call {
   arcoll_late_tracker_t *lt; /**< NULL: the classic order, nothing recorded */
   const int *order;          /**< order of this call (NULL: classic) */
   double entry;              /**< entry time, common clock, seconds */
+  int trial;                 /**< the call runs a tolerant tree on trial (late_trees.h) */
 } arcoll_late_call_t;
 
 /**
@@ -246,7 +249,7 @@ ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
  */
 ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_coll_t c,
                                                            MPI_Aint bytes, const arcoll_cached_t *ch,
-                                                           const arcoll_late_call_t *lc);
+                                                           arcoll_late_call_t *lc);
 
 /**
  * After a rooted call that ran `ran` where the choice was `chosen` (t0 =

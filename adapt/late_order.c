@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "late_trees.h"
 #include "online_noted.h"
 #include "site.h"
 
@@ -46,16 +47,29 @@ int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, in
   const double t_level = ch->predicted_s > 0 ? ch->predicted_s / (chain ? P - 1 : levels) : 0.0;
   const int shape = chain ? ARCOLL_LATE_CHAIN : binary ? ARCOLL_LATE_BINARY : tree ? 0 : ARCOLL_LATE_OTHER;
   return arcoll_late_exit(lc->lt, root, lc->entry, arcoll_site_key(ret_addr), lc->order, t_level,
-                          shape, 1);
+                          shape | (lc->trial ? ARCOLL_LATE_TRIAL : 0), 1);
 }
 
 const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_coll_t c,
                                              MPI_Aint bytes, const arcoll_cached_t *ch,
-                                             const arcoll_late_call_t *lc) {
-  if (!lc->lt || !strcmp(ch->algo->name, arcoll_tolerant_tree(c, bytes))) return ch;
-  if (!lc->order && !(ch->ex && (lc->lt->exchanges == 0 || lc->lt->late_seen))) return ch;
-  const arcoll_cached_t *alt = arcoll_late_tolerant(st, c, bytes);
-  if (!alt) return ch;
+                                             arcoll_late_call_t *lc) {
+  const arcoll_late_tracker_t *t = lc->lt;
+  if (!t || !(lc->order || (ch->ex && (t->exchanges == 0 || t->late_seen)))) return ch;
+  /* the tolerant tree: arcoll_tolerant_tree's, binomial when a trial chose
+   * it, either one during a trial (late_trees.h) */
+  const char *tree = arcoll_tolerant_tree(c, bytes);
+  if (strcmp(tree, "binomial")) {
+    int which = t->trees;
+    if (which == ARCOLL_TREES_UNDECIDED)
+      lc->trial = which = arcoll_late_trial_tree(t->ncalls, t->next_x, t->pending, t->exchanges);
+    if (which == ARCOLL_TREES_SECOND) tree = "binomial";
+  }
+  if (!strcmp(ch->algo->name, tree)) return ch;
+  const arcoll_cached_t *alt = arcoll_late_tolerant(st, c, bytes, tree);
+  if (!alt) {
+    lc->trial = 0;
+    return ch;
+  }
   arcoll_note(c, alt->algo);
   return alt;
 }

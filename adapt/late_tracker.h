@@ -69,6 +69,7 @@ typedef struct arcoll_late_tracker {
   uint64_t x;
   int wait_all;   /**< the coordinator waits for every record (up; the first exchange of
                        a down collective whose calls are not a chain) */
+  int wait_trial; /**< records the coordinator waits for: those of the ranks not late (a trial, late_trees.h) */
   int gather, apply; /**< summarised / applied at the exit of call x + gather - 1 / x + apply - 1 */
   int nsampled;
   arcoll_late_msg_t out;       /**< this rank's records (step 1) */
@@ -90,6 +91,8 @@ typedef struct arcoll_late_tracker {
   /* statistics */
   uint64_t exchanges;
   int late_seen;     /**< 1 once an applied summary left some rank late (the same on every rank) */
+  int trees;         /**< tolerant tree decided by a trial (late_trees.h; the same on every rank), 0: none yet */
+  int trial_last, ntrials; /**< the last trial's result and the trials that did not decide */
   double exchange_s; /**< seconds spent in the exchange steps (at call exits) */
   int last_adaptive; /**< 1 if the last call used an adaptive order */
   int up;            /**< data toward the root (arcoll_late_init) */

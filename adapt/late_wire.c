@@ -28,7 +28,7 @@ int arcoll_late_msg_pack(const arcoll_late_msg_t *m, unsigned char *buf) {
   const arcoll_late_record_t *prev = NULL; /* the last record sent with times */
   for (int j = 0; j < m->n; ++j) {
     const arcoll_late_record_t *r = &m->rec[j];
-    if (r->flags & ~0x1f) return -1;
+    if (r->flags & ~0x3f) return -1;
     if (!r->flags) { /* a slot never filled: its flags alone */
       const uint8_t f = 0;
       PUT(f);
@@ -76,12 +76,12 @@ int arcoll_late_msg_unpack(const unsigned char *buf, int bytes, arcoll_late_msg_
     GET(f);
     if (!f) continue;
     const int same = (f & ARCOLL_LATE_WIRE_SAME) != 0;
-    if ((same && !prev) || (f & 0x60) || p + 12 + (same ? 0 : 20) > end) goto bad;
+    if ((same && !prev) || (f & 0x40) || p + 12 + (same ? 0 : 20) > end) goto bad;
     float delta, dur, gap;
     GET(delta);
     GET(dur);
     GET(gap);
-    r->flags = f & 0x1f;
+    r->flags = f & 0x3f;
     r->entry = prev_exit + (double)delta;
     r->exit = r->entry + (double)dur;
     r->gap = (double)gap;

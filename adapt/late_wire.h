@@ -17,7 +17,7 @@
  * Format (native byte order: the ranks of one job share it):
  *   header   n (uint8, 0..ARCOLL_LATE_SAMPLES), first_call (uint64),
  *            base (double: entry of record 0, seconds, common clock);
- *   record j flags byte: ARCOLL_LATE_* flags (low 5 bits) and
+ *   record j flags byte: ARCOLL_LATE_* flags (low 6 bits) and
  *            ARCOLL_LATE_WIRE_SAME (bit 7: site, pos, root, t_level equal
  *            to record j - 1's, not repeated);
  *            entry delta (float, seconds: entry_j - exit_{j-1}; record 0:
@@ -49,7 +49,7 @@ extern "C" {
 
 /** Pack m (m->n records, 0..ARCOLL_LATE_SAMPLES) into buf
  *  (ARCOLL_LATE_WIRE_MAX bytes).  Returns the bytes used, or -1 when m->n
- *  is out of range or a record's flags do not fit the low 4 bits. */
+ *  is out of range or a record's flags do not fit the low 6 bits. */
 int arcoll_late_msg_pack(const arcoll_late_msg_t *m, unsigned char *buf);
 
 /** Unpack `bytes` bytes of buf into *m (times rebuilt as described in the

@@ -1,6 +1,7 @@
 /* Lateness measure, summary, thresholds and exchange schedule; see lateness.h. */
 #include "lateness.h"
 
+#include "late_trees.h"
 #include "tree_extra.h"
 
 #include <math.h>
@@ -303,7 +304,7 @@ int arcoll_late_gather_calls(int up, int *apply, double *missing_charged) {
   return up ? ARCOLL_LATE_GATHER_CALLS_UP : ARCOLL_LATE_GATHER_CALLS_DOWN;
 }
 
-/* Wire format: first_call, nsampled, ngroups, seq_site[nsampled],
+/* Wire format: first_call, nsampled, ngroups, trees, seq_site[nsampled],
  * seq_root[nsampled], then per group site, root, n, t_level, noise and its n
  * entries (native byte order: the ranks of one job share it). */
 #define PUT(x) (memcpy(p, &(x), sizeof(x)), p += sizeof(x))
@@ -314,6 +315,7 @@ int arcoll_late_pack(const arcoll_late_summary_t *s, unsigned char *buf) {
   PUT(s->first_call);
   PUT(s->nsampled);
   PUT(s->ngroups);
+  PUT(s->trees);
   for (int j = 0; j < s->nsampled; ++j) PUT(s->seq_site[j]);
   for (int j = 0; j < s->nsampled; ++j) PUT(s->seq_root[j]);
   for (int g = 0; g < s->ngroups; ++g) {
@@ -332,11 +334,12 @@ int arcoll_late_pack(const arcoll_late_summary_t *s, unsigned char *buf) {
 int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_t *s) {
   const unsigned char *p = buf, *end = buf + bytes;
   memset(s, 0, sizeof *s);
-  if (bytes < 16) return -1;
+  if (bytes < 20) return -1;
   GET(s->first_call);
   GET(s->nsampled);
   GET(s->ngroups);
-  if (s->nsampled < 0 || s->nsampled > ARCOLL_LATE_SAMPLES || s->ngroups < 0 ||
+  GET(s->trees);
+  if (s->trees < ARCOLL_TREES_UNDECIDED || s->trees > ARCOLL_TREES_SECOND || s->nsampled < 0 || s->nsampled > ARCOLL_LATE_SAMPLES || s->ngroups < 0 ||
       s->ngroups > ARCOLL_LATE_SAMPLES || p + 12 * (size_t)s->nsampled > end)
     return -1;
   for (int j = 0; j < s->nsampled; ++j) GET(s->seq_site[j]);

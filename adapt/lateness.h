@@ -112,6 +112,8 @@ extern "C" {
                                  with VALID, measured from entries alone (lateness.c,
                                  caused_other); without VALID, not measured */
 
+#define ARCOLL_LATE_TRIAL 32 /**< the call ran a tolerant tree on trial (late_trees.h) */
+
 /** One rank's record of one call (48 bytes; sent to the coordinator packed, late_wire.h). */
 typedef struct arcoll_late_record {
   double entry;   /**< entry into the collective, seconds, in the common clock */
@@ -152,6 +154,7 @@ typedef struct arcoll_late_summary {
   uint64_t first_call;         /**< call index of sampled call 0 */
   int32_t nsampled;            /**< sampled calls (0..ARCOLL_LATE_SAMPLES) */
   int32_t ngroups;             /**< 0..ARCOLL_LATE_SAMPLES */
+  int32_t trees;               /**< tolerant tree decided by a trial (late_trees.h), 0: none */
   uint64_t seq_site[ARCOLL_LATE_SAMPLES]; /**< (site, root) of sampled call j; root -1: unknown */
   int32_t seq_root[ARCOLL_LATE_SAMPLES];
   arcoll_late_group_t group[ARCOLL_LATE_SAMPLES];

@@ -28,7 +28,8 @@ arcoll_late_msg_t calls(int n, double t0, double dur, double gap, uint64_t first
     r.pos = 17;
     r.root = 3;
     r.t_level = 2.5e-5f;
-    r.flags = ARCOLL_LATE_VALID | (j == 2 ? ARCOLL_LATE_CHAIN : 0) | (j == 3 ? ARCOLL_LATE_BINARY : 0);
+    r.flags = ARCOLL_LATE_VALID | (j == 2 ? ARCOLL_LATE_CHAIN : 0) | (j == 3 ? ARCOLL_LATE_BINARY : 0) |
+              (j == 4 ? ARCOLL_LATE_BINARY | ARCOLL_LATE_TRIAL : 0);
     t = r.exit + gap;
   }
   return m;
@@ -119,14 +120,14 @@ TEST(LateWire, RejectsWhatIsNotAPackedMessage) {
   b[17] |= ARCOLL_LATE_WIRE_SAME;  // record 0 cannot repeat a predecessor
   EXPECT_EQ(arcoll_late_msg_unpack(b.data(), bytes, &back), -1);
   b.assign(buf, buf + bytes);
-  b[17] |= 0x20;  // flag bits no record has
+  b[17] |= 0x40;  // flag bits no record has
   EXPECT_EQ(arcoll_late_msg_unpack(b.data(), bytes, &back), -1);
 }
 
 TEST(LateWire, PackRefusesCountsAndFlagsOutOfRange) {
   arcoll_late_msg_t m = calls(2, 1.0, 1e-4, 1e-5, 0);
   unsigned char buf[ARCOLL_LATE_WIRE_MAX];
-  m.rec[1].flags = 0x20;
+  m.rec[1].flags = 0x40;
   EXPECT_EQ(arcoll_late_msg_pack(&m, buf), -1);
   m = calls(2, 1.0, 1e-4, 1e-5, 0);
   m.n = ARCOLL_LATE_SAMPLES + 1;

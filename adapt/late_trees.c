@@ -1,0 +1,40 @@
+/* The tolerant tree of streaming bcasts, chosen by a trial; see late_trees.h. */
+#include "late_trees.h"
+
+#include <math.h>
+#include <stddef.h>
+
+int arcoll_late_trial_tree(uint64_t call, uint64_t next_x, int pending, int exchanges) {
+  if (pending || exchanges < 1 || call >= next_x || call + ARCOLL_LATE_SAMPLES < next_x)
+    return ARCOLL_TREES_UNDECIDED;
+  const uint64_t w = call + ARCOLL_LATE_SAMPLES - next_x; /* 0 .. S-1 */
+  return w < ARCOLL_LATE_SAMPLES / 2 ? ARCOLL_TREES_FIRST : ARCOLL_TREES_SECOND;
+}
+
+int arcoll_late_trees_compare(int P, int nsampled, const arcoll_late_record_t *rec, double *mean) {
+  double sum[2] = {0.0, 0.0};
+  int n[2] = {0, 0}, prev = -1, ranks = 0;
+  for (int r = 0; r < P; ++r) {
+    int all = 1;
+    for (int i = 0; i < nsampled && all; ++i) all = (rec[(size_t)r * nsampled + i].flags & ARCOLL_LATE_VALID) != 0;
+    ranks += all;
+  }
+  for (int j = 0; j < nsampled && 2 * ranks >= P; ++j) {
+    int tree = -1; /* 0 first, 1 second, -1 not a trial call */
+    double s = 0.0;
+    for (int r = 0; r < P; ++r) {
+      int all = 1; /* only ranks with every sampled record: the same set for each call */
+      for (int i = 0; i < nsampled && all; ++i) all = (rec[(size_t)r * nsampled + i].flags & ARCOLL_LATE_VALID) != 0;
+      if (!all) continue;
+      const arcoll_late_record_t *x = &rec[(size_t)r * nsampled + j];
+      if (x->flags & ARCOLL_LATE_TRIAL) tree = (x->flags & ARCOLL_LATE_BINARY) ? 0 : 1;
+      s += x->exit - x->entry;
+    }
+    if (tree >= 0 && tree == prev) sum[tree] += s, ++n[tree];
+    prev = tree;
+  }
+  for (int k = 0; k < 2 && mean; ++k) mean[k] = n[k] > 0 ? sum[k] / n[k] : NAN;
+  if (n[0] < 2 || n[1] < 2 || 2 * ranks < P) return ARCOLL_TREES_UNDECIDED;
+  return sum[1] / n[1] < (1.0 - ARCOLL_TREES_TOLERANCE) * (sum[0] / n[0]) ? ARCOLL_TREES_SECOND
+                                                                          : ARCOLL_TREES_FIRST;
+}

@@ -1,0 +1,91 @@
+// Unit tests of adapt/late_trees.c: which calls are a trial of the tolerant
+// trees, and the comparison of their records.  No MPI.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+extern "C" {
+#include "late_trees.h"
+}
+
+namespace {
+
+// Records [P x S]: call j of rank r inside for inside(r, j) seconds, call j a
+// trial of tree[j] (0 none, 1 first = binary, 2 second = binomial).
+template <class F>
+std::vector<arcoll_late_record_t> trial(int P, const std::vector<int> &tree, F inside) {
+  const int S = (int)tree.size();
+  std::vector<arcoll_late_record_t> rec((size_t)P * S);
+  for (int r = 0; r < P; ++r)
+    for (int j = 0; j < S; ++j) {
+      arcoll_late_record_t &x = rec[(size_t)r * S + j];
+      x.entry = 1.0 + j * 1e-3;
+      x.exit = x.entry + inside(r, j);
+      x.flags = ARCOLL_LATE_VALID | (tree[j] == 1 ? ARCOLL_LATE_BINARY : 0) |
+                (tree[j] ? ARCOLL_LATE_TRIAL : 0);
+    }
+  return rec;
+}
+
+const std::vector<int> kHalves = {1, 1, 1, 1, 2, 2, 2, 2};
+
+}  // namespace
+
+// The trial is the window of ARCOLL_LATE_SAMPLES calls the next exchange
+// samples, first tree then second; nothing before a summary or while an
+// exchange is pending.
+TEST(TolerantTrees, TrialIsTheNextExchangesWindowInHalves) {
+  const uint64_t next = 40;
+  for (uint64_t c = 0; c < 50; ++c) {
+    const int want = c < next - ARCOLL_LATE_SAMPLES || c >= next ? ARCOLL_TREES_UNDECIDED
+                     : c < next - ARCOLL_LATE_SAMPLES / 2      ? ARCOLL_TREES_FIRST
+                                                               : ARCOLL_TREES_SECOND;
+    EXPECT_EQ(arcoll_late_trial_tree(c, next, 0, 1), want) << c;
+    EXPECT_EQ(arcoll_late_trial_tree(c, next, 1, 1), ARCOLL_TREES_UNDECIDED) << c;
+    EXPECT_EQ(arcoll_late_trial_tree(c, next, 0, 0), ARCOLL_TREES_UNDECIDED) << c;
+  }
+  EXPECT_EQ(arcoll_late_trial_tree(0, 3, 0, 1), ARCOLL_TREES_SECOND);  // window cut at call 0
+}
+
+// The tree with the smaller mean per-call sum wins; the first call of each
+// half (after the other tree) does not count; the second must be more than
+// ARCOLL_TREES_TOLERANCE faster.
+TEST(TolerantTrees, SmallerSumWinsFirstCallOfEachHalfLeftOut) {
+  const int P = 8;
+  double mean[2];
+  // binomial 20 % faster per rank in the counted calls; its first call (after
+  // binary's pipeline) 10x slower - left out
+  auto faster_second = trial(P, kHalves, [](int, int j) { return j == 4 ? 1e-2 : j < 4 ? 1e-3 : 0.8e-3; });
+  EXPECT_EQ(arcoll_late_trees_compare(P, 8, faster_second.data(), mean), ARCOLL_TREES_SECOND);
+  EXPECT_NEAR(mean[0], P * 1e-3, 1e-12);
+  EXPECT_NEAR(mean[1], P * 0.8e-3, 1e-12);
+  // binary faster: first
+  auto faster_first = trial(P, kHalves, [](int, int j) { return j < 4 ? 1e-3 : 2e-3; });
+  EXPECT_EQ(arcoll_late_trees_compare(P, 8, faster_first.data(), mean), ARCOLL_TREES_FIRST);
+  // 1 % apart: a tie, the first stays
+  auto tie = trial(P, kHalves, [](int, int j) { return j < 4 ? 1e-3 : 0.99e-3; });
+  EXPECT_EQ(arcoll_late_trees_compare(P, 8, tie.data(), nullptr), ARCOLL_TREES_FIRST);
+  // one slow rank's calls count in both halves alike (a late leaf)
+  auto late = trial(P, kHalves, [](int r, int j) { return r == 3 ? 5e-2 : j < 4 ? 1e-3 : 0.5e-3; });
+  EXPECT_EQ(arcoll_late_trees_compare(P, 8, late.data(), nullptr), ARCOLL_TREES_SECOND);
+}
+
+// Undecided: fewer than 2 counted calls of a tree, no trial, fewer than half
+// the ranks with every record (those that are missing one are left out).
+TEST(TolerantTrees, UndecidedWithoutEnoughCallsOrRanks) {
+  const int P = 8;
+  double mean[2];
+  auto short_second = trial(P, {1, 1, 1, 1, 1, 2, 2, 0}, [](int, int) { return 1e-3; });
+  EXPECT_EQ(arcoll_late_trees_compare(P, 8, short_second.data(), mean), ARCOLL_TREES_UNDECIDED);
+  EXPECT_NEAR(mean[1], P * 1e-3, 1e-12);  // one counted call
+  auto none = trial(P, {0, 0, 0, 0, 0, 0, 0, 0}, [](int, int) { return 1e-3; });
+  EXPECT_EQ(arcoll_late_trees_compare(P, 8, none.data(), mean), ARCOLL_TREES_UNDECIDED);
+  EXPECT_TRUE(std::isnan(mean[0]) && std::isnan(mean[1]));
+  auto rec = trial(P, kHalves, [](int, int j) { return j < 4 ? 1e-3 : 0.5e-3; });
+  for (int r = 0; r < P / 2; ++r) rec[(size_t)r * 8 + (r % 8)].flags = 0;  // half miss one record
+  EXPECT_EQ(arcoll_late_trees_compare(P, 8, rec.data(), mean), ARCOLL_TREES_SECOND);
+  EXPECT_NEAR(mean[1], (P / 2) * 0.5e-3, 1e-12);  // the other half only
+  rec[(size_t)(P - 1) * 8].flags = 0;  // one more: fewer than half
+  EXPECT_EQ(arcoll_late_trees_compare(P, 8, rec.data(), nullptr), ARCOLL_TREES_UNDECIDED);
+}
