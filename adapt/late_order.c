@@ -59,7 +59,7 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
    * it, either one during a trial (late_trees.h) */
   const char *tree = arcoll_tolerant_tree(c, bytes);
   if (strcmp(tree, "binomial")) {
-    int which = t->trees;
+    int which = t->trials.trees;
     if (which == ARCOLL_TREES_UNDECIDED)
       lc->trial = which = arcoll_late_trial_tree(t->ncalls, t->next_x, t->pending, t->exchanges);
     if (which == ARCOLL_TREES_SECOND) tree = "binomial";

@@ -199,20 +199,8 @@ static int exchange_start(arcoll_late_tracker_t *t, int root) {
   t->out.first_call = x - (uint64_t)t->nsampled;
   for (int j = 0; j < t->nsampled; ++j)
     t->out.rec[j] = t->ring[(t->out.first_call + (uint64_t)j) % ARCOLL_LATE_SAMPLES];
-  /* a trial of the tolerant trees (late_trees.h) needs the records of the
-   * ranks that are not late (the same decision on every rank: its calls
-   * ran the same trees) but 1 + P/32 (newly late ones, a late rank that
-   * moves: 0.77 s in three trials): its coordinator waits for them, once - not for
-   * the late ones, calls behind (SMPI flat P = 64, 32 KiB, one rank 1 ms
-   * late: waiting for all cost 0.91 s summed inside at that call), nor for
-   * the first half of the ranks only (those are the ones that finished
-   * first: two-level tree, seed 001, binomial's mean 0.56x binary's among
-   * them, 1.25x among all) */
-  int trial = 0;
-  for (int j = 0; j < t->nsampled && !t->wait_all && !t->trees; ++j)
-    trial |= (t->out.rec[j].flags & ARCOLL_LATE_TRIAL) != 0;
-  for (int r = 0; r < t->P && trial; ++r) t->wait_trial += r != t->coord && !t->late_any[r];
-  t->wait_trial -= t->wait_trial > 0 ? 1 + t->P / 32 : 0; /* ranks late since the last summary */
+  if (!t->wait_all && !t->trials.trees)
+    t->wait_trial = arcoll_late_trial_wait(t->P, t->coord, t->late_any, t->out.rec, t->nsampled);
   if (t->me != t->coord) {
     if (t->out_req != MPI_REQUEST_NULL) PMPI_Wait(&t->out_req, MPI_STATUS_IGNORE);
     wait_sends(t); /* sum_buf: sends of a summary this rank coordinated */
@@ -311,7 +299,7 @@ static int exchange_summarise(arcoll_late_tracker_t *t) {
   if (missing_s >= 0) missing_s = PMPI_Wtime() - t->x_time;
   if (rc == MPI_SUCCESS && arcoll_late_summarise(P, t->out.first_call, S, t->rec, missing_s, t->sum) != 0)
     rc = MPI_ERR_NO_MEM;
-  if (rc == MPI_SUCCESS && !t->trees) {
+  if (rc == MPI_SUCCESS && !t->trials.trees) {
     double mean[2];
     const uint64_t first = t->out.first_call;
     const int d = arcoll_late_trees_compare(P, S, t->rec, mean);
@@ -357,16 +345,7 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
     changed |= ch;
   }
   if (arcoll_history_late_any(&t->hist, t->late_any) > 0) t->late_seen = 1;
-  /* a trial while the late set changed compared the trees under different
-   * late ranks (one moving every 10 calls: binary's half had the new late
-   * rank inner, binomial's not) and counts only when the one before it
-   * chose the same; after ARCOLL_TREES_MAX_TRIALS the first tree stays
-   * (late_trees.h) */
-  if (!t->trees && sum->trees) {
-    if (!changed || sum->trees == t->trial_last) t->trees = sum->trees;
-    else if (++t->ntrials >= ARCOLL_TREES_MAX_TRIALS) t->trees = ARCOLL_TREES_FIRST;
-    t->trial_last = sum->trees;
-  }
+  arcoll_late_trees_fold(&t->trials, sum->trees, changed);
   t->interval = arcoll_late_next_interval(t->interval, changed, t->min_interval);
   t->next_x = t->x + (uint64_t)t->interval;
   if (t->debug && t->me == 0) {

@@ -41,6 +41,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "late_trees.h"
 #include "late_wire.h"
 #include "lateness.h"
 #include "order.h"
@@ -91,8 +92,7 @@ typedef struct arcoll_late_tracker {
   /* statistics */
   uint64_t exchanges;
   int late_seen;     /**< 1 once an applied summary left some rank late (the same on every rank) */
-  int trees;         /**< tolerant tree decided by a trial (late_trees.h; the same on every rank), 0: none yet */
-  int trial_last, ntrials; /**< the last trial's result and the trials that did not decide */
+  arcoll_late_trials_t trials; /**< the tolerant tree's trials (late_trees.h; the same on every rank) */
   double exchange_s; /**< seconds spent in the exchange steps (at call exits) */
   int last_adaptive; /**< 1 if the last call used an adaptive order */
   int up;            /**< data toward the root (arcoll_late_init) */

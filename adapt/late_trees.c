@@ -38,3 +38,20 @@ int arcoll_late_trees_compare(int P, int nsampled, const arcoll_late_record_t *r
   return sum[1] / n[1] < (1.0 - ARCOLL_TREES_TOLERANCE) * (sum[0] / n[0]) ? ARCOLL_TREES_SECOND
                                                                           : ARCOLL_TREES_FIRST;
 }
+
+int arcoll_late_trial_wait(int P, int coord, const unsigned char *late,
+                           const arcoll_late_record_t *sampled, int n) {
+  int trial = 0, need = 0;
+  for (int j = 0; j < n; ++j) trial |= (sampled[j].flags & ARCOLL_LATE_TRIAL) != 0;
+  if (!trial) return 0;
+  for (int r = 0; r < P; ++r) need += r != coord && !late[r];
+  need -= 1 + P / 32;
+  return need > 0 ? need : 0;
+}
+
+void arcoll_late_trees_fold(arcoll_late_trials_t *t, int result, int changed) {
+  if (t->trees != ARCOLL_TREES_UNDECIDED || result == ARCOLL_TREES_UNDECIDED) return;
+  if (!changed || result == t->last) t->trees = result;
+  else if (++t->voided >= ARCOLL_TREES_MAX_TRIALS) t->trees = ARCOLL_TREES_FIRST;
+  t->last = result;
+}

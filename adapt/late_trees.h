@@ -74,6 +74,39 @@ int arcoll_late_trial_tree(uint64_t call, uint64_t next_x, int pending, int exch
  */
 int arcoll_late_trees_compare(int P, int nsampled, const arcoll_late_record_t *rec, double *mean);
 
+/** The trials of one tracker (late_tracker.h). */
+typedef struct arcoll_late_trials {
+  int trees;  /**< decided: ARCOLL_TREES_FIRST / SECOND; ARCOLL_TREES_UNDECIDED */
+  int last;   /**< the last trial's result, ARCOLL_TREES_UNDECIDED before any */
+  int voided; /**< trials that did not decide */
+} arcoll_late_trials_t;
+
+/**
+ * Records the coordinator of an exchange waits for (drain before its
+ * summary): when the n sampled records of this rank (sampled[0..n-1]) hold
+ * a trial call (ARCOLL_LATE_TRIAL), those of the ranks not late
+ * (late[r] == 0; not the coordinator) less 1 + P/32 (ranks late since the
+ * last summary: a late rank that moves - waiting for it cost 0.77 s in
+ * three trials); else 0.  Not all: the late ones are calls behind (SMPI
+ * flat P = 64, 32 KiB, one rank 1 ms late: waiting for all cost 0.91 s
+ * summed inside at that call); not half: the ranks that finish first are
+ * not the others (two-level tree, seed 001: binomial's mean 0.56x binary's
+ * among the first half, 1.25x among all).
+ */
+int arcoll_late_trial_wait(int P, int coord, const unsigned char *late,
+                           const arcoll_late_record_t *sampled, int n);
+
+/**
+ * Fold a summary's trial result (`result`, ARCOLL_TREES_*; UNDECIDED: no
+ * trial) into *t, `changed` = the same summary changed a late set: decided
+ * when the late set stayed or the previous trial chose the same (a trial
+ * while the late set changed compared the trees under different late
+ * ranks: one moving every 10 calls was inner in binary's half, not in
+ * binomial's); after ARCOLL_TREES_MAX_TRIALS voided ones, the first tree.
+ * Nothing once decided.
+ */
+void arcoll_late_trees_fold(arcoll_late_trials_t *t, int result, int changed);
+
 #ifdef __cplusplus
 }
 #endif

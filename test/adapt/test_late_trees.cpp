@@ -89,3 +89,46 @@ TEST(TolerantTrees, UndecidedWithoutEnoughCallsOrRanks) {
   rec[(size_t)(P - 1) * 8].flags = 0;  // one more: fewer than half
   EXPECT_EQ(arcoll_late_trees_compare(P, 8, rec.data(), nullptr), ARCOLL_TREES_UNDECIDED);
 }
+
+// The coordinator waits for the ranks not late, less 1 + P/32, only when its
+// sampled calls hold a trial.
+TEST(TolerantTrees, WaitForTheRanksNotLateOnlyInATrial) {
+  const int P = 64;
+  std::vector<unsigned char> late(P, 0);
+  late[24] = late[40] = 1;
+  auto rec = trial(1, kHalves, [](int, int) { return 1e-3; });  // this rank's 8 records
+  EXPECT_EQ(arcoll_late_trial_wait(P, 0, late.data(), rec.data(), 8), P - 1 - 2 - (1 + P / 32));
+  auto plain = trial(1, {0, 0, 0, 0, 0, 0, 0, 0}, [](int, int) { return 1e-3; });
+  EXPECT_EQ(arcoll_late_trial_wait(P, 0, late.data(), plain.data(), 8), 0);
+  std::vector<unsigned char> few(3, 0);
+  EXPECT_EQ(arcoll_late_trial_wait(3, 1, few.data(), rec.data(), 8), 1);  // 2 - 1 - 0
+  EXPECT_EQ(arcoll_late_trial_wait(2, 0, few.data(), rec.data(), 8), 0);  // never negative
+}
+
+// A trial decides when the late set stayed, or when the one before chose the
+// same; ARCOLL_TREES_MAX_TRIALS voided ones leave the first tree; nothing
+// changes a decision.
+TEST(TolerantTrees, FoldDecidesOnAStableLateSetOrTwoAgreeingTrials) {
+  arcoll_late_trials_t t{};
+  arcoll_late_trees_fold(&t, ARCOLL_TREES_UNDECIDED, 0);
+  EXPECT_EQ(t.trees, ARCOLL_TREES_UNDECIDED);
+  arcoll_late_trees_fold(&t, ARCOLL_TREES_SECOND, 0);
+  EXPECT_EQ(t.trees, ARCOLL_TREES_SECOND);
+  arcoll_late_trees_fold(&t, ARCOLL_TREES_FIRST, 0);
+  EXPECT_EQ(t.trees, ARCOLL_TREES_SECOND);
+
+  arcoll_late_trials_t m{};  // a late rank that moves: every summary changes the late set
+  arcoll_late_trees_fold(&m, ARCOLL_TREES_SECOND, 1);
+  EXPECT_EQ(m.trees, ARCOLL_TREES_UNDECIDED);
+  arcoll_late_trees_fold(&m, ARCOLL_TREES_FIRST, 1);
+  EXPECT_EQ(m.trees, ARCOLL_TREES_UNDECIDED);
+  arcoll_late_trees_fold(&m, ARCOLL_TREES_FIRST, 1);
+  EXPECT_EQ(m.trees, ARCOLL_TREES_FIRST);
+
+  arcoll_late_trials_t v{};  // never two alike: the first tree after the limit
+  for (int i = 0; i < ARCOLL_TREES_MAX_TRIALS; ++i) {
+    EXPECT_EQ(v.trees, ARCOLL_TREES_UNDECIDED) << i;
+    arcoll_late_trees_fold(&v, i % 2 ? ARCOLL_TREES_FIRST : ARCOLL_TREES_SECOND, 1);
+  }
+  EXPECT_EQ(v.trees, ARCOLL_TREES_FIRST);
+}
