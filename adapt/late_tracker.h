@@ -121,8 +121,10 @@ int arcoll_late_enter(arcoll_late_tracker_t *t, int root, double *entry, const i
 /**
  * Call exit: record this rank's call (entry from arcoll_late_enter, site
  * key, the order used, t_level = model time of one tree level in seconds,
- * shape = 0 (binomial-like tree over the positions), ARCOLL_LATE_CHAIN or
- * ARCOLL_LATE_OTHER (lateness.h)) and run the exchange steps due
+ * shape = 0 (binomial-like tree over the positions), ARCOLL_LATE_CHAIN,
+ * ARCOLL_LATE_BINARY or ARCOLL_LATE_OTHER (lateness.h), with
+ * ARCOLL_LATE_TRIAL for a call of a trial, late_trees.h) and run the
+ * exchange steps due
  * after this call.  valid = 0 keeps the call out of the measurements (e.g.
  * an order that was not the one its algorithm honours).  Returns MPI_SUCCESS
  * or an MPI error.

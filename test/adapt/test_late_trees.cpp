@@ -109,22 +109,17 @@ TEST(TolerantTrees, WaitForTheRanksNotLateOnlyInATrial) {
 // same; ARCOLL_TREES_MAX_TRIALS voided ones leave the first tree; nothing
 // changes a decision.
 TEST(TolerantTrees, FoldDecidesOnAStableLateSetOrTwoAgreeingTrials) {
-  arcoll_late_trials_t t{};
-  arcoll_late_trees_fold(&t, ARCOLL_TREES_UNDECIDED, 0);
-  EXPECT_EQ(t.trees, ARCOLL_TREES_UNDECIDED);
-  arcoll_late_trees_fold(&t, ARCOLL_TREES_SECOND, 0);
-  EXPECT_EQ(t.trees, ARCOLL_TREES_SECOND);
-  arcoll_late_trees_fold(&t, ARCOLL_TREES_FIRST, 0);
-  EXPECT_EQ(t.trees, ARCOLL_TREES_SECOND);
-
-  arcoll_late_trials_t m{};  // a late rank that moves: every summary changes the late set
-  arcoll_late_trees_fold(&m, ARCOLL_TREES_SECOND, 1);
-  EXPECT_EQ(m.trees, ARCOLL_TREES_UNDECIDED);
-  arcoll_late_trees_fold(&m, ARCOLL_TREES_FIRST, 1);
-  EXPECT_EQ(m.trees, ARCOLL_TREES_UNDECIDED);
-  arcoll_late_trees_fold(&m, ARCOLL_TREES_FIRST, 1);
-  EXPECT_EQ(m.trees, ARCOLL_TREES_FIRST);
-
+  const int U = ARCOLL_TREES_UNDECIDED, F = ARCOLL_TREES_FIRST, S = ARCOLL_TREES_SECOND;
+  // (result, late set changed) folded in turn -> the decision after each
+  auto decisions = [](const std::vector<std::pair<int, int>> &seq) {
+    arcoll_late_trials_t t{};
+    std::vector<int> out;
+    for (auto [result, changed] : seq) arcoll_late_trees_fold(&t, result, changed), out.push_back(t.trees);
+    return out;
+  };
+  EXPECT_EQ(decisions({{U, 0}, {S, 0}, {F, 0}}), (std::vector<int>{U, S, S}));
+  // a late rank that moves: every summary changes the late set
+  EXPECT_EQ(decisions({{S, 1}, {F, 1}, {F, 1}}), (std::vector<int>{U, U, F}));
   arcoll_late_trials_t v{};  // never two alike: the first tree after the limit
   for (int i = 0; i < ARCOLL_TREES_MAX_TRIALS; ++i) {
     EXPECT_EQ(v.trees, ARCOLL_TREES_UNDECIDED) << i;
