@@ -3,7 +3,6 @@
 
 #include "late_trees.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
