@@ -12,29 +12,26 @@ int arcoll_late_trial_tree(uint64_t call, uint64_t next_x, int pending, int exch
 }
 
 int arcoll_late_trees_compare(int P, int nsampled, const arcoll_late_record_t *rec, double *mean) {
-  double sum[2] = {0.0, 0.0};
-  int n[2] = {0, 0}, prev = -1, ranks = 0;
-  for (int r = 0; r < P; ++r) {
+  double s[ARCOLL_LATE_SAMPLES] = {0}, sum[2] = {0.0, 0.0};
+  int tree[ARCOLL_LATE_SAMPLES], n[2] = {0, 0}, ranks = 0; /* tree: 0 first, 1 second, -1 no trial */
+  if (nsampled < 0 || nsampled > ARCOLL_LATE_SAMPLES) nsampled = 0;
+  for (int j = 0; j < nsampled; ++j) tree[j] = -1;
+  for (int r = 0; r < P; ++r) { /* only ranks with every sampled record: the same set for each call */
+    const arcoll_late_record_t *x = &rec[(size_t)r * (size_t)nsampled];
     int all = 1;
-    for (int i = 0; i < nsampled && all; ++i) all = (rec[(size_t)r * nsampled + i].flags & ARCOLL_LATE_VALID) != 0;
-    ranks += all;
-  }
-  for (int j = 0; j < nsampled && 2 * ranks >= P; ++j) {
-    int tree = -1; /* 0 first, 1 second, -1 not a trial call */
-    double s = 0.0;
-    for (int r = 0; r < P; ++r) {
-      int all = 1; /* only ranks with every sampled record: the same set for each call */
-      for (int i = 0; i < nsampled && all; ++i) all = (rec[(size_t)r * nsampled + i].flags & ARCOLL_LATE_VALID) != 0;
-      if (!all) continue;
-      const arcoll_late_record_t *x = &rec[(size_t)r * nsampled + j];
-      if (x->flags & ARCOLL_LATE_TRIAL) tree = (x->flags & ARCOLL_LATE_BINARY) ? 0 : 1;
-      s += x->exit - x->entry;
+    for (int j = 0; j < nsampled && all; ++j) all = (x[j].flags & ARCOLL_LATE_VALID) != 0;
+    if (!all) continue;
+    ++ranks;
+    for (int j = 0; j < nsampled; ++j) {
+      if (x[j].flags & ARCOLL_LATE_TRIAL) tree[j] = (x[j].flags & ARCOLL_LATE_BINARY) ? 0 : 1;
+      s[j] += x[j].exit - x[j].entry;
     }
-    if (tree >= 0 && tree == prev) sum[tree] += s, ++n[tree];
-    prev = tree;
   }
+  for (int j = 1; j < nsampled; ++j) /* a call after the other tree's (or no trial) left out */
+    if (tree[j] >= 0 && tree[j] == tree[j - 1]) sum[tree[j]] += s[j], ++n[tree[j]];
+  if (2 * ranks < P) n[0] = n[1] = 0;
   for (int k = 0; k < 2 && mean; ++k) mean[k] = n[k] > 0 ? sum[k] / n[k] : NAN;
-  if (n[0] < 2 || n[1] < 2 || 2 * ranks < P) return ARCOLL_TREES_UNDECIDED;
+  if (n[0] < 2 || n[1] < 2) return ARCOLL_TREES_UNDECIDED;
   return sum[1] / n[1] < (1.0 - ARCOLL_TREES_TOLERANCE) * (sum[0] / n[0]) ? ARCOLL_TREES_SECOND
                                                                           : ARCOLL_TREES_FIRST;
 }
