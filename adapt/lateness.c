@@ -18,7 +18,8 @@ static int parent_pos(int p, int P, int shape) {
 }
 
 /* Data toward the root (ARCOLL_LATE_UP): bottom-up over positions (children
- * come after their parent).  need(p) = when p's children's data is all
+ * come after their parent: binomial and chain shapes; the binary shape, whose
+ * parent may come later, is a bcast tree only).  need(p) = when p's children's data is all
  * there (latest child ready + t_level; -inf for a leaf); p is ready at
  * max(entry(p), need(p)); it caused max(0, entry(p) - max(need(p),
  * entry(parent))): beyond what its children and its parent's own arrival
@@ -339,7 +340,8 @@ int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_
   GET(s->nsampled);
   GET(s->ngroups);
   GET(s->trees);
-  if (s->trees < ARCOLL_TREES_UNDECIDED || s->trees > ARCOLL_TREES_SECOND || s->nsampled < 0 || s->nsampled > ARCOLL_LATE_SAMPLES || s->ngroups < 0 ||
+  if (s->trees < ARCOLL_TREES_UNDECIDED || s->trees > ARCOLL_TREES_SECOND || s->nsampled < 0 ||
+      s->nsampled > ARCOLL_LATE_SAMPLES || s->ngroups < 0 ||
       s->ngroups > ARCOLL_LATE_SAMPLES || p + 12 * (size_t)s->nsampled > end)
     return -1;
   for (int j = 0; j < s->nsampled; ++j) GET(s->seq_site[j]);
