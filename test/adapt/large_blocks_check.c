@@ -23,7 +23,6 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define CHECK_PROG "large_blocks_check"
 static int me, P, N = 4;
