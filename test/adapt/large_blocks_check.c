@@ -34,8 +34,6 @@ static int val(int c, int r, int j, int i) {
                (unsigned)i);
 }
 
-static int vcount(int k) { return (k % 3) * N; } /* the v-forms' count of rank k */
-
 static void displs_of(const int *cnt, int *dsp) {
   dsp[0] = 0;
   for (int k = 1; k < P; ++k) dsp[k] = dsp[k - 1] + cnt[k - 1];
@@ -49,9 +47,8 @@ static void allgather(int c, int *sb, int *rb) {
       CHECK(rb[r * N + i] == val(c, r, 0, i), "allgather call %d from %d [%d]", c, r, i);
 }
 
-static void allgatherv(int c, int *sb, int *rb, int *cnt, int *dsp) {
-  for (int k = 0; k < P; ++k) cnt[k] = vcount(k);
-  displs_of(cnt, dsp);
+/* cnt, dsp: the v-forms' counts, (k % 3) N for rank k, and displacements */
+static void allgatherv(int c, int *sb, int *rb, const int *cnt, const int *dsp) {
   for (int i = 0; i < cnt[me]; ++i) sb[i] = val(c, me, 0, i);
   MPI_Allgatherv(sb, cnt[me], MPI_INT, rb, cnt, dsp, MPI_INT, MPI_COMM_WORLD);
   for (int r = 0; r < P; ++r)
@@ -59,10 +56,8 @@ static void allgatherv(int c, int *sb, int *rb, int *cnt, int *dsp) {
       CHECK(rb[dsp[r] + i] == val(c, r, 0, i), "allgatherv call %d from %d [%d]", c, r, i);
 }
 
-static void gatherv(int c, int *sb, int *rb, int *cnt, int *dsp) {
+static void gatherv(int c, int *sb, int *rb, const int *cnt, const int *dsp) {
   const int root = c % 2 ? P - 1 : 0;
-  for (int k = 0; k < P; ++k) cnt[k] = vcount(k);
-  displs_of(cnt, dsp);
   for (int i = 0; i < cnt[me]; ++i) sb[i] = val(c, me, root, i);
   MPI_Gatherv(sb, cnt[me], MPI_INT, rb, cnt, dsp, MPI_INT, root, MPI_COMM_WORLD);
   if (me != root) return;
@@ -72,10 +67,8 @@ static void gatherv(int c, int *sb, int *rb, int *cnt, int *dsp) {
             root, r, i);
 }
 
-static void scatterv(int c, int *sb, int *rb, int *cnt, int *dsp) {
+static void scatterv(int c, int *sb, int *rb, const int *cnt, const int *dsp) {
   const int root = c % 2 ? 0 : P - 1;
-  for (int k = 0; k < P; ++k) cnt[k] = vcount(k);
-  displs_of(cnt, dsp);
   if (me == root)
     for (int r = 0; r < P; ++r)
       for (int i = 0; i < cnt[r]; ++i) sb[dsp[r] + i] = val(c, root, r, i);
@@ -98,9 +91,7 @@ static void alltoallv(int c, int *sb, int *rb, int *scnt, int *sdsp, int *rcnt, 
       CHECK(rb[rdsp[r] + i] == val(c, r, me, i), "alltoallv call %d from %d [%d]", c, r, i);
 }
 
-static void reduce_scatter(int c, int *sb, int *rb, int *cnt, int *dsp) {
-  for (int k = 0; k < P; ++k) cnt[k] = vcount(k);
-  displs_of(cnt, dsp);
+static void reduce_scatter(int c, int *sb, int *rb, const int *cnt, const int *dsp) {
   for (int j = 0; j < P; ++j)
     for (int i = 0; i < cnt[j]; ++i) sb[dsp[j] + i] = val(c, me, j, i);
   MPI_Reduce_scatter(sb, rb, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -163,12 +154,14 @@ int main(int argc, char **argv) {
   MPI_Type_commit(&pair);
   MPI_Op op;
   MPI_Op_create(compose, 0, &op);
+  for (int k = 0; k < P; ++k) c1[k] = (k % 3) * N; /* the v-forms' counts */
+  displs_of(c1, d1);
   for (int c = 0; c < calls; ++c) allgather(c, sb, rb);
   for (int c = 0; c < calls; ++c) allgatherv(c, sb, rb, c1, d1);
   for (int c = 0; c < calls; ++c) gatherv(c, sb, rb, c1, d1);
   for (int c = 0; c < calls; ++c) scatterv(c, sb, rb, c1, d1);
-  for (int c = 0; c < calls; ++c) alltoallv(c, sb, rb, c1, d1, c2, d2);
   for (int c = 0; c < calls; ++c) reduce_scatter(c, sb, rb, c1, d1);
+  for (int c = 0; c < calls; ++c) alltoallv(c, sb, rb, c1, d1, c2, d2); /* c1, d1 reused */
   for (int c = 0; c < calls; ++c) reduce_scatter_block(c, pair, op, usb, urb);
   long mine[2] = {failures, checked}, tot[2];
   MPI_Reduce(mine, tot, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
