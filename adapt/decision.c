@@ -94,11 +94,15 @@ int arcoll_decision_start_rooted(arcoll_comm_state_t *st, arcoll_cached_t *e, in
   return rc;
 }
 
-/* Complete d's schedules and apply the decision to ex; frees d. */
-static int complete(arcoll_comm_state_t *st, struct arcoll_decision *d, arcoll_explorer_t *ex) {
+/* Complete d's schedules and apply the decision to ex; frees d.  A rooted
+ * decision the root postponed (may_postpone): *again = calls to its new
+ * deadline, d kept. */
+static int complete(arcoll_comm_state_t *st, struct arcoll_decision *d, arcoll_explorer_t *ex,
+                    int may_postpone, int *again) {
+  *again = 0;
   if (d->rooted) {
-    const int rc = arcoll_decision_rooted_complete(st, d->rooted, ex);
-    free(d);
+    const int rc = arcoll_decision_rooted_complete(st, d->rooted, ex, may_postpone, again);
+    if (*again == 0) free(d);
     return rc;
   }
   int rc = nbc_wait_internal(d->sum);
@@ -119,7 +123,12 @@ static int complete(arcoll_comm_state_t *st, struct arcoll_decision *d, arcoll_e
 int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t *e, int *rc) {
   *rc = MPI_SUCCESS;
   if (--e->decision->calls_left > 0) return 0;
-  *rc = complete(st, e->decision, e->ex);
+  int again = 0;
+  *rc = complete(st, e->decision, e->ex, 1, &again);
+  if (again > 0) {
+    e->decision->calls_left = again;
+    return 0;
+  }
   e->decision = NULL;
   return 1;
 }
@@ -130,7 +139,10 @@ void arcoll_decision_settle(arcoll_comm_state_t *st) {
       for (int i = 0; st->cache[c][k] && i < ARCOLL_NCLASS; ++i) {
         arcoll_cached_t *e = &st->cache[c][k][i];
         if (!e->decision) continue;
-        complete(st, e->decision, e->ex);
+        int again = 0;
+        do /* a non-root takes the root's postponements it had not reached */
+          complete(st, e->decision, e->ex, 0, &again);
+        while (again > 0);
         e->decision = NULL;
         arcoll_online_keep(e); /* the tuning file (state teardown) notes the outcome */
       }

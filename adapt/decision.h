@@ -75,13 +75,28 @@ ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t 
  *  tolerant tree, select.h). */
 #define ARCOLL_ONLINE_STREAM_LAG 16
 
+/** How often the root of a rooted decision may postpone its deadline
+ *  (arcoll_decision_start_rooted): when the quorum of records is not in at
+ *  the deadline, the root sends every rank the calls to a new deadline
+ *  (ARCOLL_ONLINE_STREAM_LAG x 2^j at the j-th postponement) instead of
+ *  waiting; after the last one it waits.  Why: a streaming bcast's root
+ *  runs as many calls ahead of the ranks at the end of its tree as the
+ *  network buffers (SMPI's detached sends: all of them), so no lag in
+ *  calls is long enough, and its wait drained the stream and refilled it
+ *  (SMPI flat P = 64, 32 KiB, balanced, chain: 0.092 s summed inside at
+ *  calls 28-29, 49 calls' worth; the root waited 2.8 ms).  The non-roots
+ *  wait for the root's message at each deadline as before: it left the
+ *  root when the root passed that call. */
+#define ARCOLL_ROOTED_POSTPONES 4
+
 /**
  * Start the decision of ex's round the rooted way (bcast, scatter; the
  * round's last call had root `root`): every rank sends the root its n x trials times
  * inside and periods (one message); at the end of the `lag`-th call of the
  * class after it (>= 1) the root sums the times and takes the max of the
  * periods over the records it has - it waits for all but the latest one,
- * then takes it too if it has arrived - and sends that
+ * then takes it too if it has arrived; while that quorum is not in it
+ * postpones the deadline instead, up to ARCOLL_ROOTED_POSTPONES times - and sends that
  * result to every rank, which applies it (arcoll_explorer_decide_times):
  * every rank takes the root's decision at the same call.  The records left
  * out are received later (arcoll_decision_rooted_drain).
@@ -122,13 +137,16 @@ ARCOLL_HIDDEN int arcoll_decision_rooted_pending(const arcoll_comm_state_t *st, 
 
 /* decision_rooted.c: post this rank's record (and the root's receives);
  * complete at the deadline (applies the decision; the requests left open
- * go to st->rooted_open); test (wait = 0) or complete (1) those. */
+ * go to st->rooted_open) - or, may_postpone and the root's quorum not in,
+ * postpone it: *again = calls to the new deadline (0: decided), r kept;
+ * test (wait = 0) or complete (1) those. */
 struct arcoll_rooted;
 ARCOLL_HIDDEN struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
                                                                 const arcoll_explorer_t *ex,
                                                                 int root, int *rc);
 ARCOLL_HIDDEN int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_rooted *r,
-                                                  arcoll_explorer_t *ex);
+                                                  arcoll_explorer_t *ex, int may_postpone,
+                                                  int *again);
 ARCOLL_HIDDEN void arcoll_decision_rooted_drain(arcoll_comm_state_t *st, int wait);
 
 /** Complete every pending decision of st now (state teardown: MPI_Comm_free,

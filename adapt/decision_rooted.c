@@ -1,18 +1,25 @@
 /*
  * Bcast's online decisions taken by the root from the records that arrived
  * (decision.h, arcoll_decision_start_rooted): no rank waits for a late
- * rank's record.
+ * rank's record; a root whose records are not in at the deadline postpones
+ * it (ARCOLL_ROOTED_POSTPONES, decision.h) instead of waiting.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "decision.h"
+#include "late_tracker.h"
 
 /* records of rank r: buf[2 k r .. 2 k r + 2k) (times inside, then periods) */
 struct arcoll_rooted {
   int root, k, P, nreq;
   double *buf;      /* root: [P][2k] records, then [3k] result; else [2k] mine, [3k] result */
-  MPI_Request *req; /* root: [P] receives (its own: null), then [P] result sends; else send, receive */
+  MPI_Request *req; /* root: [P] receives (its own: null), [P] result sends, then
+                       [ARCOLL_ROOTED_POSTPONES][P] postponement sends; else send, receive */
+  unsigned char *got; /* root: the records received so far ([P]) */
+  int have, postponed; /* root: how many; postponements so far (both sides) */
+  double lag_sent[ARCOLL_ROOTED_POSTPONES]; /* root: the postponements' messages */
   struct arcoll_rooted *next; /* st->rooted_open: requests still open */
 };
 
@@ -20,7 +27,7 @@ struct arcoll_rooted {
 #define TAG_RESULT(c) (ARCOLL_TAG_DECISION(c) + 1)
 
 static void rooted_free(struct arcoll_rooted *r) {
-  free(r->buf), free(r->req), free(r);
+  free(r->buf), free(r->req), free(r->got), free(r);
 }
 
 void arcoll_decision_rooted_drain(arcoll_comm_state_t *st, int wait) {
@@ -44,15 +51,17 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   const int k = ex->n * ex->trials, P = st->P, me = st->me, c = (int)ex->coll;
   *rc = MPI_SUCCESS;
   struct arcoll_rooted *r = calloc(1, sizeof *r);
-  const int nreq = me == root ? 2 * P : 2;
+  const int nreq = me == root ? (2 + ARCOLL_ROOTED_POSTPONES) * P : 2;
   double *buf = malloc(sizeof(double) * (size_t)(me == root ? (2 * P + 3) * k : 5 * k));
   MPI_Request *req = malloc(sizeof *req * (size_t)nreq);
-  if (!r || !buf || !req) {
-    free(r), free(buf), free(req);
+  unsigned char *got = me == root ? calloc((size_t)P, 1) : NULL;
+  if (!r || !buf || !req || (me == root && !got)) {
+    free(r), free(buf), free(req), free(got);
     return NULL;
   }
   for (int i = 0; i < nreq; ++i) req[i] = MPI_REQUEST_NULL;
-  r->root = root, r->k = k, r->P = P, r->nreq = nreq, r->buf = buf, r->req = req;
+  r->root = root, r->k = k, r->P = P, r->nreq = nreq, r->buf = buf, r->req = req, r->got = got;
+  if (me == root) got[me] = 1, r->have = 1;
   double *mine = me == root ? buf + 2 * k * me : buf;
   for (int i = 0; i < k; ++i) mine[i] = ex->t[i], mine[k + i] = ex->p[i];
   if (me == root) {
@@ -68,47 +77,121 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
 }
 
 /* The root: which records to count - all but the latest one are waited
- * for, then that one if it has arrived; got[q] = 1 for those.  Why not
+ * for, then that one if it has arrived; r->got[q] = 1 for those.  Why not
  * fewer: a rank waiting inside for a late one sends its record as late,
  * and leaving such records out hides the cost of the tree that made it
  * wait (SMPI flat P = 256, 8 B, one late rank with a subtree of 32 in
  * binomial: leaving out the latest 31 records chose a tree, 4.69 s summed
- * inside against 1.85 s with the allreduce way; all but one: 2.05 s). */
-static int root_collect(struct arcoll_rooted *r, int me, unsigned char *got, int *idx) {
+ * inside against 1.85 s with the allreduce way; all but one: 2.05 s).
+ * wait = 0: only what has arrived; returns *ready = 1 when the quorum is
+ * in (the latest one taken if it is in too), else 0. */
+static int root_collect(struct arcoll_rooted *r, int *idx, int wait, int *ready) {
   const int P = r->P, quorum = P - 2 > 0 ? P - 2 : P - 1;
-  int have = 0, rc = MPI_SUCCESS, outc = 0;
-  got[me] = 1;
-  while (have < quorum) {
-    rc = PMPI_Waitsome(P, r->req, &outc, idx, MPI_STATUSES_IGNORE);
+  int rc = MPI_SUCCESS, outc = 0;
+  *ready = 0;
+  while (r->have < quorum) {
+    rc = wait ? PMPI_Waitsome(P, r->req, &outc, idx, MPI_STATUSES_IGNORE)
+              : PMPI_Testsome(P, r->req, &outc, idx, MPI_STATUSES_IGNORE);
     if (rc != MPI_SUCCESS || outc == MPI_UNDEFINED) return rc;
-    for (int i = 0; i < outc; ++i) got[idx[i]] = 1, ++have;
+    for (int i = 0; i < outc; ++i) r->got[idx[i]] = 1, ++r->have;
+    if (!wait && r->have < quorum) return rc;
   }
+  *ready = 1;
   rc = PMPI_Testsome(P, r->req, &outc, idx, MPI_STATUSES_IGNORE);
-  for (int i = 0; rc == MPI_SUCCESS && outc != MPI_UNDEFINED && i < outc; ++i) got[idx[i]] = 1;
+  for (int i = 0; rc == MPI_SUCCESS && outc != MPI_UNDEFINED && i < outc; ++i)
+    r->got[idx[i]] = 1, ++r->have;
+  return rc;
+}
+
+/* The records in (r->got) reduced into res (3k doubles): the sums of the
+ * times inside, then the layout of arcoll_explorer_period_extremes()
+ * reduced: max periods, minus the min ones.  The records not in are left
+ * out (late; their receives complete later, drain). */
+static void root_reduce(const struct arcoll_rooted *r, double *res) {
+  const int k = r->k;
+  for (int i = 0; i < k; ++i) res[i] = 0.0, res[k + i] = -INFINITY, res[2 * k + i] = -INFINITY;
+  for (int q = 0; q < r->P; ++q) {
+    if (!r->got[q]) continue;
+    for (int i = 0; i < k; ++i) {
+      res[i] += r->buf[2 * k * q + i];
+      res[k + i] = fmax(res[k + i], r->buf[2 * k * q + k + i]);
+      res[2 * k + i] = fmax(res[2 * k + i], -r->buf[2 * k * q + k + i]);
+    }
+  }
+}
+
+static int same_choice(const arcoll_choice_t *a, const arcoll_choice_t *b) {
+  return a->algo == b->algo && a->segment_bytes == b->segment_bytes && a->k == b->k;
+}
+
+/* Whether postponing costs (about) nothing: the calls until the new
+ * deadline run ex's held configuration, as the lag's did.  Only where the
+ * last lateness summary of this collective found the arrivals at this root
+ * quiet (lateness.h arcoll_late_quiet; no summary: no) - under arrival
+ * noise held may be far off the best (SMPI flat P = 64, 32 KiB, 0-200 us
+ * noise: held, the chain, at 0.0064 s per call summed against the binary
+ * tree's 0.0041, postponed from call 28 to 76: 0.813 -> 0.923 s in all;
+ * from 28 to 44: 0.854) - and then while fewer than half the records are
+ * in (nothing known: a streaming root far ahead of every rank), or when
+ * the decision over the records in would run held next anyway.  res:
+ * scratch of 3k doubles. */
+static int postpone_harmless(const arcoll_comm_state_t *st, const struct arcoll_rooted *r,
+                             const arcoll_explorer_t *ex, double *res) {
+  const arcoll_late_tracker_t *lt = st->late[ex->coll];
+  if (!lt || lt->exchanges == 0 || !arcoll_late_quiet(lt->sum, r->root)) return 0;
+  if (2 * r->have < r->P) return 1;
+  arcoll_explorer_t trial = *ex; /* a plain struct: decided on a copy */
+  root_reduce(r, res);
+  arcoll_explorer_decide_extremes(&trial, res, res + r->k);
+  const arcoll_choice_t *next = arcoll_explorer_next(&trial);
+  if (!next) next = &trial.best;
+  return same_choice(next, ex->has_held ? &ex->held : &ex->best);
+}
+
+/* The root postpones: every other rank gets one double, the calls to the
+ * next deadline (the result message is 3k doubles: the receiver tells
+ * them apart by the count). */
+static int root_postpone(arcoll_comm_state_t *st, struct arcoll_rooted *r, int c, int lag) {
+  const int P = r->P, j = r->postponed++;
+  int rc = MPI_SUCCESS;
+  r->lag_sent[j] = lag;
+  for (int q = 0; q < P; ++q)
+    if (q != st->me) {
+      const int src = PMPI_Isend(&r->lag_sent[j], 1, MPI_DOUBLE, q, TAG_RESULT(c), st->priv,
+                                 &r->req[(2 + j) * P + q]);
+      if (rc == MPI_SUCCESS) rc = src;
+    }
   return rc;
 }
 
 int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_rooted *r,
-                                    arcoll_explorer_t *ex) {
+                                    arcoll_explorer_t *ex, int may_postpone, int *again) {
   const int k = r->k, P = r->P, me = st->me, c = (int)ex->coll;
   double *res = me == r->root ? r->buf + 2 * k * P : r->buf + 2 * k;
   int rc = MPI_SUCCESS;
+  *again = 0;
   if (me == r->root) {
-    unsigned char *got = calloc((size_t)P, 1);
-    int *idx = malloc(sizeof(int) * (size_t)P);
-    if (!got || !idx) rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS) rc = root_collect(r, me, got, idx);
-    /* the layout of arcoll_explorer_period_extremes() reduced: max periods, minus the min ones */
-    for (int i = 0; i < k; ++i) res[i] = 0.0, res[k + i] = -INFINITY, res[2 * k + i] = -INFINITY;
-    for (int q = 0; rc == MPI_SUCCESS && q < P; ++q) {
-      if (!got[q]) continue; /* late: left out; its receive completes later (drain) */
-      for (int i = 0; i < k; ++i) {
-        res[i] += r->buf[2 * k * q + i];
-        res[k + i] = fmax(res[k + i], r->buf[2 * k * q + k + i]);
-        res[2 * k + i] = fmax(res[2 * k + i], -r->buf[2 * k * q + k + i]);
+    int *idx = malloc(sizeof(int) * (size_t)P), ready = 0;
+    if (!idx) rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS && may_postpone && r->postponed < ARCOLL_ROOTED_POSTPONES) {
+      rc = root_collect(r, idx, 0, &ready);
+      if (rc == MPI_SUCCESS && !ready && postpone_harmless(st, r, ex, res)) {
+        *again = ARCOLL_ONLINE_STREAM_LAG << r->postponed;
+        rc = root_postpone(st, r, c, *again);
+        if (arcoll_g_cfg.debug)
+          fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: decision postponed %d calls by "
+                  "root %d (records in: %d of %d, arrivals quiet)\n", ex->best.algo->collective, P,
+                  (long long)ex->bytes, *again, me, r->have, P);
+        if (rc == MPI_SUCCESS) {
+          free(idx);
+          return rc;
+        }
+        *again = 0; /* failed: the others get the error's result below */
       }
     }
-    free(got), free(idx);
+    if (rc == MPI_SUCCESS && !ready) rc = root_collect(r, idx, 1, &ready);
+    if (rc == MPI_SUCCESS) root_reduce(r, res);
+    free(idx);
     /* on an error the others still get a result: every time +inf, the
      * decision then keeps the current best everywhere */
     if (rc != MPI_SUCCESS)
@@ -119,7 +202,19 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
         if (rc == MPI_SUCCESS) rc = src;
       }
   } else {
-    rc = PMPI_Wait(&r->req[1], MPI_STATUS_IGNORE);
+    MPI_Status status;
+    int n = 0;
+    rc = PMPI_Wait(&r->req[1], &status);
+    if (rc == MPI_SUCCESS) rc = PMPI_Get_count(&status, MPI_DOUBLE, &n);
+    if (rc == MPI_SUCCESS && n == 1) { /* postponed: the next message at the new deadline */
+      const int lag = res[0] >= 1.0 ? (int)res[0] : 1; /* read before the buffer is reposted */
+      ++r->postponed;
+      rc = PMPI_Irecv(res, 3 * k, MPI_DOUBLE, r->root, TAG_RESULT(c), st->priv, &r->req[1]);
+      if (rc == MPI_SUCCESS) {
+        *again = lag;
+        return rc;
+      }
+    }
   }
   if (me == r->root || rc == MPI_SUCCESS) { /* the root: what it sent */
     arcoll_explorer_decide_extremes(ex, res, res + k);

@@ -291,6 +291,17 @@ double arcoll_late_threshold(double t_level, double noise) {
   return t_level > n2 ? t_level : n2;
 }
 
+int arcoll_late_quiet(const arcoll_late_summary_t *s, int root) {
+  int found = 0;
+  for (int g = 0; s && g < s->ngroups; ++g) {
+    const arcoll_late_group_t *gr = &s->group[g];
+    if (gr->root != root) continue;
+    if (gr->n > 0 && !(gr->late[0].lateness < ARCOLL_LATE_QUIET_FRACTION * gr->t_level)) return 0;
+    found = 1;
+  }
+  return found;
+}
+
 int arcoll_late_next_interval(int interval, int changed, int min_interval) {
   if (min_interval < ARCOLL_LATE_MIN_INTERVAL) min_interval = ARCOLL_LATE_MIN_INTERVAL;
   if (min_interval > ARCOLL_LATE_MAX_INTERVAL) min_interval = ARCOLL_LATE_MAX_INTERVAL;

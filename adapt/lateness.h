@@ -216,6 +216,22 @@ int arcoll_late_group_put(arcoll_late_group_t *g, arcoll_late_entry_t e);
  */
 double arcoll_late_threshold(double t_level, double noise);
 
+/** Fraction of t_level below which every listed lateness counts as quiet
+ *  (arcoll_late_quiet). */
+#define ARCOLL_LATE_QUIET_FRACTION 0.25
+
+/**
+ * 1 if summary s has a group of root `root` (any site) and every such group
+ * is quiet: no rank listed, or its latest listed rank's mean caused
+ * lateness below ARCOLL_LATE_QUIET_FRACTION x the group's t_level (no rank
+ * late by a quarter of a tree level: the arrivals are balanced); 0 if not,
+ * or if s is NULL or holds no group of that root (nothing known).  Used by
+ * the rooted online decisions (adapt/decision.h, ARCOLL_ROOTED_POSTPONES):
+ * SMPI flat P = 64, 32 KiB bcast, balanced: nothing listed; 0-200 us noise
+ * per call: 4 ranks listed, the latest 43 us caused against t_level 62 us.
+ */
+int arcoll_late_quiet(const arcoll_late_summary_t *s, int root);
+
 /**
  * Calls until the next exchange start, given the current interval and whether
  * the summary just applied changed any late set: a change -> `min_interval`;

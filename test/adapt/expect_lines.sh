@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # expect_lines.sh REGEX... -- COMMAND ARGS...: runs COMMAND (stdout and stderr
 # together, printed), then fails unless its exit status is 0 and every
-# extended REGEX matches one of its lines (ctest's PASS_REGULAR_EXPRESSION
-# passes on any one of its patterns and ignores the exit status).
+# extended REGEX matches one of its lines, and no line matches a REGEX given
+# as !REGEX (ctest's PASS_REGULAR_EXPRESSION passes on any one of its
+# patterns and ignores the exit status).
 set -uo pipefail
 pats=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do pats+=("$1"); shift; done
@@ -12,6 +13,10 @@ out=$("$@" 2>&1); rc=$?
 printf '%s\n' "$out"
 [ $rc -eq 0 ] || { echo "expect_lines: FAIL: exit status $rc" >&2; exit 1; }
 for p in "${pats[@]}"; do
-  grep -Eq -- "$p" <<<"$out" || { echo "expect_lines: FAIL: no line matches: $p" >&2; exit 1; }
+  if [ "${p:0:1}" = '!' ]; then
+    ! grep -Eq -- "${p:1}" <<<"$out" || { echo "expect_lines: FAIL: a line matches: ${p:1}" >&2; exit 1; }
+  else
+    grep -Eq -- "$p" <<<"$out" || { echo "expect_lines: FAIL: no line matches: $p" >&2; exit 1; }
+  fi
 done
 echo "expect_lines: OK (${#pats[@]} patterns)"

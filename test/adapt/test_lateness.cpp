@@ -1,6 +1,6 @@
 // Unit tests of adapt/lateness.c: the caused-lateness measure, the summary
-// (grouping, listing, noise level), its wire format, the exchange interval
-// and the exchange schedule.  No MPI.
+// (grouping, listing, noise level), its wire format, the exchange interval,
+// the exchange schedule and the quiet-arrivals test.  No MPI.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -337,3 +337,25 @@ TEST(Schedule, RootCoordinatesDownWithoutChargingUpWithCharging) {
 }
 
 }  // namespace
+
+TEST(Quiet, OnlyListedLatenessBelowAQuarterLevelAtThatRoot) {
+  arcoll_late_summary_t s{};
+  EXPECT_EQ(arcoll_late_quiet(nullptr, 0), 0);  // nothing known
+  EXPECT_EQ(arcoll_late_quiet(&s, 0), 0);       // no group
+  s.ngroups = 2;
+  s.group[0].root = 0, s.group[0].t_level = 60e-6f, s.group[0].n = 0;
+  s.group[1].root = 5, s.group[1].t_level = 60e-6f, s.group[1].n = 1;
+  s.group[1].late[0] = {3, 1e-3f};
+  EXPECT_EQ(arcoll_late_quiet(&s, 0), 1);  // nobody listed at root 0
+  EXPECT_EQ(arcoll_late_quiet(&s, 5), 0);  // a late rank at root 5
+  EXPECT_EQ(arcoll_late_quiet(&s, 7), 0);  // no group of root 7
+  s.group[1].late[0].lateness = 14e-6f;    // below a quarter of 60 us
+  EXPECT_EQ(arcoll_late_quiet(&s, 5), 1);
+  s.group[1].late[0].lateness = 16e-6f;  // above: arrival noise
+  EXPECT_EQ(arcoll_late_quiet(&s, 5), 0);
+  s.group[0].root = 5;  // two sites of root 5: both must be quiet
+  s.group[1].late[0].lateness = 1e-6f;
+  EXPECT_EQ(arcoll_late_quiet(&s, 5), 1);
+  s.group[0].n = 1, s.group[0].late[0] = {9, 40e-6f};
+  EXPECT_EQ(arcoll_late_quiet(&s, 5), 0);
+}

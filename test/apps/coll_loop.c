@@ -7,13 +7,16 @@
  * Usage: coll_loop -c bcast|reduce|gather|allreduce|scatter|allgather|
  *                     reduce_scatter_block|alltoall|gatherv|scatterv|
  *                     allgatherv|alltoallv|reduce_scatter [-m bytes] [-n calls]
- *                  [-s scenario] [-d delay_s] [-r root] [-w work_s] [-S seed] [-v]
+ *                  [-s scenario] [-d delay_s] [-r root] [-w work_s] [-S seed] [-v] [-p]
  *   -m  bytes per rank (gather, scatter, allgather, reduce_scatter_block,
  *       alltoall: the block of one rank; the v-variants: its mean, blocks of
  *       0.5, 1, 1.5 x that, coll_loop_v.h), rounded down
  *       to whole 4-byte unsigned elements (default 32768)
  *   -n  calls (default 200);  -r root (default 0);  -S seed of `noise` (default 1)
  *   -v  every rank prints its own time inside and loop time to stderr (RANK r ...)
+ *   -p  rank 0 also prints, per call c, the time inside summed over ranks
+ *       (CALL c inside_sum=<s>), one MPI_Reduce of the calls' times after the
+ *       loop: where a run's time goes (exploration, pipeline fills, exchanges)
  *   -d  delay of the late ranks in seconds (default 1e-3; seed001: 3e-3 unless given)
  *   -w  computation every rank does before every call, seconds (default 0)
  *   -s  scenario, the delay is injected before every call on:
@@ -118,7 +121,7 @@ static void usage(int me, const char *prog) {
                     "reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|"
                     "reduce_scatter [-m bytes] [-n calls] "
                     "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001] [-d delay_s] "
-                    "[-r root] [-w work_s] [-S seed] [-v]\n", prog);
+                    "[-r root] [-w work_s] [-S seed] [-v] [-p]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -156,8 +159,8 @@ int main(int argc, char **argv) {
   long bytes = 32768;
   double delay = 1e-3, work = 0;
   uint64_t seed = 1;
-  int opt, verbose = 0;
-  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:w:S:vh")) != -1) {
+  int opt, verbose = 0, per_call = 0;
+  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:w:S:vph")) != -1) {
     switch (opt) {
       case 'c': coll = lookup(coll_names, optarg); if (coll < 0) usage(me, argv[0]); break;
       case 'm': bytes = atol(optarg); break;
@@ -168,6 +171,7 @@ int main(int argc, char **argv) {
       case 'w': work = atof(optarg); break;
       case 'S': seed = strtoull(optarg, NULL, 10); break;
       case 'v': verbose = 1; break;
+      case 'p': per_call = 1; break;
       default: usage(me, argv[0]);
     }
   }
@@ -225,6 +229,8 @@ int main(int argc, char **argv) {
   unsigned Pu = (unsigned)P, tri = (unsigned)((unsigned long long)P * (P - 1) / 2);
   long errors = 0;
   double inside = 0;
+  double *call_inside = per_call ? calloc((size_t)calls, sizeof(double)) : NULL;
+  if (per_call && !call_inside) MPI_Abort(MPI_COMM_WORLD, 3);
   const int cnt = (int)count;
 
   MPI_Barrier(MPI_COMM_WORLD);
@@ -256,7 +262,9 @@ int main(int argc, char **argv) {
       case C_RSB: MPI_Reduce_scatter_block(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, MPI_COMM_WORLD); break;
       case C_ALLTOALL: MPI_Alltoall(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, MPI_COMM_WORLD); break;
     }
-    inside += MPI_Wtime() - t0;
+    const double dt = MPI_Wtime() - t0;
+    inside += dt;
+    if (call_inside) call_inside[c] = dt;
     /* check */
     long bad = coll >= C_GATHERV ? cl_v_check(&vx, c) : 0;
     switch (coll) {
@@ -313,6 +321,15 @@ int main(int argc, char **argv) {
            "errors=%ld\n", coll_names[coll], scen_names[scen], P, count * (long)sizeof(unsigned),
            calls, inside_sum, loop_max, total_errors);
     fflush(stdout);
+  }
+  if (call_inside) {
+    double *sum = me == 0 ? calloc((size_t)calls, sizeof(double)) : NULL;
+    if (me == 0 && !sum) MPI_Abort(MPI_COMM_WORLD, 3);
+    MPI_Reduce(call_inside, sum, calls, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (me == 0)
+      for (int c = 0; c < calls; ++c) printf("CALL %d inside_sum=%.9g\n", c, sum[c]);
+    free(sum);
+    free(call_inside);
   }
   free(sbuf);
   free(rbuf);
