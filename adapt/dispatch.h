@@ -214,6 +214,7 @@ typedef struct arcoll_late_call {
   const int *order;          /**< order of this call (NULL: classic) */
   double entry;              /**< entry time, common clock, seconds */
   int trial;                 /**< the call runs a tolerant tree on trial (late_trees.h) */
+  int root;                  /**< the call's root */
 } arcoll_late_call_t;
 
 /**
@@ -250,6 +251,19 @@ ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
 ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_coll_t c,
                                                            MPI_Aint bytes, const arcoll_cached_t *ch,
                                                            arcoll_late_call_t *lc);
+
+/**
+ * At the end of a bcast call (after arcoll_late_end): when the tracker's
+ * first summary, applied at this call's exit on every rank, finds the calls
+ * of lc's root a stream (lateness.h arcoll_late_streaming) and no rank
+ * late, the exploration of `chosen` is reduced to the streaming
+ * configuration and the tolerant tree (collectives/online_slots.h
+ * arcoll_explorer_stream_only) before its next call.  Local; prints the
+ * reduction with ARCOLL_DEBUG.
+ */
+ARCOLL_HIDDEN void arcoll_late_stream_only(const arcoll_comm_state_t *st,
+                                           const arcoll_cached_t *chosen,
+                                           const arcoll_late_call_t *lc);
 
 /**
  * After a rooted call that ran `ran` where the choice was `chosen` (t0 =

@@ -3,11 +3,13 @@
  * gather): which calls use one, and what one tree level costs.  The
  * tracking itself: late_tracker.h; decisions: lateness.h, order.h.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "dispatch.h"
 #include "late_trees.h"
 #include "online_noted.h"
+#include "online_slots.h"
 #include "site.h"
 
 int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes) {
@@ -23,6 +25,7 @@ int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cac
                       int root, int usable, MPI_Aint bytes, arcoll_late_call_t *lc) {
   int rc = MPI_SUCCESS;
   memset(lc, 0, sizeof *lc);
+  lc->root = root;
   if (!usable || !arcoll_late_applies(c, bytes) || !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER))
     return MPI_SUCCESS;
   if (!(lc->lt = arcoll_late(st, c, &rc))) return rc;
@@ -72,6 +75,19 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
   }
   arcoll_note(c, alt->algo);
   return alt;
+}
+
+void arcoll_late_stream_only(const arcoll_comm_state_t *st, const arcoll_cached_t *chosen,
+                             const arcoll_late_call_t *lc) {
+  const arcoll_late_tracker_t *t = lc->lt;
+  arcoll_explorer_t *ex = chosen->ex;
+  if (!t || !ex || t->exchanges != 1 || t->late_seen || !arcoll_late_streaming(t->sum, lc->root) ||
+      !arcoll_explorer_stream_only(ex) || !arcoll_g_cfg.debug || st->me != 0)
+    return;
+  fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: calls back to back (first lateness "
+          "summary): measuring %s/%lld and %s/%lld only\n", ex->cand[0].algo->collective, st->P,
+          (long long)ex->bytes, ex->cand[0].algo->name, (long long)ex->cand[0].segment_bytes,
+          ex->cand[1].algo->name, (long long)ex->cand[1].segment_bytes);
 }
 
 int arcoll_late_done(arcoll_comm_state_t *st, const arcoll_cached_t *chosen,

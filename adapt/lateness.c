@@ -249,7 +249,12 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
       ++out->ngroups;
     }
     ++ncalls[g];
-    for (int r = 0; r < P; ++r) sum[(size_t)g * P + r] += caused[r];
+    for (int r = 0; r < P; ++r) {
+      sum[(size_t)g * P + r] += caused[r];
+      if (first_call + (uint64_t)j > 0 && (call[r].flags & ARCOLL_LATE_VALID) &&
+          call[r].gap > out->group[g].gap)
+        out->group[g].gap = (float)call[r].gap;
+    }
   }
   for (int g = 0; g < out->ngroups; ++g) {
     arcoll_late_group_t *G = &out->group[g];
@@ -302,6 +307,13 @@ int arcoll_late_quiet(const arcoll_late_summary_t *s, int root) {
   return found;
 }
 
+int arcoll_late_streaming(const arcoll_late_summary_t *s, int root) {
+  if (!arcoll_late_quiet(s, root)) return 0;
+  for (int g = 0; g < s->ngroups; ++g)
+    if (s->group[g].root == root && !(s->group[g].gap < s->group[g].t_level)) return 0;
+  return 1;
+}
+
 int arcoll_late_next_interval(int interval, int changed, int min_interval) {
   if (min_interval < ARCOLL_LATE_MIN_INTERVAL) min_interval = ARCOLL_LATE_MIN_INTERVAL;
   if (min_interval > ARCOLL_LATE_MAX_INTERVAL) min_interval = ARCOLL_LATE_MAX_INTERVAL;
@@ -337,6 +349,7 @@ int arcoll_late_pack(const arcoll_late_summary_t *s, unsigned char *buf) {
     PUT(G->n);
     PUT(G->t_level);
     PUT(G->noise);
+    PUT(G->gap);
     memcpy(p, G->late, sizeof(G->late[0]) * (size_t)G->n);
     p += sizeof(G->late[0]) * (size_t)G->n;
   }
@@ -360,12 +373,13 @@ int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_
   for (int j = s->nsampled; j < ARCOLL_LATE_SAMPLES; ++j) s->seq_root[j] = -1;
   for (int g = 0; g < s->ngroups; ++g) {
     arcoll_late_group_t *G = &s->group[g];
-    if (p + 24 > end) return -1;
+    if (p + 28 > end) return -1;
     GET(G->site);
     GET(G->root);
     GET(G->n);
     GET(G->t_level);
     GET(G->noise);
+    GET(G->gap);
     if (G->n < 0 || G->n > ARCOLL_LATE_LIST || p + sizeof(G->late[0]) * (size_t)G->n > end) return -1;
     memcpy(G->late, p, sizeof(G->late[0]) * (size_t)G->n);
     p += sizeof(G->late[0]) * (size_t)G->n;

@@ -146,6 +146,8 @@ typedef struct arcoll_late_group {
   int32_t n;       /**< listed ranks, latest first (0..ARCOLL_LATE_LIST) */
   float t_level;   /**< the root's t_level (seconds) */
   float noise;     /**< (ARCOLL_LATE_LIST+1)-th largest mean caused lateness, 0 if fewer */
+  float gap;       /**< the longest time a rank spent outside between two of the
+                        group's calls (seconds; a record's gap; call 0 has none) */
   arcoll_late_entry_t late[ARCOLL_LATE_LIST];
 } arcoll_late_group_t;
 
@@ -231,6 +233,24 @@ double arcoll_late_threshold(double t_level, double noise);
  * per call: 4 ranks listed, the latest 43 us caused against t_level 62 us.
  */
 int arcoll_late_quiet(const arcoll_late_summary_t *s, int root);
+
+/**
+ * 1 if the calls of root `root` in summary s form a stream: quiet arrivals
+ * (arcoll_late_quiet) and every rank, the root included, re-entered within
+ * one tree level's time (gap < t_level in every such group): back-to-back
+ * calls with nothing between them, where a broadcast costs its busiest rank's
+ * occupancy per call, not its latency (collectives/select.h
+ * arcoll_select_stream; the online selection then measures only the
+ * streaming configuration beside the tolerant tree, online_slots.h
+ * arcoll_explorer_stream_only).  A program that computes, or calls other
+ * collectives, between its broadcasts is not a stream, nor one whose root
+ * does (SMPI flat P = 256, 32 KiB, the root 1 ms late before every call:
+ * with the root's time outside left out, the chain and the binary tree
+ * alone measured, 51.98 s summed inside against 51.51 with the whole
+ * exploration, loop +2.7 %: the chain's 255-hop fill and drain).  0 when
+ * nothing is known.
+ */
+int arcoll_late_streaming(const arcoll_late_summary_t *s, int root);
 
 /**
  * Calls until the next exchange start, given the current interval and whether

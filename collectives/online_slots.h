@@ -39,6 +39,24 @@ int arcoll_explorer_find(const arcoll_explorer_t *e, const char *name);
 void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c,
                                 int P, MPI_Aint bytes, int commutative, int ncand, int no_tree);
 
+/**
+ * Round 0 of a bcast's exploration reduced, before its first measured run,
+ * to the configuration that streams best (e->stream_at) and the tolerant
+ * tree whose runs were noted (online_noted.h, e->preset: the last
+ * candidate): for back-to-back calls with nothing between them
+ * (adapt/lateness.h arcoll_late_streaming), where a broadcast costs its
+ * busiest rank's occupancy per call and the others - predicted for one
+ * call alone - cost several of the streaming one's calls each to measure
+ * (SMPI flat P = 64, 32 KiB: scatter_rdb 0.0103 s per call summed over
+ * ranks, twotree 0.0107 - 0.0169, the chain 0.0019; the two-level tree:
+ * scatter_rdb 0.36, the chain 0.013).  The streaming candidate moves to
+ * the front with its warm-up call; the others are dropped (not readmitted,
+ * online.h).  Returns 1 when e was reduced, 0 when it was left as it was
+ * (not round 0, a run measured, no streaming candidate or no noted one).
+ * No MPI; every rank given the same e reduces it the same way.
+ */
+int arcoll_explorer_stream_only(arcoll_explorer_t *e);
+
 #ifdef __cplusplus
 }
 #endif

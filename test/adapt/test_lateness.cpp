@@ -1,6 +1,6 @@
 // Unit tests of adapt/lateness.c: the caused-lateness measure, the summary
 // (grouping, listing, noise level), its wire format, the exchange interval,
-// the exchange schedule and the quiet-arrivals test.  No MPI.
+// the exchange schedule, the quiet-arrivals and the streaming tests.  No MPI.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -282,6 +282,8 @@ TEST(Summary, PackUnpackRoundTripAndRejectsGarbage) {
   ASSERT_EQ(u.ngroups, s.ngroups);
   for (int g = 0; g < s.ngroups; ++g) {
     EXPECT_EQ(u.group[g].site, s.group[g].site);
+    EXPECT_EQ(u.group[g].gap, s.group[g].gap);
+    EXPECT_GT(u.group[g].gap, 0.0f);
     ASSERT_EQ(u.group[g].n, s.group[g].n);
     for (int i = 0; i < s.group[g].n; ++i) {
       EXPECT_EQ(u.group[g].late[i].rank, s.group[g].late[i].rank);
@@ -358,4 +360,44 @@ TEST(Quiet, OnlyListedLatenessBelowAQuarterLevelAtThatRoot) {
   EXPECT_EQ(arcoll_late_quiet(&s, 5), 1);
   s.group[0].n = 1, s.group[0].late[0] = {9, 40e-6f};
   EXPECT_EQ(arcoll_late_quiet(&s, 5), 0);
+}
+
+TEST(Streaming, GapIsTheLongestTimeOutsideAfterCallZero) {
+  const int P = 8;
+  const double t = 1e-5;
+  std::vector<double> e(P, 1.0);
+  auto c0 = call(P, 0, e, t), c1 = call(P, 0, e, t);
+  for (int r = 0; r < P; ++r) c0[r].gap = c1[r].gap = 1e-6;
+  c0[3].gap = 5e-3;  // call 0: no previous call, not counted
+  c1[6].gap = 2e-6;
+  auto rec = interleave({c0, c1});
+  arcoll_late_summary_t s;
+  ASSERT_EQ(arcoll_late_summarise(P, 0, 2, rec.data(), 0.0, &s), 0);
+  ASSERT_EQ(s.ngroups, 1);
+  EXPECT_FLOAT_EQ(s.group[0].gap, 2e-6f);
+  EXPECT_EQ(arcoll_late_streaming(&s, 0), 1);  // quiet, back to back (gap < t_level)
+  ASSERT_EQ(arcoll_late_summarise(P, 5, 2, rec.data(), 0.0, &s), 0);  // call 0 is call 5 now
+  EXPECT_FLOAT_EQ(s.group[0].gap, 5e-3f);
+  EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);  // rank 3 computed 5 ms between calls
+  rec = interleave({c0, c1});
+  rec[(size_t)0 * 2 + 1].gap = 4e-3;  // the root, call 1: it computes between its calls
+  ASSERT_EQ(arcoll_late_summarise(P, 0, 2, rec.data(), 0.0, &s), 0);
+  EXPECT_FLOAT_EQ(s.group[0].gap, 4e-3f);
+  EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);
+}
+
+TEST(Streaming, NeedsQuietArrivalsAndShortGapsAtThatRoot) {
+  arcoll_late_summary_t s{};
+  EXPECT_EQ(arcoll_late_streaming(nullptr, 0), 0);
+  EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);  // nothing known
+  s.ngroups = 1;
+  s.group[0].root = 0, s.group[0].t_level = 60e-6f, s.group[0].gap = 1e-6f;
+  EXPECT_EQ(arcoll_late_streaming(&s, 0), 1);
+  EXPECT_EQ(arcoll_late_streaming(&s, 1), 0);  // no group of root 1
+  s.group[0].gap = 60e-6f;                     // a tree level outside: not back to back
+  EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);
+  s.group[0].gap = 1e-6f, s.group[0].n = 1, s.group[0].late[0] = {4, 30e-6f};
+  EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);  // arrival noise
+  s.group[0].t_level = 0.0f, s.group[0].n = 0;
+  EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);  // no tree level known
 }
