@@ -247,7 +247,7 @@ int arcoll_late_quiet(const arcoll_late_summary_t *s, int root);
  * does (SMPI flat P = 256, 32 KiB, the root 1 ms late before every call:
  * with the root's time outside left out, the chain and the binary tree
  * alone measured, 51.98 s summed inside against 51.51 with the whole
- * exploration, loop +2.7 %: the chain's 255-hop fill and drain).  0 when
+ * exploration, loop 0.2075 s against 0.2018: the chain's 255-hop fill and drain).  0 when
  * nothing is known.
  */
 int arcoll_late_streaming(const arcoll_late_summary_t *s, int root);
