@@ -120,10 +120,6 @@ static void root_reduce(const struct arcoll_rooted *r, double *res) {
   }
 }
 
-static int same_choice(const arcoll_choice_t *a, const arcoll_choice_t *b) {
-  return a->algo == b->algo && a->segment_bytes == b->segment_bytes && a->k == b->k;
-}
-
 /* Whether postponing costs (about) nothing: the calls until the new
  * deadline run ex's held configuration, as the lag's did.  Only where the
  * last lateness summary of this collective found the arrivals at this root
@@ -145,7 +141,7 @@ static int postpone_harmless(const arcoll_comm_state_t *st, const struct arcoll_
   arcoll_explorer_decide_extremes(&trial, res, res + r->k);
   const arcoll_choice_t *next = arcoll_explorer_next(&trial);
   if (!next) next = &trial.best;
-  return same_choice(next, ex->has_held ? &ex->held : &ex->best);
+  return arcoll_choice_same(next, ex->has_held ? &ex->held : &ex->best);
 }
 
 /* The root postpones: every other rank gets one double, the calls to the

@@ -234,9 +234,7 @@ static int readmit(arcoll_explorer_t *e, double best_min_s) {
   int k = 0;
   for (int i = 0; i < n; ++i) {
     int dup = 0; /* e.g. binomial, pruned then appended by the rule above */
-    for (int j = 0; j < e->n; ++j)
-      dup |= e->spare[i].algo == e->cand[j].algo &&
-             e->spare[i].segment_bytes == e->cand[j].segment_bytes && e->spare[i].k == e->cand[j].k;
+    for (int j = 0; j < e->n; ++j) dup |= arcoll_choice_same(&e->spare[i], &e->cand[j]);
     if (!dup && e->spare[i].predicted_s <= lim) e->cand[k++] = e->spare[i];
   }
   if (k == 0) return 0;

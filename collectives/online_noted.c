@@ -4,16 +4,12 @@
 #include <math.h>
 #include <string.h>
 
-static int same_config(const arcoll_choice_t *a, const arcoll_choice_t *b) {
-  return a->algo == b->algo && a->segment_bytes == b->segment_bytes && a->k == b->k;
-}
-
 int arcoll_explorer_note_run(arcoll_explorer_t *e, const arcoll_choice_t *c, double seconds,
                              double period, int failed) {
   if (e->finished || e->round != 0 || e->done > 0 || e->runs > 0 || e->pending || e->confirming ||
       e->check_at || e->extra_at || e->n < 2 || !c->algo)
     return 0;
-  if (e->nnoted > 0 && !same_config(&e->noted, c)) e->nnoted = 0, e->preset = 0;
+  if (e->nnoted > 0 && !arcoll_choice_same(&e->noted, c)) e->nnoted = 0, e->preset = 0;
   e->noted = *c;
   const int bad = failed || !(seconds >= 0) || !(period >= 0);
   if (e->nnoted == e->trials) { /* keep the latest `trials` */

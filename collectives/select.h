@@ -102,6 +102,12 @@ typedef struct arcoll_choice {
   double predicted_s;             /**< predicted time, seconds */
 } arcoll_choice_t;
 
+/** 1 if a and b run the same configuration (algorithm, segment size, k;
+ *  the prediction is not compared). */
+static inline int arcoll_choice_same(const arcoll_choice_t *a, const arcoll_choice_t *b) {
+  return a->algo == b->algo && a->segment_bytes == b->segment_bytes && a->k == b->k;
+}
+
 /** Collectives with selection (index into arcoll_algorithm_table()). */
 typedef enum {
   ARCOLL_COLL_BCAST = 0,
