@@ -88,11 +88,15 @@ CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOpt
   // Concurrent sets: the trace's steps, or with opt.by_levels and recorded receives the dependency levels
   // (levels.hpp).
   std::vector<uint64_t> set_of;
+  std::shared_ptr<Dependencies> deps;
   if (opt.by_levels && !trace.recvs.empty()) {
     std::vector<CollStep> colls;
     for (auto &c : trace.colls)
       if (!(c.flags & ARCOLL_COLL_NONBLOCKING)) colls.push_back(CollStep{c.rank, c.comm_id, c.seq, c.step});
-    Levels lv = message_levels(g.nranks, trace.ccs, trace.recvs, colls);
+    deps = std::make_shared<Dependencies>();
+    deps->graph = build_dep_graph(g.nranks, trace.ccs, trace.recvs, colls);
+    deps->msg = trace.ccs;
+    Levels lv = message_levels(deps->graph, trace.ccs);
     set_of = std::move(lv.of_send);
     g.by_levels = true;
     g.levels_forced = lv.forced;
@@ -109,6 +113,19 @@ CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOpt
     for (auto &[k, b] : msgs) s.msgs.push_back(Message{k.first, k.second, b});
     g.steps.push_back(std::move(s));
     last = id + 1;
+  }
+  if (deps) {  // each send's set: the index of its level among the steps
+    deps->set.assign(trace.ccs.size(), Dependencies::kNoSet);
+    std::size_t k = 0;
+    std::vector<std::size_t> idx(trace.ccs.size());
+    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return set_of[a] < set_of[b]; });
+    for (std::size_t i : idx) {
+      if (trace.ccs[i].src == trace.ccs[i].dst) continue;
+      while (g.steps[k].id < set_of[i]) ++k;
+      deps->set[i] = static_cast<uint32_t>(k);
+    }
+    g.deps = deps;
   }
   if (opt.with_collectives) {
     // Group the calls by (comm, seq); take the maximum bytes over ranks.

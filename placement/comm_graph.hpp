@@ -15,10 +15,12 @@
 #define ARCOLL_PLACEMENT_COMM_GRAPH_HPP
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "dep_graph.hpp"
 #include "trace_reader.hpp"
 
 namespace arcoll::placement {
@@ -51,6 +53,9 @@ struct CommGraph {
   uint64_t total_bytes = 0;      ///< sum of message bytes over all steps
   bool by_levels = false;        ///< steps are dependency levels (levels.hpp), not the trace's steps
   uint64_t levels_forced = 0;    ///< Levels::forced when by_levels
+  /** When by_levels: the happened-before graph and each send's set
+   *  (critical_path.hpp); null otherwise. Shared: copies of the graph are cheap. */
+  std::shared_ptr<const Dependencies> deps;
 };
 
 /** Options for build_comm_graph(). */

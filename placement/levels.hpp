@@ -41,16 +41,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "dep_graph.hpp"
 #include "trace_reader.hpp"
 
 namespace arcoll::placement {
-
-/** One blocking collective call on one rank: its call (comm_id, seq) and the
- *  rank's step at entry. */
-struct CollStep {
-  int rank;
-  uint64_t comm_id, seq, step;
-};
 
 /** Result of message_levels(). */
 struct Levels {
@@ -62,12 +56,16 @@ struct Levels {
 /**
  * Levels of the sends (file comment). `sends` and `recvs` are the trace's
  * `ccs` and `recvs` (world ranks in [0, nranks), steps of the sender /
- * receiver; any order); `colls` the blocking collectives. O(nodes + edges):
+ * receiver; any order); `colls` the blocking collectives. The graph is
+ * dep_graph.hpp's, with unit weights. O(nodes + edges):
  * nodes = sum over ranks of (largest step seen + 2) + number of calls.
  * Throws std::invalid_argument if a rank is outside [0, nranks).
  */
 Levels message_levels(int nranks, const std::vector<arcoll::trace::CcsEntry> &sends,
                       const std::vector<arcoll::trace::CcsEntry> &recvs, const std::vector<CollStep> &colls);
+
+/** The same from a graph build_dep_graph() made of the same `sends`. */
+Levels message_levels(const DepGraph &g, const std::vector<arcoll::trace::CcsEntry> &sends);
 
 }  // namespace arcoll::placement
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "critical_path.hpp"
 #include "hopbytes.hpp"
 #include "mapping_io.hpp"
 #include "map_scotch.hpp"
@@ -146,6 +147,16 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       r.second.start = start;
       if (!blend_agrees(g, topo, r.stages[start].map, r.stages[i].map, r.second)) {
         r.second.overruled = true;
+        r.best = start;
+      }
+    }
+    if (st == Strategy::Best && opt.path_opinion && g.deps && r.best == i) {
+      r.path.checked = true;
+      r.path.start = start;
+      r.path.start_s = critical_path_time(g, topo, r.stages[start].map, PathContention::Overlap);
+      r.path.refined_s = critical_path_time(g, topo, r.stages[i].map, PathContention::Overlap);
+      if (!(r.path.refined_s < r.path.start_s)) {
+        r.path.overruled = true;
         r.best = start;
       }
     }

@@ -93,6 +93,27 @@ struct SecondOpinion {
   double refined_s = 0;       ///< blend model T of the refinement's mapping, seconds
 };
 
+/**
+ * Third opinion, for traces with dependency levels (CommGraph::deps: the
+ * trace records receives): the refined mapping is written only if its
+ * critical path with time-overlap contention (critical_path.hpp,
+ * PathContention::Overlap) is also below the start's. Why: in a pipeline
+ * (a wavefront of blocking receives and sends) the levels are not separated
+ * in time, and the count and blend models, which charge every level its
+ * slowest message, rated a refined mapping 24-29 % below in-order that SMPI
+ * ran 17 % slower (node16 wavefront: refined 22.06 ms vs in-order 28.92 ms
+ * in the count model, 35.03 vs 29.96 ms in SMPI; the overlap path 61.9 vs
+ * 37.5 ms). Measured on the placement suite (placement/SUITE.md
+ * "Critical path").
+ */
+struct PathOpinion {
+  bool checked = false;       ///< the refined mapping was about to be written and the trace has levels
+  bool overruled = false;     ///< its path was not below the start's: the start was written
+  size_t start = 0;           ///< index of the refinement's start among the stages
+  double start_s = 0;         ///< overlap critical path of the start, seconds
+  double refined_s = 0;       ///< overlap critical path of the refined mapping, seconds
+};
+
 /** True when the blend model rates `refined` strictly below `start`; fills
  *  the blend times (seconds) into `out` (second opinion, see SecondOpinion). */
 bool blend_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
@@ -105,6 +126,7 @@ struct PlaceResult {
   size_t chosen_index = 0;    ///< the stage the strategy selects (== best for Strategy::Best)
   RefineResult refine;        ///< details of the refinement (when it ran)
   SecondOpinion second;       ///< the blend model's check of the refinement (Best under Count)
+  PathOpinion path;           ///< the critical path's check of the refinement (Best, trace with levels)
   bool start_kept = false;    ///< Best: another stage ranked first, but the start was within the tolerance (keep_start)
   const Stage &chosen() const { return stages[chosen_index]; }
 };
@@ -116,6 +138,7 @@ struct PlaceOptions {
   std::string initial_name = "in-order";
   double tie_tolerance = kTieTolerance;  ///< choose_stage()'s rel_tol; also picks the refinement's start
   bool second_opinion = true;            ///< SecondOpinion (Best under Contention::Count only)
+  bool path_opinion = true;              ///< PathOpinion (Best, traces with dependency levels only)
   /** Best: write the start (stage 0: in-order or `initial`) whenever its estimated time is within
    *  `tie_tolerance` of the lowest stage's: moving ranks must be predicted to gain more than the tolerance.
    *  Why: the tie-break (max link load, then hop-bytes) can pick a mapping the model rates only 0.6 %
@@ -143,7 +166,8 @@ struct PlaceOptions {
  * refinement starts from choose_stage() of the earlier stages; Best writes
  * choose_stage() of all of them, except that under Contention::Count a
  * refined mapping the blend model does not confirm gives way to its start
- * (SecondOpinion), and that the start itself is written when it is within
+ * (SecondOpinion) or whose critical path is not shorter (PathOpinion), and
+ * that the start itself is written when it is within
  * the tie tolerance of the lowest estimated time (PlaceOptions::keep_start).
  */
 PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "comm_graph.hpp"
+#include "critical_path.hpp"
 #include "advice.hpp"
 #include "launch_files.hpp"
 #include "mapping_io.hpp"
@@ -79,7 +80,8 @@ struct PlaceArgs {
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   int random_starts = 0;
   std::vector<std::string> lat, bw;
-  bool with_colls = false, json = false, advice = false, no_second_opinion = false, move_on_tie = false;
+  bool with_colls = false, json = false, advice = false, no_second_opinion = false, move_on_tie = false,
+       no_path_opinion = false;
   std::string sets = "auto";
 };
 
@@ -220,6 +222,7 @@ int run_place(const PlaceArgs &A) {
   popt.strategy = strategy;
   popt.tie_tolerance = A.tie_tolerance;
   popt.second_opinion = !A.no_second_opinion;
+  popt.path_opinion = !A.no_path_opinion;
   popt.keep_start = !A.move_on_tie;
   popt.random_starts = A.random_starts;
   if (A.initial == "random") {
@@ -233,10 +236,16 @@ int run_place(const PlaceArgs &A) {
   if (!A.evaluate_path.empty()) {
     ap::Mapping m = ap::read_mapping(A.evaluate_path, topo, g.nranks);
     ap::CostReport c = ap::evaluate(g, topo, m);
+    const double cp = ap::critical_path_time(g, topo, m),
+                 cp_free = ap::critical_path_time(g, topo, m, ap::PathContention::Free),
+                 cp_overlap = ap::critical_path_time(g, topo, m, ap::PathContention::Overlap);
     auto adv = ap::barrier_advice(g, topo, m);
     if (A.json) {
       J["evaluate"] = cost_json(c);
       J["evaluate"]["mapping"] = A.evaluate_path;
+      if (cp >= 0)
+        J["evaluate"]["critical_path_s"] = cp, J["evaluate"]["critical_path_free_s"] = cp_free,
+        J["evaluate"]["critical_path_overlap_s"] = cp_overlap;
       J["advice"] = advice_json(adv, A.advice);
       std::cout << J.dump(2) << "\n";
     } else {
@@ -244,6 +253,9 @@ int run_place(const PlaceArgs &A) {
                                A.evaluate_path, c.time_s, c.hop_bytes, c.max_congestion,
                                topo.has_sockets() ? fmt::format(", inter-socket bytes {:.0f}", c.inter_socket_bytes)
                                                   : "");
+      if (cp >= 0)
+        std::cout << fmt::format("critical path (placement/critical_path.hpp): {:.6e} s, contention-free {:.6e} s, "
+                                 "overlap {:.6e} s\n", cp, cp_free, cp_overlap);
       print_advice(adv, A.advice);
     }
     return 0;
@@ -274,6 +286,12 @@ int run_place(const PlaceArgs &A) {
                            {"start_s", pr.second.start_s},
                            {"refined_s", pr.second.refined_s},
                            {"overruled", pr.second.overruled}};
+  if (pr.path.checked)
+    J["path_opinion"] = {{"model", "critical path, overlap"},
+                         {"start", pr.stages[pr.path.start].name},
+                         {"start_s", pr.path.start_s},
+                         {"refined_s", pr.path.refined_s},
+                         {"overruled", pr.path.overruled}};
   J["start_kept"] = pr.start_kept;
   if (text) {
     std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}{}\n", "stage", "est. time (s)",
@@ -293,6 +311,13 @@ int run_place(const PlaceArgs &A) {
                                pr.second.overruled ? "not confirmed, the start is written (--no-second-opinion "
                                                      "writes the refined mapping)"
                                                    : "confirmed");
+    if (pr.path.checked)
+      std::cout << fmt::format("path opinion (critical path with overlap, placement/critical_path.hpp): refined "
+                               "{:.6e} s vs its start \"{}\" {:.6e} s: {}\n", pr.path.refined_s,
+                               pr.stages[pr.path.start].name, pr.path.start_s,
+                               pr.path.overruled ? "not confirmed, the start is written (--no-path-opinion writes "
+                                                   "the refined mapping)"
+                                                 : "confirmed");
     if (pr.start_kept)
       std::cout << fmt::format("the start \"{}\" is within {:g} % of the lowest est. time: kept (a move must be "
                                "predicted to gain more; --move-on-tie writes the tie-break's stage)\n",
@@ -406,6 +431,9 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_flag("--no-second-opinion", A->no_second_opinion,
                "with --strategy best and --contention count: write the refined mapping even when the blend model "
                "does not rate it below the refinement's start (placement/place.hpp, SecondOpinion)");
+  pl->add_flag("--no-path-opinion", A->no_path_opinion,
+               "with --strategy best: write the refined mapping even when its critical path with time-overlap "
+               "contention is not below the start's (traces that record receives; placement/place.hpp, PathOpinion)");
   pl->add_option("--random-starts", A->random_starts,
                  "with --strategy refined|best: also refine from N random mappings (seeds --seed + 1..N), each with "
                  "the --max-evals budget, and keep the lowest estimated time (placement/place.hpp, "

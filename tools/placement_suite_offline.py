@@ -29,14 +29,14 @@ ROWS = ["identity", "hopbytes", "metis", "scotch", "refined"]
 PLATFORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "platforms", "placement")
 
 
-def evaluate(arcoll, machine, trace, mapping, *extra):
+def evaluate(arcoll, machine, trace, mapping, *extra, key="time_s"):
     p = os.path.join(PLATFORMS, machine)
     cmd = [arcoll, "place", trace, "--topology", p + ".topology.conf", "--hosts", p + ".hosts", "--json",
            "--evaluate", mapping] + open(p + ".params").read().split() + list(extra)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
         sys.exit(f"placement_suite_offline: {' '.join(cmd)} failed: {r.stderr.strip()}")
-    return json.loads(r.stdout)["evaluate"]["time_s"]
+    return json.loads(r.stdout)["evaluate"].get(key, -1.0)
 
 
 def sets(a):
@@ -67,9 +67,15 @@ def rules(a):
             rows = res["rows"]
             for r in ROWS:
                 key = f"{setting}/{w}/{r}"
+                trace, mp = os.path.join(a.dir, machine, w + ".arctrace"), os.path.join(a.dir, setting, w, r + ".hosts")
                 if key not in cache:
-                    cache[key] = evaluate(a.arcoll, machine, os.path.join(a.dir, machine, w + ".arctrace"),
-                                          os.path.join(a.dir, setting, w, r + ".hosts"), "--contention", "blend")
+                    cache[key] = evaluate(a.arcoll, machine, trace, mp, "--contention", "blend")
+                if key + "/cp" not in cache:
+                    cache[key + "/cp"] = evaluate(a.arcoll, machine, trace, mp, key="critical_path_s")
+                if key + "/cpo" not in cache:
+                    cache[key + "/cpo"] = evaluate(a.arcoll, machine, trace, mp, key="critical_path_overlap_s")
+                if key + "/cpf" not in cache:
+                    cache[key + "/cpf"] = evaluate(a.arcoll, machine, trace, mp, key="critical_path_free_s")
             c = lambda r: rows[r]["model_s"]
             b = lambda r: cache[f"{setting}/{w}/{r}"]
             hb = lambda r: rows[r]["hop_bytes"]
@@ -95,6 +101,32 @@ def rules(a):
                 pre, full = choose(ROWS[:-1], keep), choose(ROWS, keep)
                 picks["ties_second_opinion" + ("_keep_start" if keep else "")] = (
                     full if full != "refined" or b("refined") < b(pre) else pre)
+            # The critical path (placement/critical_path.hpp; -1 without recorded receives): as a third opinion
+            # on the pick (keep the refinement's start unless the critical path also falls), as the ranking
+            # itself, and as a guard against the start (write the start unless the pick's critical path is
+            # below it).
+            cp = lambda r: cache[f"{setting}/{w}/{r}/cp"]
+            base = picks["ties_second_opinion_keep_start"]
+            pre = choose(ROWS[:-1], True)
+            has_cp = cp("identity") >= 0
+            picks["cp_opinion"] = base if not has_cp or base != "refined" or cp("refined") < cp(pre) else pre
+            picks["cp_rank"] = min(ROWS, key=cp) if has_cp else base
+            for g in (0.0, 0.01, 0.05):
+                picks[f"cp_guard_{g}"] = (base if not has_cp or cp(base) <= cp("identity") * (1 - g) or
+                                          base == "identity" else "identity")
+            picks["cp_opinion_guard"] = (picks["cp_opinion"] if not has_cp or picks["cp_opinion"] == "identity" or
+                                         cp(picks["cp_opinion"]) < cp("identity") else "identity")
+            cpf = lambda r: cache[f"{setting}/{w}/{r}/cpf"]
+            for g in (0.0, 0.05, 0.1, 0.25):
+                picks[f"cpf_opinion_{g}"] = (base if not has_cp or base != "refined" or
+                                             cpf("refined") <= cpf(pre) * (1 + g) else pre)
+                picks[f"cpf_guard_{g}"] = (base if not has_cp or base == "identity" or
+                                           cpf(base) <= cpf("identity") * (1 + g) else "identity")
+            cpo = lambda r: cache[f"{setting}/{w}/{r}/cpo"]
+            picks["cpo_opinion"] = base if not has_cp or base != "refined" or cpo("refined") < cpo(pre) else pre
+            picks["cpo_guard"] = (picks["cpo_opinion"] if not has_cp or picks["cpo_opinion"] == "identity" or
+                                  cpo(picks["cpo_opinion"]) < cpo("identity") else "identity")
+            picks["cpo_rank"] = min(ROWS, key=cpo) if has_cp else base
             for h in (0.1, 0.25, 0.5, 0.75):
                 picks[f"hop_bytes_{h}"] = count if count != "refined" or hb("refined") <= (1 + h) * hb(start) else start
             best = min(rows[r]["sim_s"] for r in ROWS)

@@ -1,0 +1,73 @@
+/**
+ * @file critical_path.hpp
+ * @brief Estimated communication time of a mapping as the longest chain of
+ *        dependent messages (a trace with recorded receives only).
+ *
+ * The seed-001 cost (cost.hpp) sums, over the concurrent sets, the slowest
+ * message of each set. That is the time when the sets are separated (every
+ * rank passes the same synchronisation points: halo exchanges, rings). In a
+ * pipeline (a wavefront of blocking MPI_Recv / MPI_Send) the sets are the
+ * dependency levels (levels.hpp) and the slowest message of level l and that
+ * of level l + 1 are usually on different ranks that never wait for each
+ * other: the sum charges every level with the slowest link the front
+ * crosses, while the time is set by one chain of dependent messages, which
+ * crosses each slow link only a few times. Here:
+ *
+ *     T_cp(pi) = max over paths of the happened-before graph
+ *                (dep_graph.hpp) of the sum of its messages' times,
+ *
+ *     time of message i->j of set t = L(pi(i),pi(j)) + S * coll(t,pi(i),pi(j)) / B(pi(i),pi(j))
+ *
+ * (the seed-001 term of cost.hpp, collisions counted among the messages of
+ * the same set; with Contention::Volume or Blend L + max over the route's
+ * links of V(t,k) / B_k). Program order and collectives add nothing: the
+ * trace does not say how long a rank computes, and the collectives' time is
+ * not part of the point-to-point cost.
+ *
+ * Overlap: the sets say which messages may overlap, not which do; in a
+ * pipeline a mapping that slows some messages shifts the stages and makes
+ * messages of different levels share links. So: start from the
+ * contention-free durations (L + S / B), take the schedule the longest
+ * paths give (a message leaves when its sender's step is reached), charge
+ * each message coll = 1 + its time-weighted overlap with the other messages
+ * on each link of its route (the largest over the links: the integral of
+ * the link's active-message count over the message's interval / its
+ * duration), move each duration half-way to L + S x coll / B, and repeat
+ * kOverlapIterations times. Measured on the placement suite
+ * (placement/SUITE.md "Critical path").
+ *
+ * Source: not in the seeds; the critical-path view of a trace replay
+ * (LogGOPSim-style, Hoefler et al., HPDC 2010) without its overheads.
+ * Used by the chooser (place.hpp, PlaceOptions::critical_path) and shown by
+ * `arcoll place --evaluate`.
+ */
+#ifndef ARCOLL_PLACEMENT_CRITICAL_PATH_HPP
+#define ARCOLL_PLACEMENT_CRITICAL_PATH_HPP
+
+#include "comm_graph.hpp"
+#include "cost.hpp"
+#include "topology.hpp"
+
+namespace arcoll::placement {
+
+/** Which messages a message of the path collides with. */
+enum class PathContention {
+  Sets,     ///< those of its concurrent set (the seed-001 collisions, cost.hpp)
+  Free,     ///< none: L + S / B (a lower bound of the chain's time)
+  Overlap,  ///< those on its links at the same time (file comment, "Overlap")
+};
+
+/** Schedules computed by PathContention::Overlap. */
+inline constexpr int kOverlapIterations = 10;
+
+/** T_cp(pi) in seconds (file comment), or -1 when `g` has no dependency
+ *  graph (g.deps null: steps, not levels, or a trace without receives).
+ *  Precondition: map.size() == g.nranks, entries in [0, hosts).
+ *  Sets, Free: O(messages x route length + nodes + edges of the graph);
+ *  Overlap: kOverlapIterations x (that + sum over links of n_k log n_k). */
+double critical_path_time(const CommGraph &g, const Topology &topo, const Mapping &map,
+                          PathContention mode = PathContention::Sets);
+
+}  // namespace arcoll::placement
+
+#endif

@@ -1,0 +1,95 @@
+/**
+ * @file dep_graph.hpp
+ * @brief The happened-before graph of a trace's point-to-point messages and
+ *        blocking collectives, and longest paths through it.
+ *
+ * Node (r, s) = rank r in its communication step s (profiler/trace_format.h);
+ * nodes of one rank are consecutive (node(r, s) = base[r] + s), followed by
+ * one virtual node per blocking collective call. Edges:
+ *  - program order (r, s) -> (r, s + 1): implicit, not in `edges`;
+ *  - a message src -> dst sent in the sender's step a and received in the
+ *    receiver's step b: (src, a) -> (dst, b + 1) (the k-th message src -> dst
+ *    sent is matched with the k-th received, over all tags and communicators;
+ *    one edge per run of matched messages, labelled with the send entry);
+ *  - a blocking collective (one call (comm, seq), entry steps s_r on its
+ *    members): (r, s_r) -> call node -> (r', s_r' + 1).
+ *
+ * Two uses: the dependency levels (levels.hpp: unit weights) and the
+ * critical path of a mapping (critical_path.hpp: seconds per message).
+ * The receive step of an MPI_Irecv is the step where it was posted (the
+ * profiler does not follow requests), which can close a cycle; longest paths
+ * break it by taking the stuck node of the lowest step as ready.
+ */
+#ifndef ARCOLL_PLACEMENT_DEP_GRAPH_HPP
+#define ARCOLL_PLACEMENT_DEP_GRAPH_HPP
+
+#include <cstdint>
+#include <vector>
+
+#include "trace_reader.hpp"
+
+namespace arcoll::placement {
+
+/** One blocking collective call on one rank: its call (comm_id, seq) and the
+ *  rank's step at entry. */
+struct CollStep {
+  int rank;
+  uint64_t comm_id, seq, step;
+};
+
+/** Kind of a DepEdge. */
+enum class DepKind : uint8_t { Message, CollEntry, CollExit };
+
+struct DepEdge {
+  uint64_t from, to;
+  DepKind kind;
+  uint64_t send;  ///< Message: index of the send entry (the `sends` given to build_dep_graph)
+};
+
+struct DepGraph {
+  std::vector<uint64_t> base;  ///< nranks + 1 entries: node(r, s) = base[r] + s, rank nodes < base[nranks]
+  uint64_t nnodes = 0;         ///< rank nodes + one virtual node per collective call
+  std::vector<DepEdge> edges;
+  std::vector<char> sent;      ///< per rank node: the rank sent to another rank in that step
+  uint64_t matched = 0;        ///< messages matched with a receive
+
+  int nranks() const { return static_cast<int>(base.size()) - 1; }
+  uint64_t node(int r, uint64_t s) const { return base[r] + s; }
+  uint64_t rank_nodes() const { return base.back(); }
+};
+
+/** A graph with what a mapping's critical path needs of its messages
+ *  (CommGraph::deps, critical_path.hpp): per send entry i of the trace's
+ *  `ccs`, msg[i] (src, dst, bytes of the entry) and set[i], the index in
+ *  CommGraph::steps of the concurrent set it belongs to (kNoSet for a
+ *  message of a rank to itself, which the sets leave out). */
+struct Dependencies {
+  static constexpr uint32_t kNoSet = UINT32_MAX;
+  DepGraph graph;
+  std::vector<arcoll::trace::CcsEntry> msg;
+  std::vector<uint32_t> set;
+};
+
+/**
+ * Builds the graph (file comment). `sends` and `recvs` are the trace's `ccs`
+ * and `recvs` (world ranks in [0, nranks), steps of the sender / receiver;
+ * any order); `colls` the blocking collectives. O(entries log entries).
+ * Throws std::invalid_argument naming the entry if a rank is outside
+ * [0, nranks).
+ */
+DepGraph build_dep_graph(int nranks, const std::vector<arcoll::trace::CcsEntry> &sends,
+                         const std::vector<arcoll::trace::CcsEntry> &recvs, const std::vector<CollStep> &colls);
+
+/**
+ * Longest weighted path into every node (Kahn's order): `edge_w[i]` is the
+ * weight of g.edges[i], `progress_w[v]` that of the program-order edge out
+ * of rank node v (size g.rank_nodes()). Weights >= 0 (any unit). Returns one
+ * value per node (size g.nnodes); `*forced` (may be null) counts the nodes
+ * taken out of cycles (file comment). O(nodes + edges).
+ */
+std::vector<double> longest_paths(const DepGraph &g, const std::vector<double> &edge_w,
+                                  const std::vector<double> &progress_w, uint64_t *forced);
+
+}  // namespace arcoll::placement
+
+#endif
