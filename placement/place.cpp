@@ -61,6 +61,13 @@ bool blend_agrees(const CommGraph &g, const Topology &topo, const Mapping &start
   return out.refined_s < out.start_s;
 }
 
+bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
+                 PathOpinion &out) {
+  out.start_s = critical_path_time(g, topo, start, PathContention::Overlap);
+  out.refined_s = critical_path_time(g, topo, refined, PathContention::Overlap);
+  return out.refined_s < out.start_s;
+}
+
 PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -153,9 +160,7 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     if (st == Strategy::Best && opt.path_opinion && g.deps && r.best == i) {
       r.path.checked = true;
       r.path.start = start;
-      r.path.start_s = critical_path_time(g, topo, r.stages[start].map, PathContention::Overlap);
-      r.path.refined_s = critical_path_time(g, topo, r.stages[i].map, PathContention::Overlap);
-      if (!(r.path.refined_s < r.path.start_s)) {
+      if (!path_agrees(g, topo, r.stages[start].map, r.stages[i].map, r.path)) {
         r.path.overruled = true;
         r.best = start;
       }

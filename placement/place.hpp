@@ -114,6 +114,12 @@ struct PathOpinion {
   double refined_s = 0;       ///< overlap critical path of the refined mapping, seconds
 };
 
+/** True when the overlap critical path of `refined` is strictly below that
+ *  of `start`; fills both (seconds) into `out` (PathOpinion). Needs g.deps
+ *  (else both are -1 and the answer is false). */
+bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
+                 PathOpinion &out);
+
 /** True when the blend model rates `refined` strictly below `start`; fills
  *  the blend times (seconds) into `out` (second opinion, see SecondOpinion). */
 bool blend_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,

@@ -1,0 +1,125 @@
+// `arcoll place --strategy best` writes the refinement's mapping of a trace with dependency levels only when
+// its critical path with time-overlap contention is also below its start's (place.hpp, PathOpinion). Why: in a
+// pipeline the levels are not separated in time, and the level-by-level models rated a refined mapping below
+// in-order that SMPI ran 17 % slower (placement/SUITE.md "Critical path", node16 wavefront).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "comm_graph.hpp"
+#include "critical_path.hpp"
+#include "fixtures.hpp"
+#include "place.hpp"
+
+using namespace arcoll::placement;
+using arcoll::trace::CcsEntry;
+using arcoll::trace::Trace;
+
+namespace {
+
+CommGraph by_levels(const Trace &tr) {
+  CommGraphOptions o;
+  o.by_levels = true;
+  return build_comm_graph(tr, o);
+}
+
+// Two chains of blocking MPI_Recv / MPI_Send, 0 -> 1 -> 2 and 3 -> 4 -> 5, 100 bytes per message.
+Trace two_chains() {
+  Trace tr;
+  tr.path = "chains.arctrace";
+  tr.nranks = 6;
+  for (int c : {0, 3}) {
+    tr.ccs.push_back(CcsEntry{0, c, c + 1, 100, 1}), tr.recvs.push_back(CcsEntry{0, c, c + 1, 100, 1});
+    tr.ccs.push_back(CcsEntry{1, c + 1, c + 2, 100, 1}), tr.recvs.push_back(CcsEntry{0, c + 1, c + 2, 100, 1});
+  }
+  return tr;
+}
+
+// 32 ranks, `n` messages between random pairs, each sent and received in the current step of its two ranks,
+// which both move on: dependent messages in an irregular pipeline; sizes 4 KiB or 1 MiB.
+Trace random_pipeline(uint32_t seed, int n) {
+  std::mt19937 rng(seed);
+  Trace tr;
+  tr.path = "pipeline.arctrace";
+  tr.nranks = 32;
+  std::vector<uint64_t> step(32, 0);
+  for (int i = 0; i < n; ++i) {
+    const int a = int(rng() % 32), b = (a + 1 + int(rng() % 31)) % 32;
+    const uint64_t bytes = rng() % 4 ? 4096u : 1048576u;
+    tr.ccs.push_back(CcsEntry{step[a]++, a, b, bytes, 1});
+    tr.recvs.push_back(CcsEntry{step[b]++, a, b, bytes, 1});
+  }
+  return tr;
+}
+
+// 8 hosts x 4 slots under 2 leaves.
+Topology eight_nodes() {
+  const char *conf = "SwitchName=l1 Nodes=n[1-4]\nSwitchName=l2 Nodes=n[5-8]\nSwitchName=top Switches=l[1-2]\n";
+  std::string hosts;
+  for (int h = 1; h <= 8; ++h) hosts += "n" + std::to_string(h) + ":4\n";
+  return fixtures::make(conf, hosts, 32);
+}
+
+PlaceOptions deterministic() {
+  PlaceOptions o;
+  o.refine.seed = 1;
+  o.refine.max_evals = 4000;  // stops on evaluations, not on the clock
+  o.refine.time_limit_s = 60;
+  o.second_opinion = false;   // the path opinion alone
+  return o;
+}
+
+}  // namespace
+
+TEST(PathOpinion, AgreesOnlyWithAShorterOverlapPath) {
+  const Topology t = fixtures::make(fixtures::two_leaves, "node01:3\nnode02:3\n", 6);
+  const CommGraph g = by_levels(two_chains());
+  const Mapping packed{0, 0, 0, 1, 1, 1}, crossing{0, 1, 1, 0, 0, 1};
+  PathOpinion po;
+  EXPECT_FALSE(path_agrees(g, t, packed, crossing, po));
+  EXPECT_DOUBLE_EQ(po.start_s, critical_path_time(g, t, packed, PathContention::Overlap));
+  EXPECT_DOUBLE_EQ(po.refined_s, critical_path_time(g, t, crossing, PathContention::Overlap));
+  EXPECT_LT(po.start_s, po.refined_s);
+  EXPECT_TRUE(path_agrees(g, t, crossing, packed, po));
+  EXPECT_FALSE(path_agrees(g, t, packed, packed, po)) << "an equal path is no confirmation";
+}
+
+TEST(PathOpinion, BestWritesTheRefinedMappingOnlyWhenItsPathIsShorter) {
+  const Topology topo = eight_nodes();
+  int checked = 0, overruled = 0;
+  for (uint32_t seed = 1; seed <= 12; ++seed) {
+    const CommGraph g = by_levels(random_pipeline(seed, 400));
+    ASSERT_TRUE(g.deps);
+    PlaceResult with = place(g, topo, deterministic());
+    PlaceOptions off = deterministic();
+    off.path_opinion = false;
+    PlaceResult without = place(g, topo, off);
+    ASSERT_EQ(with.stages.size(), without.stages.size());
+    const size_t refined = with.stages.size() - 1;
+    ASSERT_EQ(with.stages[refined].map, without.stages[refined].map) << "seed " << seed << ": same search";
+    EXPECT_FALSE(without.path.checked);
+    if (!with.path.checked) {
+      EXPECT_NE(without.chosen_index, refined) << "seed " << seed << ": the refined mapping had the lowest cost";
+      EXPECT_EQ(with.chosen_index, without.chosen_index);
+      continue;
+    }
+    ++checked;
+    EXPECT_EQ(without.chosen_index, refined);
+    const double start_s = critical_path_time(g, topo, with.stages[with.path.start].map, PathContention::Overlap);
+    const double refined_s = critical_path_time(g, topo, with.stages[refined].map, PathContention::Overlap);
+    EXPECT_DOUBLE_EQ(with.path.start_s, start_s);
+    EXPECT_DOUBLE_EQ(with.path.refined_s, refined_s);
+    EXPECT_EQ(with.path.overruled, !(refined_s < start_s)) << "seed " << seed;
+    EXPECT_EQ(with.chosen_index, with.path.overruled ? with.path.start : refined) << "seed " << seed;
+    overruled += with.path.overruled;
+  }
+  EXPECT_GT(checked, overruled) << "some refined mapping confirmed";
+  EXPECT_GT(overruled, 0) << "some refined mapping overruled";
+}
+
+TEST(PathOpinion, NotWithoutDependencyLevels) {
+  Trace tr = random_pipeline(3, 400);
+  PlaceResult r = place(build_comm_graph(tr), eight_nodes(), deterministic());  // steps: no graph
+  EXPECT_FALSE(r.path.checked);
+  EXPECT_EQ(r.chosen_index, r.best);
+}
