@@ -62,10 +62,10 @@ bool blend_agrees(const CommGraph &g, const Topology &topo, const Mapping &start
 }
 
 bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
-                 PathOpinion &out) {
+                 PathOpinion &out, double rel_tol) {
   out.start_s = critical_path_time(g, topo, start, PathContention::Overlap);
   out.refined_s = critical_path_time(g, topo, refined, PathContention::Overlap);
-  return out.refined_s < out.start_s;
+  return out.refined_s >= 0 && out.start_s > out.refined_s * (1.0 + std::max(0.0, rel_tol));
 }
 
 PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt) {
@@ -160,7 +160,7 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     if (st == Strategy::Best && opt.path_opinion && g.deps && r.best == i) {
       r.path.checked = true;
       r.path.start = start;
-      if (!path_agrees(g, topo, r.stages[start].map, r.stages[i].map, r.path)) {
+      if (!path_agrees(g, topo, r.stages[start].map, r.stages[i].map, r.path, opt.tie_tolerance)) {
         r.path.overruled = true;
         r.best = start;
       }

@@ -97,7 +97,8 @@ struct SecondOpinion {
  * Third opinion, for traces with dependency levels (CommGraph::deps: the
  * trace records receives): the refined mapping is written only if its
  * critical path with time-overlap contention (critical_path.hpp,
- * PathContention::Overlap) is also below the start's. Why: in a pipeline
+ * PathContention::Overlap) is also below the start's by more than the tie
+ * tolerance (kTieTolerance: the models' resolution). Why: in a pipeline
  * (a wavefront of blocking receives and sends) the levels are not separated
  * in time, and the count and blend models, which charge every level its
  * slowest message, rated a refined mapping 24-29 % below in-order that SMPI
@@ -114,11 +115,13 @@ struct PathOpinion {
   double refined_s = 0;       ///< overlap critical path of the refined mapping, seconds
 };
 
-/** True when the overlap critical path of `refined` is strictly below that
- *  of `start`; fills both (seconds) into `out` (PathOpinion). Needs g.deps
- *  (else both are -1 and the answer is false). */
+/** True when the overlap critical path of `refined` is shorter than that
+ *  of `start` by more than the tie tolerance, start > refined x (1 +
+ *  rel_tol) (dimensionless, as tie_limit()); fills both (seconds) into
+ *  `out` (PathOpinion). Needs g.deps (else both are -1 and the answer is
+ *  false). */
 bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
-                 PathOpinion &out);
+                 PathOpinion &out, double rel_tol = kTieTolerance);
 
 /** True when the blend model rates `refined` strictly below `start`; fills
  *  the blend times (seconds) into `out` (second opinion, see SecondOpinion). */

@@ -123,9 +123,9 @@ def rules(a):
                 picks[f"cpf_guard_{g}"] = (base if not has_cp or base == "identity" or
                                            cpf(base) <= cpf("identity") * (1 + g) else "identity")
             cpo = lambda r: cache[f"{setting}/{w}/{r}/cpo"]
-            picks["cpo_opinion"] = base if not has_cp or base != "refined" or cpo("refined") < cpo(pre) else pre
-            picks["cpo_guard"] = (picks["cpo_opinion"] if not has_cp or picks["cpo_opinion"] == "identity" or
-                                  cpo(picks["cpo_opinion"]) < cpo("identity") else "identity")
+            for mg in (0.0, 0.01, 0.02, 0.05):
+                picks[f"cpo_opinion_{mg}"] = (base if not has_cp or base != "refined" or
+                                              cpo("refined") < cpo(pre) * (1 - mg) else pre)
             picks["cpo_rank"] = min(ROWS, key=cpo) if has_cp else base
             for h in (0.1, 0.25, 0.5, 0.75):
                 picks[f"hop_bytes_{h}"] = count if count != "refined" or hb("refined") <= (1 + h) * hb(start) else start
