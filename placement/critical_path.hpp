@@ -38,7 +38,7 @@
  *
  * Source: not in the seeds; the critical-path view of a trace replay
  * (LogGOPSim-style, Hoefler et al., HPDC 2010) without its overheads.
- * Used by the chooser (place.hpp, PlaceOptions::critical_path) and shown by
+ * Used by the chooser (place.hpp, PathOpinion) and shown by
  * `arcoll place --evaluate`.
  */
 #ifndef ARCOLL_PLACEMENT_CRITICAL_PATH_HPP
