@@ -105,7 +105,8 @@ struct SecondOpinion {
  * ran 17 % slower (node16 wavefront: refined 22.06 ms vs in-order 28.92 ms
  * in the count model, 35.03 vs 29.96 ms in SMPI; the overlap path 61.9 vs
  * 37.5 ms). Measured on the placement suite (placement/SUITE.md
- * "Critical path").
+ * "Critical path", node16 and seed001, 40 settings): 38 default picks
+ * within 5 % of the best strategy's SMPI time against 36 without it.
  */
 struct PathOpinion {
   bool checked = false;       ///< the refined mapping was about to be written and the trace has levels
