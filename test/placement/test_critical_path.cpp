@@ -44,6 +44,15 @@ Trace two_chains() {
   return tr;
 }
 
+// 0 -> 2 and 1 -> 3, independent (both in level 0).
+Trace two_senders() {
+  Trace tr;
+  tr.path = "pair.arctrace";
+  tr.nranks = 4;
+  msg(tr, 0, 2, 0, 0), msg(tr, 1, 3, 0, 0);
+  return tr;
+}
+
 CommGraph by_levels(const Trace &tr) {
   CommGraphOptions o;
   o.by_levels = true;
@@ -72,11 +81,7 @@ TEST(CriticalPath, ChargesOneChainNotEveryLevelsSlowestMessage) {
 TEST(CriticalPath, MessagesOfOneLevelCollide) {
   // 0 -> 2 and 1 -> 3 in one level, both from node01 to node02: each link carries 2 messages.
   Topology t = fixtures::make(fixtures::two_leaves, "node01:2\nnode02:2\n", 4);
-  Trace tr;
-  tr.path = "pair.arctrace";
-  tr.nranks = 4;
-  msg(tr, 0, 2, 0, 0), msg(tr, 1, 3, 0, 0);
-  CommGraph g = by_levels(tr);
+  CommGraph g = by_levels(two_senders());
   EXPECT_DOUBLE_EQ(critical_path_time(g, t, {0, 0, 1, 1}), 2e-6 + 100.0 * 2 / 1e9);
   EXPECT_DOUBLE_EQ(critical_path_time(g, t, {0, 1, 1, 0}), kLeaf);  // opposite directions: no collision
 }
@@ -115,11 +120,7 @@ TEST(CriticalPathOverlap, ConcurrentMessagesOnOneLinkShareIt) {
   // 0 -> 2 and 1 -> 3 leave at time 0 on the same links: each one's collisions converge to 2, by halves from 1
   // (kOverlapIterations damped steps).
   Topology t = fixtures::make(fixtures::two_leaves, "node01:2\nnode02:2\n", 4);
-  Trace tr;
-  tr.path = "pair.arctrace";
-  tr.nranks = 4;
-  msg(tr, 0, 2, 0, 0), msg(tr, 1, 3, 0, 0);
-  CommGraph g = by_levels(tr);
+  CommGraph g = by_levels(two_senders());
   const double S_B = 100.0 / 1e9, L = 2e-6;
   const double coll = 2.0 - std::ldexp(1.0, -arcoll::placement::kOverlapIterations);
   EXPECT_NEAR(critical_path_time(g, t, {0, 0, 1, 1}, PathContention::Overlap), L + S_B * coll, 1e-15);
