@@ -1,6 +1,7 @@
 // `arcoll place --sets`: by default (auto) the cost's concurrent sets are the dependency levels when the
 // trace records receives (placement/levels.hpp), else the trace's communication steps; an explicit
-// `--sets levels` on a trace without receives says that it falls back to the steps.
+// `--sets levels` on a trace without receives says that it falls back to the steps. With levels,
+// `--evaluate` also prints the mapping's critical paths (placement/critical_path.hpp).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -67,6 +68,32 @@ TEST_F(PlaceSets, TraceWithoutReceivesKeepsItsSteps) {
   r = place("synth.arctrace", "--sets levels");
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("note: --sets levels: the trace records no receives"), std::string::npos) << r.out;
+}
+
+TEST_F(PlaceSets, EvaluatePrintsTheCriticalPathsOnlyWithLevels) {
+  // placement/critical_path.hpp: by sets, contention-free, with time overlap.
+  Result r = place("xdlu.arctrace", "--json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  r = place("xdlu.arctrace", "--json --evaluate '" + dir + "/out.hosts'");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto e = nlohmann::json::parse(r.out).at("evaluate");
+  ASSERT_TRUE(e.contains("critical_path_s")) << r.out;
+  const double sets = e.at("critical_path_s"), free = e.at("critical_path_free_s"),
+               overlap = e.at("critical_path_overlap_s");
+  EXPECT_GT(free, 0);
+  EXPECT_LE(free, sets);     // collisions only lengthen a message
+  EXPECT_LE(free, overlap);
+  EXPECT_LE(sets, double(e.at("time_s")) * (1 + 1e-12));  // a path crosses each level at most once
+  r = place("xdlu.arctrace", "--evaluate '" + dir + "/out.hosts'");
+  EXPECT_NE(r.out.find("critical path (placement/critical_path.hpp)"), std::string::npos) << r.out;
+  for (const char *t : {"xdlu.arctrace", "synth.arctrace"}) {
+    r = place(t, std::string("--json --sets steps --evaluate '") + dir + "/out.hosts'");
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_FALSE(nlohmann::json::parse(r.out).at("evaluate").contains("critical_path_s")) << t;
+  }
+  r = place("xdlu.arctrace", "--json --no-path-opinion");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(r.out).contains("path_opinion"));
 }
 
 TEST_F(PlaceSets, UnknownSetsIsAUsageError) {
