@@ -10,7 +10,10 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       How many default picks would be within 5 % of the best strategy (and <= +1 % vs the start) under
       other chooser rules over the five strategy rows: the count model's lowest cost, the blend model's,
       the second opinion (the refined row only if the blend model also rates it below the best other row),
-      the sum / max of the two normalised costs, and a hop-bytes guard on the refined row.
+      the sum / max of the two normalised costs, a hop-bytes guard on the refined row, and the critical paths
+      (placement/critical_path.hpp: by sets cp*, contention-free cpf*, with time overlap cpo*) as a third opinion
+      on the refined row, a guard against the start, or the ranking; cpo_opinion_0.01 is `arcoll place`'s
+      default since 29 Nov (PathOpinion).
 
 Used for placement/SUITE.md ("Dependency levels", "Where the default misses"). SMPI times come from the
 suite's <DIR>/suite.json and its *.smpi.log files; blend costs are cached in <DIR>/offline-cache.json.
@@ -127,6 +130,9 @@ def rules(a):
                 picks[f"cpo_opinion_{mg}"] = (base if not has_cp or base != "refined" or
                                               cpo("refined") < cpo(pre) * (1 - mg) else pre)
             picks["cpo_rank"] = min(ROWS, key=cpo) if has_cp else base
+            bl, pre_b = min(ROWS, key=b), min(ROWS[:-1], key=b)
+            picks["blend_cpo_opinion_0.01"] = (bl if not has_cp or bl != "refined" or
+                                               cpo("refined") * 1.01 < cpo(pre_b) else pre_b)
             for h in (0.1, 0.25, 0.5, 0.75):
                 picks[f"hop_bytes_{h}"] = count if count != "refined" or hb("refined") <= (1 + h) * hb(start) else start
             best = min(rows[r]["sim_s"] for r in ROWS)
