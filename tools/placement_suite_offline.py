@@ -15,6 +15,10 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       on the refined row, a guard against the start, or the ranking; cpo_opinion_0.01 is `arcoll place`'s
       default since 29 Nov (PathOpinion).
 
+  placement_suite_offline.py paths DIR [--build B]
+      Spearman of the count model and of the overlap critical path with the SMPI time over each setting's
+      distinct strategy mappings.
+
 Used for placement/SUITE.md ("Dependency levels", "Where the default misses"). SMPI times come from the
 suite's <DIR>/suite.json and its *.smpi.log files; blend costs are cached in <DIR>/offline-cache.json.
 """
@@ -151,15 +155,35 @@ def rules(a):
           ", ".join(f"{k} {v}" for k, v in total.items()))
 
 
+def paths(a):
+    """Spearman of the count model and of the overlap critical path with the SMPI time over each setting's
+    distinct strategy mappings (2-5: coarse)."""
+    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    for setting, ws in d.items():
+        machine = setting.replace("-random", "")
+        for w, res in ws.items():
+            rows, seen = res["rows"], {}
+            for r in ROWS:
+                seen.setdefault(open(os.path.join(a.dir, setting, w, r + ".hosts")).read(), r)
+            rr = list(seen.values())
+            sim = [rows[r]["sim_s"] for r in rr]
+            trace = os.path.join(a.dir, machine, w + ".arctrace")
+            cpo = [evaluate(a.arcoll, machine, trace, os.path.join(a.dir, setting, w, r + ".hosts"),
+                            key="critical_path_overlap_s") for r in rr]
+            rho = lambda x: spearman(x, sim) if len(rr) > 2 and len(set(sim)) > 1 else float("nan")
+            print(f"{setting:14s} {w:18s} n={len(rr)} Spearman count {rho([rows[r]['model_s'] for r in rr]):5.2f} "
+                  f"overlap path {rho(cpo):5.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["sets", "rules"])
+    ap.add_argument("what", choices=["sets", "rules", "paths"])
     ap.add_argument("dir", help="the suite's --out directory")
     ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                                     "build"))
     a = ap.parse_args()
     a.arcoll = os.path.join(a.build, "tools", "arcoll")
-    {"sets": sets, "rules": rules}[a.what](a)
+    {"sets": sets, "rules": rules, "paths": paths}[a.what](a)
 
 
 if __name__ == "__main__":
