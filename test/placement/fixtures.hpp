@@ -33,6 +33,16 @@ inline Topology make(const std::string &conf, const std::string &hostfile, int n
   return t;
 }
 
+// 8 hosts (n1..n8) x 4 slots under 2 leaves and a top switch, round_params(), count model: 32 ranks.
+inline Topology eight_nodes() {
+  const char *conf = "SwitchName=l1 Nodes=n[1-4]\nSwitchName=l2 Nodes=n[5-8]\nSwitchName=top Switches=l[1-2]\n";
+  std::string hosts;
+  for (int h = 1; h <= 8; ++h) hosts += "n" + std::to_string(h) + ":4\n";
+  TopologyParams p = round_params();
+  p.contention = Contention::Count;
+  return make(conf, hosts, 32, p);
+}
+
 inline CommGraph graph(int nranks, std::vector<std::vector<Message>> steps) {
   CommGraph g;
   g.nranks = nranks;

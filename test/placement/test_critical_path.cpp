@@ -8,6 +8,7 @@
 #include "cost.hpp"
 #include "critical_path.hpp"
 #include "fixtures.hpp"
+#include "trace_fixtures.hpp"
 
 using arcoll::placement::build_comm_graph;
 using arcoll::placement::CommGraph;
@@ -20,29 +21,15 @@ using arcoll::placement::Topology;
 using arcoll::trace::CcsEntry;
 using arcoll::trace::CollEvent;
 using arcoll::trace::Trace;
+using tracefix::by_levels;
+using tracefix::msg;
+using tracefix::two_chains;
 
 namespace {
 
 // round_params(): a message of 100 bytes inside a host / between two hosts of one leaf switch.
 constexpr double kIntra = 1e-7 + 100.0 / 1e10;
 constexpr double kLeaf = 2e-6 + 100.0 / 1e9;
-
-// Rank a sends 100 bytes to b in a's step `s`; b receives it in its step `r`.
-void msg(Trace &tr, int a, int b, uint64_t s, uint64_t r) {
-  tr.ccs.push_back(CcsEntry{s, a, b, 100, 1});
-  tr.recvs.push_back(CcsEntry{r, a, b, 100, 1});
-}
-
-// Two independent chains of blocking MPI_Recv / MPI_Send: A = 0 -> 1 -> 2, B = 3 -> 4 -> 5 (the middle rank
-// receives in its step 0 and sends on in step 1).
-Trace two_chains() {
-  Trace tr;
-  tr.path = "chains.arctrace";
-  tr.nranks = 6;
-  msg(tr, 0, 1, 0, 0), msg(tr, 1, 2, 1, 0);
-  msg(tr, 3, 4, 0, 0), msg(tr, 4, 5, 1, 0);
-  return tr;
-}
 
 // 0 -> 2 and 1 -> 3, independent (both in level 0).
 Trace two_senders() {
@@ -53,11 +40,6 @@ Trace two_senders() {
   return tr;
 }
 
-CommGraph by_levels(const Trace &tr) {
-  CommGraphOptions o;
-  o.by_levels = true;
-  return build_comm_graph(tr, o);
-}
 
 }  // namespace
 

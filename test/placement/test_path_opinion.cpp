@@ -10,31 +10,16 @@
 #include "comm_graph.hpp"
 #include "critical_path.hpp"
 #include "fixtures.hpp"
+#include "trace_fixtures.hpp"
 #include "place.hpp"
 
 using namespace arcoll::placement;
 using arcoll::trace::CcsEntry;
 using arcoll::trace::Trace;
+using tracefix::by_levels;
+using tracefix::two_chains;
 
 namespace {
-
-CommGraph by_levels(const Trace &tr) {
-  CommGraphOptions o;
-  o.by_levels = true;
-  return build_comm_graph(tr, o);
-}
-
-// Two chains of blocking MPI_Recv / MPI_Send, 0 -> 1 -> 2 and 3 -> 4 -> 5, 100 bytes per message.
-Trace two_chains() {
-  Trace tr;
-  tr.path = "chains.arctrace";
-  tr.nranks = 6;
-  for (int c : {0, 3}) {
-    tr.ccs.push_back(CcsEntry{0, c, c + 1, 100, 1}), tr.recvs.push_back(CcsEntry{0, c, c + 1, 100, 1});
-    tr.ccs.push_back(CcsEntry{1, c + 1, c + 2, 100, 1}), tr.recvs.push_back(CcsEntry{0, c + 1, c + 2, 100, 1});
-  }
-  return tr;
-}
 
 // 32 ranks, `n` messages between random pairs, each sent and received in the current step of its two ranks,
 // which both move on: dependent messages in an irregular pipeline; sizes 4 KiB or 1 MiB.
@@ -51,14 +36,6 @@ Trace random_pipeline(uint32_t seed, int n) {
     tr.recvs.push_back(CcsEntry{step[b]++, a, b, bytes, 1});
   }
   return tr;
-}
-
-// 8 hosts x 4 slots under 2 leaves.
-Topology eight_nodes() {
-  const char *conf = "SwitchName=l1 Nodes=n[1-4]\nSwitchName=l2 Nodes=n[5-8]\nSwitchName=top Switches=l[1-2]\n";
-  std::string hosts;
-  for (int h = 1; h <= 8; ++h) hosts += "n" + std::to_string(h) + ":4\n";
-  return fixtures::make(conf, hosts, 32);
 }
 
 PlaceOptions deterministic() {
@@ -91,7 +68,7 @@ TEST(PathOpinion, AgreesOnlyWithAShorterOverlapPath) {
 }
 
 TEST(PathOpinion, BestWritesTheRefinedMappingOnlyWhenItsPathIsShorter) {
-  const Topology topo = eight_nodes();
+  const Topology topo = fixtures::eight_nodes();
   int checked = 0, overruled = 0;
   for (uint32_t seed = 1; seed <= 12; ++seed) {
     const CommGraph g = by_levels(random_pipeline(seed, 400));
@@ -125,7 +102,7 @@ TEST(PathOpinion, BestWritesTheRefinedMappingOnlyWhenItsPathIsShorter) {
 
 TEST(PathOpinion, NotWithoutDependencyLevels) {
   Trace tr = random_pipeline(3, 400);
-  PlaceResult r = place(build_comm_graph(tr), eight_nodes(), deterministic());  // steps: no graph
+  PlaceResult r = place(build_comm_graph(tr), fixtures::eight_nodes(), deterministic());  // steps: no graph
   EXPECT_FALSE(r.path.checked);
   EXPECT_EQ(r.chosen_index, r.best);
 }

@@ -16,16 +16,6 @@
 using namespace arcoll::placement;
 
 namespace {
-// 8 hosts x 4 slots under 2 leaves.
-Topology eight_nodes() {
-  const char *conf = "SwitchName=l1 Nodes=n[1-4]\nSwitchName=l2 Nodes=n[5-8]\nSwitchName=top Switches=l[1-2]\n";
-  std::string hosts;
-  for (int h = 1; h <= 8; ++h) hosts += "n" + std::to_string(h) + ":4\n";
-  TopologyParams p = fixtures::round_params();
-  p.contention = Contention::Count;
-  return fixtures::make(conf, hosts, 32, p);
-}
-
 // Irregular message sizes (the count model charges a big message as many times its size as there are
 // messages on its links, the blend model by the bytes): every rank sends to 3 random peers per step.
 CommGraph irregular(uint32_t seed) {
@@ -53,7 +43,7 @@ PlaceOptions deterministic() {
 }  // namespace
 
 TEST(SecondOpinion, BlendAgreesOnlyWithALowerBlendCost) {
-  const Topology topo = eight_nodes();
+  const Topology topo = fixtures::eight_nodes();
   const CommGraph g = irregular(5);
   const Mapping in_order = in_order_mapping(32, topo);
   Mapping spread(32);
@@ -71,7 +61,7 @@ TEST(SecondOpinion, BlendAgreesOnlyWithALowerBlendCost) {
 }
 
 TEST(SecondOpinion, BestWritesTheRefinedMappingOnlyWhenConfirmed) {
-  const Topology topo = eight_nodes();
+  const Topology topo = fixtures::eight_nodes();
   int checked = 0, overruled = 0;
   for (uint32_t seed = 1; seed <= 12; ++seed) {
     const CommGraph g = irregular(seed);
@@ -105,7 +95,7 @@ TEST(SecondOpinion, BestWritesTheRefinedMappingOnlyWhenConfirmed) {
 }
 
 TEST(SecondOpinion, OnlyUnderTheCountModel) {
-  Topology topo = eight_nodes();
+  Topology topo = fixtures::eight_nodes();
   topo.contention = Contention::Blend;
   PlaceResult r = place(irregular(3), topo, deterministic());
   EXPECT_FALSE(r.second.checked);
