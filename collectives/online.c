@@ -81,6 +81,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
    * linear's sum inside.  Gather's compressed
    * candidate (below) is still measured where it applies. */
   const int model_only = c == ARCOLL_COLL_GATHER && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES;
+  if (c == ARCOLL_COLL_GATHER && !model_only) e->once_from = 1; /* online.h */
   if (model_only && e->n > 0) {
     e->n = 1;
     e->nspare = 0;
@@ -159,6 +160,9 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
   e->t[e->done] = bad ? INFINITY : seconds;
   e->p[e->done++] = bad ? INFINITY : period;
   ++e->runs;
+  if (e->round == 0 && e->once_from > 0 && (e->done - 1) / e->trials >= e->once_from)
+    while (e->done % e->trials) /* run once: its run stands for its trials */
+      e->t[e->done] = e->t[e->done - 1], e->p[e->done] = e->p[e->done - 1], ++e->done;
   if (e->preset && e->round == 0 && e->done == (e->n - 1) * e->trials) { /* online_noted.h */
     e->done = e->n * e->trials;
     e->preset = 0;

@@ -231,6 +231,27 @@ typedef struct arcoll_explorer {
    *  a candidate of another code path - the MPI library's own collective -
    *  is cold on its first call too) */
   int extra_at, warmup_extra;
+  /** round 0: candidates from this index on run once, their run recorded
+   *  for each of their `trials` (0: none).  Gather from
+   *  ARCOLL_ONLINE_SKEW_MAX_BYTES (init: 1): its non-roots do not wait for
+   *  the root (a linear or compressed gather's blocks leave as eager
+   *  sends), so each run of such a candidate lets them run a root period
+   *  further ahead, and the decision's synchronisation then makes every
+   *  rank wait for the root's backlog - the exploration's cost grows with
+   *  those runs.  cand[0], binomial, keeps its `trials`: its period is
+   *  measured in its pipeline's fill, where single calls vary (SMPI flat,
+   *  32 KiB: P = 256 call 3 8.08 ms balanced, call 4 8.99 ms with a rank
+   *  late by 1 ms; P = 64 with it, calls 3, 4: 2.44, 2.20 ms against
+   *  linear's 2.37) and the min of
+   *  two is near its steady one.  SMPI flat P = 256, 32 KiB,
+   *  balanced, 200 back-to-back calls, time inside summed over ranks:
+   *  191.55 s with two runs each (the decision's call 16.65 s), 188.46 s
+   *  with the others run once, 187.54 s with binomial too run once - but
+   *  then at P = 64 with a late rank binomial's one run (2.44 ms) tied
+   *  with linear's, whose confirmation cost 1.8 s (12.96 s against 11.76) -
+   *  180.7 s binomial forced, 184.2 s SMPI's selectors (bench/README.md
+   *  "Gather's exploration"). */
+  int once_from;
   /** round 0: index of the bcast candidate that streams best (init,
    *  arcoll_select_stream; 0: none or cand[0]) and its unmeasured runs
    *  before its first measured one (init: 1): back to back, its first call

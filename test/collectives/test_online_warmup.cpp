@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "online.h"
+#include "online_pacing.h"
 
 namespace {
 
@@ -84,4 +85,46 @@ TEST(OnlineWarmup, OnlyRoundZeroAndTheImbalanceCheckStillDueAfterTheTreeRuns) {
   EXPECT_EQ(arcoll_explorer_record(&e, 1e-6, 0), 0);
   EXPECT_EQ(arcoll_explorer_record(&e, 1e-6, 0), 2);
   EXPECT_EQ(e.runs, 4);
+}
+
+// Gather from 8 KiB: 3 warm-up calls of the model's best (binomial with
+// the cluster256 model, linear with the built-in one), its 2 measured runs,
+// then every other candidate once, its run standing for its trials
+// (arcoll_explorer_t::once_from: each run of a candidate whose non-roots
+// leave at once costs every rank a root period at the decision).
+TEST(OnlineWarmup, GatherFromEightKiBRunsTheOtherCandidatesOnce) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  for (const MPI_Aint bytes : {MPI_Aint(8), MPI_Aint(32768)}) {
+    arcoll_explorer_t e;
+    const int n = arcoll_explorer_init(&e, &m, ARCOLL_COLL_GATHER, 256, bytes, 1, 5, 2, 0);
+    if (bytes < 8192) {  // below: the model's best alone (online.c), nothing run once
+      EXPECT_EQ(e.once_from, 0);
+      continue;
+    }
+    ASSERT_GE(n, 2);
+    const std::string first = e.cand[0].algo->name;
+    e.warmup = arcoll_explorer_default_warmup(ARCOLL_COLL_GATHER, bytes);
+    ASSERT_EQ(e.warmup, 3);
+    std::vector<std::string> ran;
+    const arcoll_choice_t *ch;
+    while ((ch = arcoll_explorer_next(&e)) != nullptr && ran.size() < 50) {
+      const std::string name = ch->algo->name;
+      // the first's period in its fill, then steady; every other one 9.6 ms
+      const double t = name != first ? 9.6e-3 : ran.size() == 3 ? 8.99e-3 : 8.08e-3;
+      ran.push_back(name);
+      if (arcoll_explorer_record(&e, t, 0) == 1) {  // round 0 complete: decide, stop
+        arcoll_explorer_decide_times(&e, e.t, nullptr);
+        break;
+      }
+    }
+    ASSERT_EQ((int)ran.size(), 5 + (n - 1));
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(ran[i], first) << "call " << i;
+    for (int i = 5; i < 5 + (n - 1); ++i) EXPECT_EQ(ran[i], e.cand[i - 4].algo->name) << "call " << i;
+    EXPECT_EQ(e.runs, 5 + (n - 1));
+    EXPECT_EQ(e.done, n * e.trials);
+    EXPECT_EQ(std::string(e.best.algo->name), first);
+    EXPECT_DOUBLE_EQ(e.measured_s[0], 8.08e-3);  // the min of its two runs
+    for (int i = 1; i < n; ++i) EXPECT_DOUBLE_EQ(e.measured_s[i], 9.6e-3);
+  }
 }
