@@ -255,8 +255,8 @@ ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *
 /**
  * At the end of a bcast call (after arcoll_late_end): when the tracker's
  * first summary, applied at this call's exit on every rank, finds the calls
- * of lc's root a stream (lateness.h arcoll_late_streaming) and no rank
- * late, the exploration of `chosen` is reduced to the streaming
+ * of lc's root nearly a stream (lateness.h arcoll_late_near_stream) and no
+ * rank late, the exploration of `chosen` is reduced to the streaming
  * configuration and the tolerant tree (collectives/online_slots.h
  * arcoll_explorer_stream_only) before its next call.  Local; prints the
  * reduction with ARCOLL_DEBUG.

@@ -82,7 +82,7 @@ void arcoll_late_stream_only(const arcoll_comm_state_t *st, const arcoll_cached_
   const arcoll_late_tracker_t *t = lc->lt;
   arcoll_explorer_t *ex = chosen->ex;
   if (!t || !ex || ex->runs > 0 || t->exchanges != 1 || t->late_seen ||
-      !arcoll_late_streaming(t->sum, lc->root) ||
+      !arcoll_late_near_stream(t->sum, lc->root) ||
       !arcoll_explorer_stream_only(ex) || !arcoll_g_cfg.debug || st->me != 0)
     return;
   fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: calls back to back (first lateness "

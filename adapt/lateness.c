@@ -307,6 +307,18 @@ int arcoll_late_quiet(const arcoll_late_summary_t *s, int root) {
   return found;
 }
 
+int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root) {
+  int found = 0;
+  for (int g = 0; s && g < s->ngroups; ++g) {
+    const arcoll_late_group_t *gr = &s->group[g];
+    if (gr->root != root) continue;
+    if (!(gr->t_level > 0) || !(gr->gap < ARCOLL_LATE_NEAR_STREAM_LEVELS * gr->t_level)) return 0;
+    if (gr->n > 0 && !(gr->late[0].lateness < gr->t_level)) return 0;
+    found = 1;
+  }
+  return found;
+}
+
 int arcoll_late_streaming(const arcoll_late_summary_t *s, int root) {
   if (!arcoll_late_quiet(s, root)) return 0;
   for (int g = 0; g < s->ngroups; ++g)

@@ -252,6 +252,23 @@ int arcoll_late_quiet(const arcoll_late_summary_t *s, int root);
  */
 int arcoll_late_streaming(const arcoll_late_summary_t *s, int root);
 
+/** Tree levels' time a rank may spend outside between two calls of a near
+ *  stream (arcoll_late_near_stream). */
+#define ARCOLL_LATE_NEAR_STREAM_LEVELS 4.0
+
+/**
+ * 1 if the calls of root `root` in summary s are nearly a stream: in every
+ * group of that root (any site; at least one) no rank spent more than
+ * ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels' time outside between two
+ * calls (gap) and none caused a tree level's lateness; 0 if not, or if
+ * nothing is known (s NULL, no group, t_level 0).  Weaker than
+ * arcoll_late_streaming (quiet, gap < one level): arrival noise of a few
+ * levels passes.  Used for the online selection's stream-only exploration
+ * (online_slots.h arcoll_explorer_stream_only; the rooted decision's lag
+ * and postponements keep the strict test).
+ */
+int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root);
+
 /**
  * Calls until the next exchange start, given the current interval and whether
  * the summary just applied changed any late set: a change -> `min_interval`;

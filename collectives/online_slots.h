@@ -43,8 +43,8 @@ void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, a
  * Round 0 of a bcast's exploration reduced, before its first measured run,
  * to the configuration that streams best (e->stream_at) and the tolerant
  * tree whose runs were noted (online_noted.h, e->preset: the last
- * candidate): for back-to-back calls with nothing between them
- * (adapt/lateness.h arcoll_late_streaming), where a broadcast costs its
+ * candidate): for back-to-back calls with little between them
+ * (adapt/lateness.h arcoll_late_near_stream), where a broadcast costs its
  * busiest rank's occupancy per call and the others - predicted for one
  * call alone - cost several of the streaming one's calls each to measure
  * (SMPI flat P = 64, 32 KiB: scatter_rdb 0.0103 s per call summed over

@@ -401,3 +401,34 @@ TEST(Streaming, NeedsQuietArrivalsAndShortGapsAtThatRoot) {
   s.group[0].t_level = 0.0f, s.group[0].n = 0;
   EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);  // no tree level known
 }
+
+// Nearly a stream (lateness.h arcoll_late_near_stream): gaps up to
+// ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels and no rank a level late -
+// the arrival noise arcoll_late_streaming rejects passes; computing
+// between calls or a late rank does not.
+TEST(Streaming, NearStreamAllowsNoiseOfAFewLevels) {
+  arcoll_late_summary_t s{};
+  EXPECT_EQ(arcoll_late_near_stream(nullptr, 0), 0);
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);  // nothing known
+  s.ngroups = 1;
+  s.group[0].root = 0, s.group[0].t_level = 60e-6f, s.group[0].gap = 1e-6f;
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 1);
+  EXPECT_EQ(arcoll_late_near_stream(&s, 1), 0);  // no group of root 1
+  // 0-200 us noise (SMPI flat P = 64, 32 KiB): gap ~200 us, 4 ranks listed,
+  // the latest 43 us caused, t_level 62 us
+  s.group[0].gap = 200e-6f, s.group[0].n = 1, s.group[0].late[0] = {4, 43e-6f};
+  EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 1);
+  s.group[0].gap = (float)(ARCOLL_LATE_NEAR_STREAM_LEVELS * 60e-6) * 1.01f;  // computes between calls
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
+  s.group[0].gap = 200e-6f, s.group[0].late[0] = {4, 61e-6f};  // a rank a tree level late
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
+  s.group[0].late[0] = {4, 43e-6f};
+  s.ngroups = 2;  // a second call site of the same root, not near a stream
+  s.group[1] = s.group[0];
+  s.group[1].gap = 1e-3f;
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
+  s.ngroups = 1;
+  s.group[0].t_level = 0.0f;
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);  // no tree level known
+}
