@@ -133,8 +133,9 @@ static int warming(const arcoll_explorer_t *e) {
 }
 
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
-  if (e->pending > 0) /* a deferred decision is on its way (online_pacing.h) */
-    return e->has_held ? &e->held : &e->best;
+  if (e->pending > 0) /* a deferred decision is on its way (online_pacing.h); a refinement
+                        round's: the kept configuration, the same tree (online.h `held`) */
+    return e->has_held && e->round == 0 ? &e->held : &e->best;
   if (e->confirming) /* the kept one's block, then the other's */
     return e->confirm_calls < e->confirm_block ? &e->best : &e->confirm_alt;
   if (e->finished || e->done >= e->n * e->trials) return NULL;

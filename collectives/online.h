@@ -265,7 +265,13 @@ typedef struct arcoll_explorer {
    *  instead of the earlier best, so a streaming candidate is not left and
    *  re-entered around the decision (SMPI flat P = 64, 32 KiB bcast: chain
    *  -> scatter_rdb -> chain cost 0.066 + 0.060 s summed over ranks, a
-   *  chain call 0.0019 s); has_held = 0: none yet */
+   *  chain call 0.0019 s); has_held = 0: none yet.  Round 0 only: after a
+   *  refinement round (the kept algorithm at other segment sizes, the
+   *  same tree: nothing to leave) the kept configuration runs, not the
+   *  last neighbour tried (SMPI 32 KiB bcast, 0-200 us noise, summed
+   *  inside: binary / 16 KiB held 16 calls at 0.0055 s per call against
+   *  binary / 8 KiB's 0.0027; flat P = 64 0.755 -> 0.734 s, tree P = 64
+   *  3.90 -> 2.94 s) */
   arcoll_choice_t held;
   int has_held;
   double imbalance; /**< the check's factor (init: ARCOLL_ONLINE_IMBALANCE; the caller may change it) */

@@ -95,3 +95,49 @@ TEST(OnlineDeferred, TheBestRunsWhileThePendingDecisionTravelsThenTheSameChoice)
   EXPECT_EQ(e.round, blocking.round);
   EXPECT_EQ(arcoll_explorer_next(&e) == nullptr, arcoll_explorer_next(&blocking) == nullptr);
 }
+
+// Bcast's pending rooted decision (adapt/decision.h) runs `held`: after
+// round 0 the last measured configuration (leaving a stream for the
+// earlier best and re-entering it costs two fills); after a refinement
+// round the kept configuration - the same tree at its measured segment,
+// not the last neighbour tried (SMPI flat P = 64, 32 KiB, 0-200 us noise:
+// binary / 16 KiB held for 16 calls at 0.0055 s summed per call against
+// binary / 8 KiB's 0.0027; the run 0.755 -> 0.734 s).
+TEST(OnlineDeferred, HeldIsTheLastMeasuredAfterRoundZeroTheKeptOneAfterARefinement) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  arcoll_explorer_t e;
+  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, 64, 32768, 1, 2, 2, 3), 2);
+  e.n = 2;
+  e.confirm_block = 0;
+  e.check_at = 0;
+  int seg = -1;  // the segmented candidate: it gets the refinement round
+  for (int i = 0; i < e.n; ++i)
+    if ((e.cand[i].algo->flags & ARCOLL_ALGO_SEGMENTED) && e.cand[i].segment_bytes > 0) seg = i;
+  ASSERT_GE(seg, 0) << "no segmented candidate among the model's two best";
+  const arcoll_choice_t last = e.cand[1], win = e.cand[seg];
+  // round 0: the segmented one twice as fast
+  for (int r = 0; r < 4; ++r) {
+    const double s = r / 2 == seg ? 1e-3 : 2e-3;
+    arcoll_explorer_record_period(&e, s, s, 0);
+  }
+  std::vector<double> all(e.t, e.t + 4), max(e.p, e.p + 4);
+  e.pending = 1;
+  ASSERT_NE(arcoll_explorer_next(&e), nullptr);
+  EXPECT_TRUE(arcoll_choice_same(arcoll_explorer_next(&e), &last)) << "round 0: the last measured";
+  arcoll_explorer_decide_times(&e, all.data(), max.data());
+  ASSERT_EQ(e.round, 1) << "the winner is segmented: a refinement round";
+  EXPECT_TRUE(arcoll_choice_same(&e.best, &win));
+  // round 1: both neighbours slower; the last one run is the larger segment
+  const int k = e.n * e.trials;
+  for (int r = 0; r < k; ++r) arcoll_explorer_record_period(&e, 3e-3, 3e-3, 0);
+  std::vector<double> all1(e.t, e.t + k), max1(e.p, e.p + k);
+  e.pending = 1;
+  const arcoll_choice_t *held = arcoll_explorer_next(&e);
+  ASSERT_NE(held, nullptr);
+  EXPECT_TRUE(arcoll_choice_same(held, &win)) << "refinement: the kept configuration";
+  EXPECT_FALSE(arcoll_choice_same(held, &e.cand[e.n - 1]));
+  arcoll_explorer_decide_times(&e, all1.data(), max1.data());
+  EXPECT_TRUE(arcoll_choice_same(&e.best, &win));
+}
