@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "block_moves.hpp"
 #include "critical_path.hpp"
 #include "hopbytes.hpp"
 #include "mapping_io.hpp"
@@ -116,7 +117,7 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     RefineOptions ro = opt.refine;
     ro.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0)) / 2;
     t = clock::now();
-    RefineResult rc = refine(g, tc, cs[choose_stage(cs, opt.tie_tolerance)].map, ro);
+    RefineResult rc = refine_with_blocks(g, tc, cs[choose_stage(cs, opt.tie_tolerance)].map, ro);
     r.stages[add(rc.hit_time_limit ? "refined (count model, time limit)" : "refined (count model)", rc.map, t)]
         .evaluations = rc.evaluations;
   }
@@ -125,13 +126,13 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     ro.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0));
     t = clock::now();
     const size_t start = r.best;
-    r.refine = refine(g, topo, r.stages[start].map, ro);
+    r.refine = refine_with_blocks(g, topo, r.stages[start].map, ro);
     int won = 0;  // 0: the refinement from `start`; k: from random start k
     for (int k = 1; k <= opt.random_starts && !r.refine.hit_time_limit; ++k) {
       RefineOptions rk = ro;
       rk.seed = opt.refine.seed + static_cast<uint64_t>(k);
       rk.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0));
-      RefineResult res = refine(g, topo, random_mapping(g.nranks, topo, rk.seed), rk);
+      RefineResult res = refine_with_blocks(g, topo, random_mapping(g.nranks, topo, rk.seed), rk);
       res.evaluations += r.refine.evaluations;
       if (res.time_s < r.refine.time_s) {
         r.refine = std::move(res);

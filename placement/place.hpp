@@ -11,9 +11,10 @@
  *    (hopbytes.hpp; seed 001's "distance-based mapping");
  *  - "metis": METIS k-way partition into hosts (partition_metis.hpp);
  *  - "scotch (tleaf|deco)": the METIS parts mapped onto the switch tree;
- *  - "refined": swap/move search on the seed-001 cost, started from the
- *    earlier stage choose_stage() picks (refine.hpp), never worse than its
- *    start in T(pi).
+ *  - "refined": swap/move search on the seed-001 cost (refine.hpp)
+ *    alternated with exchanges of whole hosts' and subtrees' contents
+ *    (block_moves.hpp, refine_with_blocks()), started from the earlier stage
+ *    choose_stage() picks, never worse than its start in T(pi).
  */
 #ifndef ARCOLL_PLACEMENT_PLACE_HPP
 #define ARCOLL_PLACEMENT_PLACE_HPP

@@ -48,6 +48,10 @@ struct RefineOptions {
   int kick = 3;               ///< swaps per perturbation
   long max_evals = 0;         ///< bound on candidate evaluations (0 = none): deterministic stop
   int full_neighbourhood = 512;  ///< up to this many ranks, try all swaps
+  /// refine_with_blocks(): alternate with block moves (block_moves.hpp); refine() ignores it.
+  /// Off by default (`arcoll place --block-moves`): lower model cost on the 1024-rank fat tree
+  /// (halo2d -6.9 %) but not yet run in SMPI, and it changes the mappings the suite measured.
+  bool blocks = false;
 };
 
 struct RefineResult {
@@ -55,6 +59,7 @@ struct RefineResult {
   double time_s = 0;          ///< its T(pi), seconds
   long evaluations = 0;       ///< candidate evaluations
   bool hit_time_limit = false;
+  long block_moves = 0;       ///< refine_with_blocks(): group exchanges accepted (block_moves.hpp)
 };
 
 /** Precondition: `start` respects the slots (respects_slots()). */

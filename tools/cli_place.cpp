@@ -81,7 +81,7 @@ struct PlaceArgs {
   int random_starts = 0;
   std::vector<std::string> lat, bw;
   bool with_colls = false, json = false, advice = false, no_second_opinion = false, move_on_tie = false,
-       no_path_opinion = false;
+       no_path_opinion = false, block_moves = false;
   std::string sets = "auto";
 };
 
@@ -225,6 +225,7 @@ int run_place(const PlaceArgs &A) {
   popt.path_opinion = !A.no_path_opinion;
   popt.keep_start = !A.move_on_tie;
   popt.random_starts = A.random_starts;
+  popt.refine.blocks = A.block_moves;
   if (A.initial == "random") {
     popt.initial = ap::random_mapping(g.nranks, topo, A.seed);
     popt.initial_name = fmt::format("initial (random, seed {})", A.seed);
@@ -434,6 +435,10 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_flag("--no-path-opinion", A->no_path_opinion,
                "with --strategy best: write the refined mapping even when its critical path with time-overlap "
                "contention is not below the start's (traces that record receives; placement/place.hpp, PathOpinion)");
+  pl->add_flag("--block-moves", A->block_moves,
+               "with --strategy refined|best: alternate the refinement's rank swaps with exchanges of whole "
+               "hosts' and switch subtrees' contents (placement/block_moves.hpp; model cost only so far, "
+               "placement/README.md \"Block moves\")");
   pl->add_option("--random-starts", A->random_starts,
                  "with --strategy refined|best: also refine from N random mappings (seeds --seed + 1..N), each with "
                  "the --max-evals budget, and keep the lowest estimated time (placement/place.hpp, "
