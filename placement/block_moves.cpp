@@ -119,8 +119,6 @@ BlockResult block_moves(const CommGraph &g, const Topology &topo, const Mapping 
     for (auto it = ops.rbegin(); it != ops.rend(); ++it) model.apply(it->a, it->ha, it->b, it->hb);
     res.evaluations += static_cast<long>(ops.size());
   };
-  auto better = [](double nw, double old) { return nw < old - 1e-12 * std::abs(old); };
-  auto same = [](double nw, double old) { return std::abs(nw - old) <= 1e-12 * std::abs(old); };
 
   // Candidates of group u at level `li`, in the order they are evaluated on T(pi): highest hop-bytes gain
   // first, equal gains in a seeded random order. Levels of at most opt.full_groups groups: all of them;
@@ -191,7 +189,7 @@ BlockResult block_moves(const CommGraph &g, const Topology &topo, const Mapping 
           exchange(u, w);
           ++res.tried;
           const double after = model.total();
-          if (better(after, before) || (same(after, before) && gain > 1e-9 * std::max(1.0, hb))) {
+          if (cost_better(after, before) || (cost_same(after, before) && gain > 1e-9 * std::max(1.0, hb))) {
             for (int k = 0; k < G.count[u]; ++k) std::swap(on[G.entry(u, k)], on[G.entry(w, k)]);
             hb -= gain;
             ++res.accepted;

@@ -63,8 +63,6 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
     if ((res.evaluations & 15) == 0 && clock::now() >= deadline) { stop = true; res.hit_time_limit = true; }
     return stop;
   };
-  auto better = [](double nw, double old) { return nw < old - 1e-12 * std::abs(old); };
-  auto same = [](double nw, double old) { return std::abs(nw - old) <= 1e-12 * std::abs(old); };
   // Secondary objective (tie-breaker on the plateaus of the max-based cost): hop-bytes of the
   // graph edges of a rank (bytes of all steps, both directions, x network links).
   auto hb_rank = [&](int a) {
@@ -81,7 +79,7 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
   // Accept when the cost drops, or stays equal while the hop-bytes drop. The a-b edge of a swap
   // keeps its length, so the delta of hb_rank(a) + hb_rank(b) is the delta of the total.
   auto accept = [&](double before, double hb_before, double after, double hb_after) {
-    return better(after, before) || (same(after, before) && hb_after < hb_before - 1e-9 * std::max(1.0, hb_before));
+    return cost_better(after, before) || (cost_same(after, before) && hb_after < hb_before - 1e-9 * std::max(1.0, hb_before));
   };
 
   std::vector<int> hosts_c, ranks_c;
@@ -157,7 +155,7 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
           out_of_budget();
         }
       }
-      if (better(model.total(), res.time_s) || (same(model.total(), res.time_s) && hbytes < best_hb)) {
+      if (cost_better(model.total(), res.time_s) || (cost_same(model.total(), res.time_s) && hbytes < best_hb)) {
         res.time_s = model.total();
         res.map = model.mapping();
         best_hb = hbytes;

@@ -20,6 +20,7 @@
 #ifndef ARCOLL_PLACEMENT_REFINE_HPP
 #define ARCOLL_PLACEMENT_REFINE_HPP
 
+#include <cmath>
 #include <cstdint>
 
 #include "comm_graph.hpp"
@@ -40,6 +41,12 @@ namespace arcoll::placement {
  * last 30 % of the evaluations lowered T(pi) by <= 2.5 % (node16 wavefront).
  */
 constexpr long kDefaultEvalsPerRank = 2000;
+
+/** The searches' acceptance on T(pi) (seconds; refine(), block_moves()): `after` is a strict
+ *  improvement on `before` when lower by more than 1e-12 relative ... */
+inline bool cost_better(double after, double before) { return after < before - 1e-12 * std::abs(before); }
+/** ... and equal within 1e-12 relative (a plateau of the max-based cost: the hop-bytes decide). */
+inline bool cost_same(double after, double before) { return std::abs(after - before) <= 1e-12 * std::abs(before); }
 
 struct RefineOptions {
   uint64_t seed = 1;

@@ -13,12 +13,13 @@
 
 namespace {
 
-// A two-candidate explorer (allreduce, 8 B, P = 64, the built-in model),
-// rounds alone.
-void setup(arcoll_explorer_t &e, arcoll_model_t &m) {
+// A two-candidate explorer (allreduce, 8 B by default, P = 64, the built-in
+// model, 2 trials, `refine` refinement rounds), rounds alone.
+void setup(arcoll_explorer_t &e, arcoll_model_t &m, arcoll_coll_t c = ARCOLL_COLL_ALLREDUCE,
+           MPI_Aint bytes = 8, int refine = 0) {
   arcoll_model_default(&m);
   arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
-  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_ALLREDUCE, 64, 8, 1, 2, 2, 0), 2);
+  ASSERT_GE(arcoll_explorer_init(&e, &m, c, 64, bytes, 1, 2, 2, refine), 2);
   e.n = 2;
   e.confirm_block = 0;
   e.check_at = 0;
@@ -105,13 +106,8 @@ TEST(OnlineDeferred, TheBestRunsWhileThePendingDecisionTravelsThenTheSameChoice)
 // binary / 8 KiB's 0.0027; the run 0.755 -> 0.734 s).
 TEST(OnlineDeferred, HeldIsTheLastMeasuredAfterRoundZeroTheKeptOneAfterARefinement) {
   arcoll_model_t m;
-  arcoll_model_default(&m);
-  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
   arcoll_explorer_t e;
-  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, 64, 32768, 1, 2, 2, 3), 2);
-  e.n = 2;
-  e.confirm_block = 0;
-  e.check_at = 0;
+  setup(e, m, ARCOLL_COLL_BCAST, 32768, 3);
   int seg = -1;  // the segmented candidate: it gets the refinement round
   for (int i = 0; i < e.n; ++i)
     if ((e.cand[i].algo->flags & ARCOLL_ALGO_SEGMENTED) && e.cand[i].segment_bytes > 0) seg = i;
