@@ -12,8 +12,9 @@
  * | ARCOLL_BCAST_SEGMENT              | segment size in bytes, 0 = none          | 65536 (adaptive) |
  * | ARCOLL_BCAST_EXCHANGE_INTERVAL    | fewest calls between lateness exchanges, | 16      |
  * |                                   | 16..64 (doubles while the late set holds)|         |
- * | ARCOLL_LATE_ORDER                 | on / off: late ranks become leaves       | bcast   |
- * |                                   | (late_tracker.h)                         | >= 8 KiB|
+ * | ARCOLL_LATE_ORDER                 | on / off: late ranks become leaves       | bcast,  |
+ * |                                   | (late_tracker.h)                         | reduce  |
+ * |                                   |                                          | >= 8 KiB|
  * | ARCOLL_BCAST_EWMA_ALPHA           | EWMA weight of newest call (0,1]         | 0.5     |
  * | ARCOLL_ONLINE_CANDIDATES          | 1..8 candidates measured online per size | 5       |
  * |                                   | class in auto mode (1: the model alone)  |         |

@@ -245,7 +245,10 @@ ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
  * that was late may come back, or move, faster than a summary follows
  * (flat P = 64, 32 KiB, a late rank moving every 10 calls: the late set
  * emptied at call 193 and the exploration that started then took the run
- * from 2.55 to 2.95 s summed inside).  The choice run is
+ * from 2.55 to 2.95 s summed inside).  Toward the root (reduce, gather:
+ * lc->lt->up) neither: ch itself runs, with lc->order only if it is the
+ * tolerant tree (else lc->order is set to NULL, the rank order), and the
+ * online selection measures it (late_order.c says why).  The choice run is
  * noted (arcoll_note).  Seed 001_6a837e3d9ad6c429.txt, technique 1.
  */
 ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_coll_t c,
@@ -278,7 +281,7 @@ ARCOLL_HIDDEN void arcoll_late_stream_only(const arcoll_comm_state_t *st,
 ARCOLL_HIDDEN int arcoll_late_done(arcoll_comm_state_t *st, const arcoll_cached_t *chosen,
                                    const arcoll_cached_t *ran, double t0, int rc);
 
-/** Smallest message (bytes) of a bcast that tracks lateness when
+/** Smallest message (bytes) of a bcast (and reduce) that tracks lateness when
  *  ARCOLL_LATE_ORDER is unset.  Below it
  *  the exchange costs more than late leaves save (SMPI flat P = 64, 8 B,
  *  200 back-to-back calls, sum over ranks of the time inside: balanced
@@ -290,10 +293,12 @@ ARCOLL_HIDDEN int arcoll_late_done(arcoll_comm_state_t *st, const arcoll_cached_
  * 1 if calls of collective c with `bytes` bytes use late-rank orders: modes
  * auto / adaptive only; ARCOLL_LATE_ORDER=on: every rooted collective
  * (bcast, scatter, reduce, gather, gatherv, scatterv) and size; off: none; unset: the adaptive
- * bcast, and bcast from ARCOLL_LATE_DEFAULT_MIN_BYTES up (not reduce /
- * gather: their ranks ahead of the root would wait for its summary; not
- * scatter: 32 KiB blocks, P = 64, 1.25x slower with it, no gain with late
- * ranks; measured in adapt/README.md "Lateness").
+ * bcast, and bcast and reduce (commutative ops) from ARCOLL_LATE_DEFAULT_MIN_BYTES up (reduce:
+ * one exchange only, lateness.h arcoll_late_exchanges_max; SMPI flat
+ * P = 256, 32 KiB, 200 calls, summed inside, one rank 1 ms late 55.2 ->
+ * 4.1 s, balanced 7.83 -> 7.84; not gather: bounded by the root's link,
+ * 188.6 s with and without; not scatter: 32 KiB blocks, P = 64, 1.25x
+ * slower with it, no gain with late ranks; adapt/README.md "Lateness").
  */
 ARCOLL_HIDDEN int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes);
 

@@ -347,6 +347,8 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
   arcoll_late_trees_fold(&t->trials, sum->trees, changed);
   t->interval = arcoll_late_next_interval(t->interval, changed, t->min_interval);
   t->next_x = t->x + (uint64_t)t->interval;
+  const int max_x = arcoll_late_exchanges_max(t->up);
+  if (max_x > 0 && t->exchanges >= (uint64_t)max_x) t->next_x = UINT64_MAX; /* no further exchange */
   if (t->debug && t->me == 0) {
     fprintf(stderr, "arcoll: lateness exchange %llu (calls %llu..%llu) applied after call %llu:",
             (unsigned long long)t->exchanges, (unsigned long long)sum->first_call,
@@ -361,8 +363,12 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
     if (sum->trees) fprintf(stderr, " tolerant tree %s;", sum->trees == ARCOLL_TREES_SECOND ? "second" : "first");
     int nl = 0;
     for (int r = 0; r < t->P; ++r) nl += t->late_any[r];
-    fprintf(stderr, " -> %d late, %s, next interval %d, coordinator was %d\n", nl,
-            changed ? "changed" : "unchanged", t->interval, t->coord);
+    if (t->next_x == UINT64_MAX)
+      fprintf(stderr, " -> %d late, %s, no further exchange (data toward the root), coordinator was %d\n",
+              nl, changed ? "changed" : "unchanged", t->coord);
+    else
+      fprintf(stderr, " -> %d late, %s, next interval %d, coordinator was %d\n", nl,
+              changed ? "changed" : "unchanged", t->interval, t->coord);
   }
   return rc;
 }

@@ -334,9 +334,11 @@ int arcoll_late_next_interval(int interval, int changed, int min_interval) {
   return next > ARCOLL_LATE_MAX_INTERVAL ? ARCOLL_LATE_MAX_INTERVAL : next;
 }
 
+int arcoll_late_exchanges_max(int up) { return up ? 1 : 0; }
+
 int arcoll_late_gather_calls(int up, int *apply, double *missing_charged) {
   *missing_charged = up ? 1.0 : -1.0;
-  *apply = up ? ARCOLL_LATE_APPLY_CALLS : ARCOLL_LATE_APPLY_CALLS_DOWN;
+  *apply = up ? ARCOLL_LATE_APPLY_CALLS_UP : ARCOLL_LATE_APPLY_CALLS_DOWN;
   return up ? ARCOLL_LATE_GATHER_CALLS_UP : ARCOLL_LATE_GATHER_CALLS_DOWN;
 }
 

@@ -73,6 +73,17 @@ extern "C" {
 #define ARCOLL_LATE_GATHER_CALLS_UP 2
 #define ARCOLL_LATE_GATHER_CALLS_DOWN 8
 #define ARCOLL_LATE_APPLY_CALLS 16
+/** UP: applied the call after the summary, and an UP tracker makes only
+ *  this one exchange (arcoll_late_exchanges_max).  The non-roots of
+ *  back-to-back reduces run ahead of the root (it is the last to finish a
+ *  call) by a lead that grows with every call, and all of them wait for the
+ *  summary at the call that applies it: the later that call, the longer
+ *  they wait (SMPI flat P = 256, 32 KiB reduce, 200 calls, one rank 1 ms
+ *  late, summed inside: applied 16 calls after the start 57.3 s - the
+ *  online selection had kept rsag by then, the order came too late - 3
+ *  calls after 4.11 s; later exchanges every 16-64 calls, 3 calls each,
+ *  46.3 s: each one cost the lead of 16-64 calls, 1.1-7.8 s). */
+#define ARCOLL_LATE_APPLY_CALLS_UP (ARCOLL_LATE_GATHER_CALLS_UP + 1)
 /** DOWN: applied the call after the summary (a non-root finishes call
  *  x + G only after the root, which sent it at its exit of x + G - 1, started
  *  x + G: the summary is on its way). */
@@ -283,7 +294,7 @@ int arcoll_late_next_interval(int interval, int changed, int min_interval);
  * coordinator is the root of the call at whose exit the exchange starts
  * (every rank knows it: the root argument agrees); it summarises at the
  * exit of call x + G - 1, G = the return value, everybody applies the
- * summary at the exit of call x + *apply - 1 (up: ARCOLL_LATE_APPLY_CALLS,
+ * summary at the exit of call x + *apply - 1 (up: ARCOLL_LATE_APPLY_CALLS_UP,
  * down: ARCOLL_LATE_APPLY_CALLS_DOWN), and it charges ranks whose
  * records have not arrived then with *missing_charged (see
  * arcoll_late_caused): up: all records were sent before the root could
@@ -295,12 +306,29 @@ int arcoll_late_next_interval(int interval, int changed, int min_interval);
  * up: it is the last to finish anyway), and the others wait for its summary
  * A calls later only if they are A - G calls ahead of it, which a down
  * collective's non-roots cannot be (they finish call y only after the root
- * started it).  The previous rule (the highest rank that is not late and
+ * started it) and an up collective's usually are (hence one exchange only:
+ * arcoll_late_exchanges_max).  The previous rule (the highest rank that is not late and
  * not a root) held a root that ran ahead at every exchange: SMPI P = 64,
  * 32 KiB back-to-back bcast, 3.74 s inside the bcast summed over ranks
  * with late-rank orders on vs 2.18 s off (adapt/README.md).
  */
 int arcoll_late_gather_calls(int up, int *apply, double *missing_charged);
+
+/**
+ * Exchanges a tracker makes over its life: 1 for up (reduce, gather: the
+ * first, started after call ARCOLL_LATE_FIRST_EXCHANGE - 1; its summary's
+ * late set and order then stay), 0 = no limit for down (bcast, scatter:
+ * every interval, arcoll_late_next_interval).  Why: the non-roots of
+ * back-to-back up collectives run ahead of the root, and every rank waits
+ * for the coordinator's summary at the call that applies it, so each later
+ * exchange costs every non-root its lead, which grows with the calls (SMPI
+ * flat P = 256, 32 KiB reduce, one rank 1 ms late: 1.1, 4.5, 7.8 s summed
+ * inside at the exchanges of calls 17, 33, 65, against 0.011 s per call in
+ * the steady state; see ARCOLL_LATE_APPLY_CALLS_UP).  A late set that
+ * changes later is not followed (a late rank moving every 10 calls: 4.11 s
+ * against 4.13 without tracking, the online selection's binomial both).
+ */
+int arcoll_late_exchanges_max(int up);
 
 #ifdef __cplusplus
 }

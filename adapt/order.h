@@ -68,10 +68,12 @@ int arcoll_history_init(arcoll_history_t *h, int P, double alpha);
 void arcoll_history_free(arcoll_history_t *h);
 
 /**
- * For collectives whose data flows toward the root (reduce, gather): late
- * ranks take the leaves nearest the root (positions 1, then 3, 5, 9, ...:
- * depth = popcount), whose data the root can take last, instead of the
- * smallest subtrees anywhere (broadcast, scatter).  Call after init.
+ * For collectives whose data flows toward the root (reduce, gather): a late
+ * rank that finds no free leaf in its own subtree (where every late rank
+ * goes first, in both directions: order.c) takes the leaf nearest the root
+ * (positions 1, then 3, 5, 9, ...: depth = popcount), whose data the root
+ * can take last, instead of the smallest subtree anywhere (broadcast,
+ * scatter).  Call after init.
  */
 void arcoll_history_set_up(arcoll_history_t *h);
 

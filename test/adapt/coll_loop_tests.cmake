@@ -137,3 +137,28 @@ if(ARCOLL_HAVE_SMPI)
       TIMEOUT 300 RESOURCE_LOCK mpi)
   endforeach()
 endif()
+
+# Back-to-back reduces (data toward the root) track lateness from 8 KiB with
+# one exchange only (adapt/lateness.h arcoll_late_exchanges_max): its summary
+# is applied 3 calls after it starts (the non-roots run ahead of the root and
+# wait for it), the late rank then takes a leaf of its own subtree in the
+# binomial tree (adapt/order.c), which the online selection measures with
+# that order and keeps.  SMPI flat cluster, 64 ranks, 32 KiB, rank 24 1 ms
+# late, 40 calls; every element checked.
+if(ARCOLL_HAVE_SMPI)
+  add_test(NAME adapt.smpi.reduce_late_once.np64
+    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
+      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
+      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+      "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .root 0 .* 24=[0-9.e-]+.* -> 1 late, changed, no further exchange"
+      "!lateness exchange 2"
+      "online: reduce P=64 .* -> binomial/"
+      "RESULT coll=reduce .* errors=0" --
+      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
+      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
+      -c reduce -m 32768 -n 40 -s one_late)
+  set_tests_properties(adapt.smpi.reduce_late_once.np64 PROPERTIES LABELS smpi TIMEOUT 300
+    RESOURCE_LOCK mpi)
+endif()

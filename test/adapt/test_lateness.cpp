@@ -328,14 +328,21 @@ TEST(Schedule, RootCoordinatesDownWithoutChargingUpWithCharging) {
   EXPECT_EQ(arcoll_late_gather_calls(0, &apply, &charge), ARCOLL_LATE_GATHER_CALLS_DOWN);
   EXPECT_EQ(apply, ARCOLL_LATE_GATHER_CALLS_DOWN + 1);
   EXPECT_LT(charge, 0.0);
-  // reduce / gather: 2 calls after, applied 16 after the start, missing records charged
+  // reduce / gather: 2 calls after, applied the call after that (the
+  // non-roots run ahead and wait for it), missing records charged
   EXPECT_EQ(arcoll_late_gather_calls(1, &apply, &charge), ARCOLL_LATE_GATHER_CALLS_UP);
-  EXPECT_EQ(apply, ARCOLL_LATE_APPLY_CALLS);
+  EXPECT_EQ(apply, ARCOLL_LATE_GATHER_CALLS_UP + 1);
   EXPECT_GE(charge, 0.0);
   // the summary is always applied after it is sent, before the next exchange starts
-  EXPECT_LT(ARCOLL_LATE_GATHER_CALLS_UP, ARCOLL_LATE_APPLY_CALLS);
+  EXPECT_LT(ARCOLL_LATE_GATHER_CALLS_UP, ARCOLL_LATE_APPLY_CALLS_UP);
+  EXPECT_LE(ARCOLL_LATE_APPLY_CALLS_UP, ARCOLL_LATE_MIN_INTERVAL);
   EXPECT_LE(ARCOLL_LATE_APPLY_CALLS, ARCOLL_LATE_MIN_INTERVAL);
   EXPECT_LE(ARCOLL_LATE_APPLY_CALLS_DOWN, ARCOLL_LATE_MIN_INTERVAL);
+}
+
+TEST(Schedule, UpTrackersExchangeOnceDownOnesEveryInterval) {
+  EXPECT_EQ(arcoll_late_exchanges_max(1), 1);  // reduce, gather: the first exchange only
+  EXPECT_EQ(arcoll_late_exchanges_max(0), 0);  // bcast, scatter: no limit
 }
 
 }  // namespace

@@ -174,21 +174,35 @@ TEST(Order, EwmaFollowsNewLateRank) {
   EXPECT_EQ(where(order, 4), 4);                  // rank 4 is on time again: classic place
 }
 
-TEST(Order, TowardTheRootLateRanksTakeTheLeavesNearestIt) {
+TEST(Order, TowardTheRootLateRanksTakeALeafOfTheirOwnSubtreeElseNearTheRoot) {
   const int P = 16;
   History H(P);
   arcoll_history_set_up(&H.h);
-  // ranks 8 (subtree of 8), 6 (a leaf at depth 2), 3 (depth 2) caused 3, 2, 1 ms
-  fold(H, group(1, 0, 1e-5, {{8, 3e-3}, {6, 2e-3}, {3, 1e-3}}), 0);
+  // ranks 8 (subtree 8..15), 4 (subtree 4..7), 3 (a leaf) caused 3, 2, 1 ms
+  fold(H, group(1, 0, 1e-5, {{8, 3e-3}, {4, 2e-3}, {3, 1e-3}}), 0);
   auto order = order_of(H, 1, 0);
-  EXPECT_EQ(where(order, 8), 1);  // the latest: the root's leaf child
-  // the next ones: depth-2 leaves (3, 5, 9 ...); rank 3 stays where it is
-  EXPECT_EQ(__builtin_popcount(where(order, 6)), 2);
-  EXPECT_EQ(arcoll_binomial_subtree_size(where(order, 6), P), 1);
-  EXPECT_EQ(where(order, 3), 3);
+  for (int r : {8, 4}) {  // a leaf of the subtree it headed: its neighbours stay together
+    const int size = arcoll_binomial_subtree_size(r, P);
+    EXPECT_EQ(arcoll_binomial_subtree_size(where(order, r), P), 1) << r;
+    EXPECT_GT(where(order, r), r) << r;
+    EXPECT_LT(where(order, r), r + size) << r;
+  }
+  EXPECT_EQ(where(order, 3), 3);  // already on a leaf: stays
+  // whoever took an inner place came from the same subtree
+  EXPECT_GE(order[8], 8);
+  EXPECT_GE(order[4], 4);
+  EXPECT_LT(order[4], 8);
   std::vector<int> sorted(order);
   std::sort(sorted.begin(), sorted.end());
   for (int i = 0; i < P; ++i) EXPECT_EQ(sorted[i], i);
+  // more late ranks than the subtree has leaves: the rest go near the root
+  History U(P);
+  arcoll_history_set_up(&U.h);
+  fold(U, group(1, 0, 1e-5, {{2, 3e-3}, {3, 2e-3}}), 0);  // subtree of 2 = {2, 3}
+  auto o2 = order_of(U, 1, 0);
+  EXPECT_EQ(where(o2, 3), 3);  // a leaf already
+  EXPECT_EQ(arcoll_binomial_subtree_size(where(o2, 2), P), 1);
+  EXPECT_EQ(where(o2, 2), 1);  // its own subtree's only leaf is taken: the root's leaf child
 }
 
 TEST(Order, SameFoldsGiveTheSameOrderEverywhere) {
