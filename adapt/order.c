@@ -117,23 +117,32 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
    * order - on a machine whose ranks are numbered by node and switch, the
    * subtree stays where it was (SMPI two-level tree P = 64, 32 KiB bcast,
    * rank 24 late: swapping with position 63 put rank 63, another leaf
-   * switch, at the head of ranks 25..31).  Toward the root too: the leaf
-   * nearest the root (positions 1, 3, 5, 9 ...) let only the root wait for
-   * a late rank, but the rank swapped in from the root's node took the late
-   * one's subtree across the network (SMPI two-level tree, P = 64, 32 KiB
-   * reduce, 200 calls, loop: one late 0.462 s against 0.235 without
-   * orders, eight late 0.244 against 0.229; a leaf of the rank's own
-   * subtree: 0.212, 0.213; flat cluster P = 256, one late, summed inside
-   * 4.11 against 5.18 s, loop 0.2015 against 0.2021).  Else (no free leaf
-   * there) the end of h->positions */
+   * switch, at the head of ranks 25..31).  Toward the root too, but the
+   * shallowest free leaf of the subtree (cur + 1 when free): every ancestor
+   * of the late rank forwards its data after it arrives, and the deepest
+   * leaf has the most (SMPI two-level tree, P = 256, 32 KiB reduce, rank 96
+   * late, 200 calls, loop: position 127, depth 7, 0.3958 s against 0.3318
+   * without orders).  The leaf nearest the root (positions 1, 3, 5, 9 ...),
+   * which this rule used before, let only the root wait, but the rank
+   * swapped in from the root's node took the late one's subtree across the
+   * network (two-level tree, P = 64, loop: one late 0.462 s against 0.235
+   * without orders).  Else (no free leaf there) the end of h->positions */
   int next = P - 1;
   for (int j = 0; j < nlate; ++j) {
     if (late[j] < 0) continue;
     int cur = 1; /* where it is now: an earlier swap may have displaced it */
     while (e->order[cur] != late[j]) ++cur;
     int q = -1;
-    for (int x = cur + arcoll_binomial_subtree_size(cur, P) - 1; x > cur && q < 0; --x)
-      if (!reserved[x] && arcoll_binomial_subtree_size(x, P) == 1) q = x;
+    const int end = cur + arcoll_binomial_subtree_size(cur, P);
+    if (!h->up) {
+      for (int x = end - 1; x > cur && q < 0; --x)
+        if (!reserved[x] && arcoll_binomial_subtree_size(x, P) == 1) q = x;
+    } else { /* the shallowest free leaf: fewest ancestors forward its data late */
+      for (int x = cur + 1; x < end; ++x)
+        if (!reserved[x] && arcoll_binomial_subtree_size(x, P) == 1 &&
+            (q < 0 || __builtin_popcount((unsigned)x) < __builtin_popcount((unsigned)q)))
+          q = x;
+    }
     if (q < 0) {
       while (next > 0 && reserved[h->positions[next]]) --next;
       if (next <= 0) break;

@@ -174,7 +174,7 @@ TEST(Order, EwmaFollowsNewLateRank) {
   EXPECT_EQ(where(order, 4), 4);                  // rank 4 is on time again: classic place
 }
 
-TEST(Order, TowardTheRootLateRanksTakeALeafOfTheirOwnSubtreeElseNearTheRoot) {
+TEST(Order, TowardTheRootLateRanksTakeTheShallowestLeafOfTheirOwnSubtreeElseNearTheRoot) {
   const int P = 16;
   History H(P);
   arcoll_history_set_up(&H.h);
@@ -186,6 +186,8 @@ TEST(Order, TowardTheRootLateRanksTakeALeafOfTheirOwnSubtreeElseNearTheRoot) {
     EXPECT_EQ(arcoll_binomial_subtree_size(where(order, r), P), 1) << r;
     EXPECT_GT(where(order, r), r) << r;
     EXPECT_LT(where(order, r), r + size) << r;
+    // the shallowest one (fewest ancestors forward its data): r + 1
+    EXPECT_EQ(where(order, r), r + 1) << r;
   }
   EXPECT_EQ(where(order, 3), 3);  // already on a leaf: stays
   // whoever took an inner place came from the same subtree
