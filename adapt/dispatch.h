@@ -296,7 +296,7 @@ ARCOLL_HIDDEN int arcoll_late_done(arcoll_comm_state_t *st, const arcoll_cached_
  * bcast, and bcast and reduce (commutative ops) from ARCOLL_LATE_DEFAULT_MIN_BYTES up (reduce:
  * one exchange only, lateness.h arcoll_late_exchanges_max; SMPI flat
  * P = 256, 32 KiB, 200 calls, summed inside, one rank 1 ms late 55.2 ->
- * 4.1 s, balanced 7.83 -> 7.84; not gather: bounded by the root's link,
+ * 4.4 s, balanced 7.83 -> 7.84; not gather: bounded by the root's link,
  * 188.6 s with and without; not scatter: 32 KiB blocks, P = 64, 1.25x
  * slower with it, no gain with late ranks; adapt/README.md "Lateness").
  */

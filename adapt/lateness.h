@@ -69,10 +69,10 @@ extern "C" {
  *  UP collectives, where the root - the coordinator - is the last rank to
  *  finish a call and every record has been sent by then; DOWN: bcast,
  *  scatter, where the root runs ahead and takes what has arrived) and at
- *  which everybody applies the summary (A). */
+ *  which everybody applies the summary (A: ARCOLL_LATE_APPLY_CALLS_UP /
+ *  _DOWN below). */
 #define ARCOLL_LATE_GATHER_CALLS_UP 2
 #define ARCOLL_LATE_GATHER_CALLS_DOWN 8
-#define ARCOLL_LATE_APPLY_CALLS 16
 /** UP: applied the call after the summary, and an UP tracker makes only
  *  this one exchange (arcoll_late_exchanges_max).  The non-roots of
  *  back-to-back reduces run ahead of the root (it is the last to finish a
@@ -81,7 +81,8 @@ extern "C" {
  *  they wait (SMPI flat P = 256, 32 KiB reduce, 200 calls, one rank 1 ms
  *  late, summed inside: applied 16 calls after the start 57.3 s - the
  *  online selection had kept rsag by then, the order came too late - 3
- *  calls after 4.11 s; later exchanges every 16-64 calls, 3 calls each,
+ *  calls after 4.11 s (with the late rank then on the root's leaf child;
+ *  4.44 s on its own subtree's shallowest leaf, order.c); later exchanges every 16-64 calls, 3 calls each,
  *  46.3 s: each one cost the lead of 16-64 calls, 1.1-7.8 s). */
 #define ARCOLL_LATE_APPLY_CALLS_UP (ARCOLL_LATE_GATHER_CALLS_UP + 1)
 /** DOWN: applied the call after the summary (a non-root finishes call
@@ -111,7 +112,7 @@ extern "C" {
  *  measured with the binary tree as the tolerant tree, select.h). */
 #define ARCOLL_LATE_FIRST_EXCHANGE 2
 /** Interval bounds (calls between exchange starts). */
-#define ARCOLL_LATE_MIN_INTERVAL ARCOLL_LATE_APPLY_CALLS
+#define ARCOLL_LATE_MIN_INTERVAL 16
 #define ARCOLL_LATE_MAX_INTERVAL 64
 
 /** Record flags. */
