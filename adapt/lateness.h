@@ -326,8 +326,8 @@ int arcoll_late_gather_calls(int up, int *apply, double *missing_charged);
  * flat P = 256, 32 KiB reduce, one rank 1 ms late: 1.1, 4.5, 7.8 s summed
  * inside at the exchanges of calls 17, 33, 65, against 0.011 s per call in
  * the steady state; see ARCOLL_LATE_APPLY_CALLS_UP).  A late set that
- * changes later is not followed (a late rank moving every 10 calls: 4.11 s
- * against 4.13 without tracking, the online selection's binomial both).
+ * changes later is not followed (a late rank moving every 10 calls: 4.131 s
+ * against 4.126 without tracking, the online selection's binomial both).
  */
 int arcoll_late_exchanges_max(int up);
 
