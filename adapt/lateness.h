@@ -82,8 +82,9 @@ extern "C" {
  *  late, summed inside: applied 16 calls after the start 57.3 s - the
  *  online selection had kept rsag by then, the order came too late - 3
  *  calls after 4.11 s (with the late rank then on the root's leaf child;
- *  4.44 s on its own subtree's shallowest leaf, order.c); later exchanges every 16-64 calls, 3 calls each,
- *  46.3 s: each one cost the lead of 16-64 calls, 1.1-7.8 s). */
+ *  4.44 s on its own subtree's shallowest leaf, order.c); later exchanges
+ *  every 16-64 calls, 3 calls each, 46.3 s: each one cost the lead of
+ *  16-64 calls, 1.1-7.8 s). */
 #define ARCOLL_LATE_APPLY_CALLS_UP (ARCOLL_LATE_GATHER_CALLS_UP + 1)
 /** DOWN: applied the call after the summary (a non-root finishes call
  *  x + G only after the root, which sent it at its exit of x + G - 1, started
