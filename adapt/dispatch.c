@@ -212,6 +212,11 @@ arcoll_late_tracker_t *arcoll_late(arcoll_comm_state_t *st, arcoll_coll_t c, int
     return NULL;
   }
   t->debug = arcoll_g_cfg.debug;
+  if ((*rc = arcoll_tuning_seed_tracker(st, c, t)) != MPI_SUCCESS) {
+    arcoll_late_free(t);
+    free(t);
+    return NULL;
+  }
   return st->late[c] = t;
 }
 

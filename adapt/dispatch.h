@@ -505,9 +505,14 @@ extern ARCOLL_HIDDEN const arcoll_algo_desc_t arcoll_none_desc;
 /** Record the algorithm of the calling thread's last call of c (NULL = PMPI). */
 ARCOLL_HIDDEN void arcoll_note(arcoll_coll_t c, const arcoll_algo_desc_t *algo);
 
-/** Tuning files (tuning.h, tuning_run.c): note st's auto-mode choices
- *  (rank 0 of its communicator; no-op without ARCOLL_TUNING_OUT) ... */
+/** Tuning files (tuning.h, tuning_run.c): note st's auto-mode choices and
+ *  its trackers' late sets (rank 0 of its communicator; no-op without
+ *  ARCOLL_TUNING_OUT) ... */
 ARCOLL_HIDDEN void arcoll_tuning_note_state(const arcoll_comm_state_t *st);
+/** Start tracker t of collective c on st from ARCOLL_TUNING's late sets of
+ *  (c, st->P) (tuning.h "lateness"); MPI_SUCCESS or MPI_ERR_NO_MEM. Local. */
+ARCOLL_HIDDEN int arcoll_tuning_seed_tracker(const arcoll_comm_state_t *st, arcoll_coll_t c,
+                                             arcoll_late_tracker_t *t);
 /** ... and, collectively over MPI_COMM_WORLD inside MPI_Finalize, write them
  *  to ARCOLL_TUNING_OUT (world rank 0; failures are warnings on stderr). */
 ARCOLL_HIDDEN void arcoll_tuning_write_at_finalize(void);

@@ -145,6 +145,14 @@ int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double al
   return MPI_SUCCESS;
 }
 
+int arcoll_late_seed(arcoll_late_tracker_t *t, const arcoll_late_group_t *g, int tree) {
+  if (arcoll_history_seed(&t->hist, g) != 0) return MPI_ERR_NO_MEM;
+  t->seeded = 1;
+  if (arcoll_history_late_any(&t->hist, t->late_any) > 0) t->late_seen = 1;
+  if (!t->trials.trees && (tree == ARCOLL_TREES_FIRST || tree == ARCOLL_TREES_SECOND)) t->trials.trees = tree;
+  return MPI_SUCCESS;
+}
+
 void arcoll_late_free(arcoll_late_tracker_t *t) {
   if (t->debug && (t->me == 0 || t->me == t->P - 1 || t->me == t->P / 2))
     fprintf(stderr, "arcoll: rank %d: %llu calls, %llu lateness exchanges, %.6f s in them\n", t->me,
@@ -190,7 +198,7 @@ static int exchange_start(arcoll_late_tracker_t *t, int root) {
   double unused;
   t->gather = arcoll_late_gather_calls(t->up, &t->apply, &unused);
   const int chain = x > 0 && (t->ring[(x - 1) % ARCOLL_LATE_SAMPLES].flags & ARCOLL_LATE_CHAIN) != 0;
-  t->wait_all = t->up || (t->exchanges == 0 && !chain);
+  t->wait_all = t->up || (t->exchanges == 0 && !chain && !t->seeded);
   t->wait_trial = 0;
   if (!t->up && t->wait_all) /* the first exchange of a bcast / scatter: at once (lateness.h) */
     t->gather = t->apply = ARCOLL_LATE_FIRST_GATHER_CALLS;

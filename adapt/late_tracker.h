@@ -91,7 +91,8 @@ typedef struct arcoll_late_tracker {
   arcoll_late_summary_t *sum;  /**< the pending exchange's summary (coordinator) / last applied */
   /* statistics */
   uint64_t exchanges;
-  int late_seen;     /**< 1 once an applied summary left some rank late (the same on every rank) */
+  int late_seen;     /**< 1 once an applied summary (or a seed) left some rank late (the same on every rank) */
+  int seeded;        /**< 1: started from an earlier run's late sets (arcoll_late_seed) */
   arcoll_late_trials_t trials; /**< the tolerant tree's trials (late_trees.h; the same on every rank) */
   double exchange_s; /**< seconds spent in the exchange steps (at call exits) */
   int last_adaptive; /**< 1 if the last call used an adaptive order */
@@ -106,6 +107,18 @@ typedef struct arcoll_late_tracker {
  *  MPI_SUCCESS or MPI_ERR_NO_MEM.  No communication. */
 int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double alpha,
                      int min_interval, int up);
+
+/**
+ * Before the first call: start from an earlier run's late set of one (site,
+ * root) (tuning.h "lateness", read at MPI_Init: the same on every rank),
+ * g->late[i].lateness in seconds, and the tolerant tree its trials chose
+ * (ARCOLL_TREES_*, 0: none; the first decided one is kept).  The first
+ * exchange of a seeded bcast / scatter then takes the records that arrived
+ * instead of waiting for every one (late ranks are known: a late rank's
+ * records of calls 0-1 arrive a lateness per call after the root asks).
+ * Returns MPI_SUCCESS or MPI_ERR_NO_MEM.  Local.
+ */
+int arcoll_late_seed(arcoll_late_tracker_t *t, const arcoll_late_group_t *g, int tree);
 
 /** Cancel / complete outstanding messages and free.  Local. */
 void arcoll_late_free(arcoll_late_tracker_t *t);

@@ -84,6 +84,7 @@ static arcoll_site_entry_t *new_entry(arcoll_history_t *h, uint64_t site, int ro
   e->root = root;
   e->nobs = 0;
   e->nlate = 0;
+  e->seeded = 0;
   return e;
 }
 
@@ -157,11 +158,25 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
   free(reserved);
 }
 
-int arcoll_history_fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *changed) {
+/* The seeded entry of `root` no summary has matched yet, folded last (the
+ * earlier run's latest), or NULL. */
+static arcoll_site_entry_t *unmatched_seed(const arcoll_history_t *h, int root) {
+  const arcoll_site_entry_t *e = NULL;
+  for (int i = 0; i < h->nentries; ++i)
+    if (h->entries[i].seeded && h->entries[i].root == root && (!e || h->entries[i].last > e->last))
+      e = &h->entries[i];
+  return (arcoll_site_entry_t *)e;
+}
+
+/* adopt: a group whose (site, root) has no entry takes over the root's
+ * unmatched seeded entry (arcoll_history_seed). */
+static int fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *changed, int adopt) {
   const int P = h->P;
   if (changed) *changed = 0;
   if (g->root < 0 || g->root >= P) return 0;
   arcoll_site_entry_t *e = find_entry(h, g->site, g->root);
+  if (!e && adopt && (e = unmatched_seed(h, g->root))) e->site = g->site;
+  if (e && adopt) e->seeded = 0;
   if (!e && !(e = new_entry(h, g->site, g->root))) return -1;
   const double a = e->nobs == 0 ? 1.0 : h->alpha;
   for (int r = 0; r < P; ++r) e->ewma[r] *= 1.0 - a;
@@ -184,6 +199,10 @@ int arcoll_history_fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *
   if (nlate > 0 && (diff || e->nobs == 1)) build_order(h, e);
   if (changed) *changed = diff;
   return 0;
+}
+
+int arcoll_history_fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *changed) {
+  return fold(h, g, changed, 1);
 }
 
 int arcoll_history_hold_missing(const arcoll_history_t *h, const unsigned char *present,
@@ -248,9 +267,27 @@ int arcoll_history_predict(const arcoll_history_t *h, uint64_t call, int root, u
 
 const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int root) {
   uint64_t site;
-  if (h->nentries == 0 || h->P <= 2 || !arcoll_history_predict(h, call, root, &site)) return NULL;
-  const arcoll_site_entry_t *e = find_entry(h, site, root);
+  if (h->nentries == 0 || h->P <= 2) return NULL;
+  const arcoll_site_entry_t *e = NULL;
+  if (arcoll_history_predict(h, call, root, &site)) e = find_entry(h, site, root);
+  else /* no sampled call of this root yet (seeded entries): the latest folded */
+    for (int i = 0; i < h->nentries; ++i)
+      if (h->entries[i].root == root && (!e || h->entries[i].last > e->last)) e = &h->entries[i];
   return e && e->nlate > 0 ? e->order : NULL;
+}
+
+int arcoll_history_seed(arcoll_history_t *h, const arcoll_late_group_t *g) {
+  if (g->root < 0 || g->root >= h->P) return 0;
+  if (fold(h, g, NULL, 0) != 0) return -1;
+  arcoll_site_entry_t *e = find_entry(h, g->site, g->root);
+  if (e) e->seeded = 1;
+  int added = 0;
+  for (int i = 0; e && i < g->n && i < ARCOLL_LATE_LIST; ++i) {
+    const int r = g->late[i].rank;
+    if (r >= 0 && r < h->P && r != g->root && !e->late[r]) e->late[r] = 1, ++e->nlate, added = 1;
+  }
+  if (added) build_order(h, e);
+  return 0;
 }
 
 int arcoll_history_late_any(const arcoll_history_t *h, unsigned char *late_any) {

@@ -43,6 +43,7 @@ typedef struct arcoll_site_entry {
   unsigned char *late; /**< [P] 1 = late in the current decision */
   int nlate;
   int *order;     /**< [P] order with the late ranks on leaves (valid when nlate > 0) */
+  int seeded;     /**< 1: from arcoll_history_seed, no summary group folded into it yet */
 } arcoll_site_entry_t;
 
 /** Common (identical on all ranks) history of one communicator. */
@@ -127,10 +128,29 @@ int arcoll_history_predict(const arcoll_history_t *h, uint64_t call, int root, u
  * (root + i) mod P with each late rank, latest first, on the smallest free
  * subtree (a late rank already on a leaf stays, otherwise it swaps places
  * with the rank there); NULL otherwise (the classic order: algorithms take
- * NULL as (root, root + 1, ...)).  O(1) plus the prediction: the order is
+ * NULL as (root, root + 1, ...)).  No call of `root` sampled yet: the
+ * entry of that root folded last (seeded ones, arcoll_history_seed).  O(1) plus the prediction: the order is
  * built when the entry is folded, not per call.
  */
 const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int root);
+
+/**
+ * Start the entry of (g->site, g->root) from an earlier run's late set
+ * (tuning.h, "lateness"; g->late[i].lateness = the mean caused lateness,
+ * seconds): folded as a summary (arcoll_history_fold), then every listed
+ * rank but the root is late even where its lateness is below the threshold
+ * (it was late when the earlier run ended: hysteresis kept it), and the
+ * entry's order is rebuilt.  Until a sampled call of that root is pushed,
+ * arcoll_history_order uses the root's latest folded entry.  The first
+ * summary group of that root whose site has no entry (the program was
+ * rebuilt: its call sites moved) takes the seeded entry over, as if it
+ * were the same site: without that its fresh entry starts from the calls
+ * just sampled, where the late rank sat on a leaf and caused nothing, and
+ * the rank goes back inside the tree (SMPI flat P = 64, 32 KiB bcast, seed
+ * 001's rank 32, seeded under another site: calls 11-39 0.188 s each
+ * summed inside against 0.0034).  Returns 0, or -1 (out of memory).
+ */
+int arcoll_history_seed(arcoll_history_t *h, const arcoll_late_group_t *g);
 
 /** 1 for every rank that is late in some entry (late_any[P]); returns how many. */
 int arcoll_history_late_any(const arcoll_history_t *h, unsigned char *late_any);

@@ -35,6 +35,27 @@ uint64_t arcoll_site_key(const void *ret) {
   return k;
 }
 
+/* Length of a module's name without SMPI's privatisation suffix: SimGrid
+ * runs each rank's copy of the program from /tmp/<name>_<pid>_<rank>.so
+ * (SMPI 3.32, seen with dladdr), which would give every rank and every run
+ * another key for the same call; real MPI: the whole name. */
+static size_t smpi_name_length(const char *base) {
+  size_t n = strlen(base);
+#ifdef ARCOLL_SMPI
+  if (n > 3 && !strcmp(base + n - 3, ".so")) {
+    size_t e = n - 3;
+    for (int field = 0; field < 2; ++field) { /* _<rank>, then _<pid> */
+      size_t d = e;
+      while (d > 0 && base[d - 1] >= '0' && base[d - 1] <= '9') --d;
+      if (d == e || d == 0 || base[d - 1] != '_') return n;
+      e = d - 1;
+    }
+    return e;
+  }
+#endif
+  return n;
+}
+
 static uint64_t site_key_uncached(const void *ret) {
   uint64_t h = 14695981039346656037ull;
   Dl_info info;
@@ -44,7 +65,7 @@ static uint64_t site_key_uncached(const void *ret) {
     if (info.dli_fname) {
       const char *base = strrchr(info.dli_fname, '/');
       base = base ? base + 1 : info.dli_fname;
-      h = fnv1a(h, base, strlen(base));
+      h = fnv1a(h, base, smpi_name_length(base));
     }
   }
   uint64_t o = (uint64_t)off;

@@ -16,7 +16,9 @@ extern "C" {
  * Key of the code address `ret` (a return address): FNV-1a hash of the
  * module's file name (basename, from dladdr) and of the offset of `ret` from
  * the module's load address, so that the same call in the same binary gives
- * the same key in every process regardless of ASLR.  Returns the hash of the
+ * the same key in every process regardless of ASLR (under SMPI, whose ranks
+ * run copies named <name>_<pid>_<rank>.so, the name without that suffix).
+ * Returns the hash of the
  * raw address if dladdr cannot resolve it.  Never 0.
  */
 uint64_t arcoll_site_key(const void *ret);

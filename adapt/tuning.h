@@ -25,6 +25,25 @@
  * "tuning" (carried over from the file read at MPI_Init); informative.
  * A file is valid for the machine, the MPI library and the model it was
  * written with; nothing checks that.
+ *
+ * Late ranks (optional key "lateness", tuning_late.cpp): per (collective,
+ * communicator size, call site, root) the ranks an earlier run's lateness
+ * history (order.h) held late when the communicator ended, each with its
+ * mean caused lateness (seconds, lateness.h), and the tolerant tree its
+ * trials chose (late_trees.h):
+ *   "lateness": [{"collective": "bcast", "P": 64, "site": "0x9e3779b97f4a7c15",
+ *                 "root": 0, "t_level_s": 6.2e-05, "noise_s": 0.0,
+ *                 "tolerant_tree": "first", "late": [{"rank": 32, "caused_s": 0.0029}]}]
+ * `site` is site.h's key (the root's call site: the same binary gives the
+ * same key in every run); `tolerant_tree` is "first", "second" or
+ * "undecided" (late_trees.h ARCOLL_TREES_*).  A rerun with ARCOLL_TUNING
+ * starts every tracker of that collective and size with these late sets
+ * (order.h arcoll_history_seed), so its first calls already have the late
+ * ranks on leaves; its exchanges then go on as usual.  Why: before the
+ * first lateness summary (call 2 of a bcast, 4 of a reduce) the tree runs
+ * in rank order, and a late rank at its top holds P/2 - 1 others (SMPI
+ * flat P = 64, 32 KiB bcast, seed 001's rank 32 3 ms late: calls 0-2 took
+ * 0.58 s of the run's 1.29 s summed inside; bench/README.md).
  */
 #ifndef ARCOLL_ADAPT_TUNING_H
 #define ARCOLL_ADAPT_TUNING_H
@@ -32,6 +51,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "lateness.h"
 #include "select.h"
 
 #ifdef __cplusplus
@@ -60,10 +80,28 @@ typedef struct arcoll_tuning_entry {
   const char *source;             /**< static string: "measured", "model", "tuning" */
 } arcoll_tuning_entry_t;
 
-/** A set of choices, unique per key. Zero-initialise before use. */
+/** Late ranks of one (collective, P, call site, root), fixed size (also its
+ *  wire form between ranks). */
+typedef struct arcoll_tuning_late {
+  int32_t coll;      /**< arcoll_coll_t */
+  int32_t P;         /**< communicator size, >= 2 */
+  uint64_t site;     /**< the root's call-site key (site.h) */
+  int32_t root;      /**< 0 .. P-1 */
+  int32_t tree;      /**< the tracker's tolerant tree: ARCOLL_TREES_* (late_trees.h), 0 undecided */
+  float t_level;     /**< model time of one tree level, seconds, >= 0 */
+  float noise;       /**< the group's noise level, seconds, >= 0 */
+  int32_t n;         /**< late ranks listed, 1 .. ARCOLL_LATE_LIST */
+  int32_t rank[ARCOLL_LATE_LIST];   /**< distinct, 0 .. P-1, never root; latest first */
+  float caused[ARCOLL_LATE_LIST];   /**< their mean caused lateness, seconds, >= 0 */
+} arcoll_tuning_late_t;
+
+/** A set of choices, unique per key, and of late sets, unique per (coll, P,
+ *  site, root). Zero-initialise before use. */
 typedef struct arcoll_tuning {
   arcoll_tuning_entry_t *e;
   int n, cap;
+  arcoll_tuning_late_t *late;
+  int nlate, late_cap;
 } arcoll_tuning_t;
 
 /**
@@ -92,6 +130,19 @@ const arcoll_tuning_entry_t *arcoll_tuning_find(const arcoll_tuning_t *t, arcoll
  * wins).  Returns 1 if added, 0 if the key was present, -1 on no memory.
  */
 int arcoll_tuning_add(arcoll_tuning_t *t, const arcoll_tuning_entry_t *x);
+
+/**
+ * Add *x to t's late sets unless its (coll, P, site, root) is there (the
+ * first wins).  Returns 1 if added, 0 if present, -1 on no memory.
+ */
+int arcoll_tuning_add_late(arcoll_tuning_t *t, const arcoll_tuning_late_t *x);
+
+/**
+ * Check one late set (the file's rules above; a wire form received from
+ * another rank too).  Returns NULL when valid, else a static message naming
+ * the field at fault.
+ */
+const char *arcoll_tuning_late_invalid(const arcoll_tuning_late_t *x);
 
 /** Free *t's storage and make it empty. */
 void arcoll_tuning_free(arcoll_tuning_t *t);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tuning.h"
+#include "tuning_late.hpp"
 
 namespace {
 
@@ -147,6 +148,9 @@ void arcoll_tuning_free(arcoll_tuning_t *t) {
   std::free(t->e);
   t->e = nullptr;
   t->n = t->cap = 0;
+  std::free(t->late);
+  t->late = nullptr;
+  t->nlate = t->late_cap = 0;
 }
 
 int arcoll_tuning_load(const char *path, arcoll_tuning_t *t, char *err, int errlen) {
@@ -178,6 +182,7 @@ int arcoll_tuning_load(const char *path, arcoll_tuning_t *t, char *err, int errl
                         std::to_string(x.P) + " size_class " + std::to_string(x.size_class)};
       if (r < 0) throw LoadError{p + ": out of memory"};
     }
+    arcoll::tuning_late_read(root, t);
     return 0;
   } catch (const LoadError &e) {
     arcoll_tuning_free(t);
@@ -208,6 +213,7 @@ int arcoll_tuning_save(const char *path, const arcoll_tuning_t *t, char *err, in
     json root = {{"arcoll_tuning", ARCOLL_TUNING_VERSION},
                  {"note", "algorithm choices of libarcoll (adapt/tuning.h); read with ARCOLL_TUNING=FILE"},
                  {"choices", arr}};
+    if (t->nlate > 0) root["lateness"] = arcoll::tuning_late_json(t);
     const std::string tmp = p + ".tmp" + std::to_string((long)getpid());
     {
       std::ofstream out(tmp);

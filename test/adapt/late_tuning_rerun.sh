@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Late sets in tuning files end to end (adapt/tuning.h "lateness"): a run of
+# coll_loop_arcoll with ARCOLL_TUNING_OUT writes the late rank its lateness
+# history found; the file is parsed back and must list that rank first for
+# (COLL, P, root 0); a rerun with ARCOLL_TUNING starts with it (the debug
+# line "tuning: COLL P=P root 0: ... from the file, first RANK"), and its
+# calls before the first lateness summary (0 .. FIRST-1) take less time
+# inside, summed over ranks, than the first run's (simulated time under
+# SMPI: deterministic).  Both runs check every element (RESULT ... errors=0).
+#   late_tuning_rerun.sh WORKDIR COLL BYTES P SCENARIO RANK FIRST LAUNCHER... PROGRAM
+# LAUNCHER... PROGRAM: the command that runs coll_loop_arcoll on P ranks
+# (smpirun ... coll_loop_arcoll); the environment is passed with `env`.
+set -euo pipefail
+dir=$1 coll=$2 bytes=$3 np=$4 scen=$5 rank=$6 first=$7
+shift 7
+mkdir -p "$dir"
+tuning=$dir/tuning.json
+rm -f "$tuning"
+args=(-c "$coll" -m "$bytes" -n 40 -s "$scen" -p)
+env ARCOLL_TUNING_OUT="$tuning" "$@" "${args[@]}" >"$dir/run1.out" 2>"$dir/run1.err" ||
+  { cat "$dir/run1.err" >&2; exit 1; }
+env ARCOLL_TUNING="$tuning" ARCOLL_DEBUG=1 "$@" "${args[@]}" >"$dir/run2.out" 2>"$dir/run2.err" ||
+  { cat "$dir/run2.err" >&2; exit 1; }
+python3 - "$dir" "$coll" "$np" "$rank" "$first" <<'PY'
+import json, re, sys
+d, coll, P, rank, first = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+doc = json.load(open(f"{d}/tuning.json"))
+sets = [s for s in doc.get("lateness", []) if s["collective"] == coll and s["P"] == P and s["root"] == 0]
+assert sets, f"FAIL: no late set of {coll} P={P} root 0 in the file: {doc.get('lateness')}"
+late = sets[-1]["late"]
+assert late[0]["rank"] == rank, f"FAIL: the file's latest rank is {late[0]}, expected {rank}"
+assert late[0]["caused_s"] > 0, late
+err = open(f"{d}/run2.err").read()
+want = f"tuning: {coll} P={P} root 0: {len(late)} late rank(s) from the file, first {rank}"
+assert want in err, f"FAIL: the rerun did not start from the file ('{want}' missing)"
+def calls(path):
+    out = open(path).read()
+    assert re.search(r"RESULT coll=\S+ .* errors=0", out), f"FAIL: {path}: " + out[-400:]
+    return {int(c): float(s) for c, s in re.findall(r"^CALL (\d+) inside_sum=(\S+)", out, re.M)}
+a, b = calls(f"{d}/run1.out"), calls(f"{d}/run2.out")
+ta, tb = sum(a[c] for c in range(first)), sum(b[c] for c in range(first))
+total_a, total_b = sum(a.values()), sum(b.values())
+print(f"late_tuning_rerun {coll} P={P}: calls 0..{first - 1} inside summed {ta:.4f} s -> {tb:.4f} s "
+      f"with the file; all {len(a)} calls {total_a:.4f} -> {total_b:.4f} s")
+assert tb < ta, "FAIL: the rerun's first calls were not faster"
+print(f"late_tuning_rerun {coll} P={P}: OK")
+PY
