@@ -176,9 +176,12 @@ static int fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *changed,
   if (g->root < 0 || g->root >= P) return 0;
   arcoll_site_entry_t *e = find_entry(h, g->site, g->root);
   if (!e && adopt && (e = unmatched_seed(h, g->root))) e->site = g->site;
-  if (e && adopt) e->seeded = 0;
+  const int was_seeded = e && adopt && e->seeded;
+  if (was_seeded) e->seeded = 0;
   if (!e && !(e = new_entry(h, g->site, g->root))) return -1;
-  const double a = e->nobs == 0 ? 1.0 : h->alpha;
+  /* the first summary of this run replaces a seed (the earlier run's
+   * figures are a prior, not a sample of this one) */
+  const double a = e->nobs == 0 || was_seeded ? 1.0 : h->alpha;
   for (int r = 0; r < P; ++r) e->ewma[r] *= 1.0 - a;
   for (int i = 0; i < g->n && i < ARCOLL_LATE_LIST; ++i)
     if (g->late[i].rank >= 0 && g->late[i].rank < P) e->ewma[g->late[i].rank] += a * g->late[i].lateness;
@@ -209,6 +212,7 @@ int arcoll_history_hold_missing(const arcoll_history_t *h, const unsigned char *
                                 arcoll_late_group_t *g) {
   const arcoll_site_entry_t *e = find_entry(h, g->site, g->root);
   int n = 0;
+  if (!e) e = unmatched_seed(h, g->root); /* the site this group will take over */
   if (!e || e->nlate == 0) return 0;
   for (int r = 0; r < h->P; ++r)
     if (e->late[r] && !present[r]) {

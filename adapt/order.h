@@ -142,13 +142,18 @@ const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int ro
  * (it was late when the earlier run ended: hysteresis kept it), and the
  * entry's order is rebuilt.  Until a sampled call of that root is pushed,
  * arcoll_history_order uses the root's latest folded entry.  The first
- * summary group of that root whose site has no entry (the program was
- * rebuilt: its call sites moved) takes the seeded entry over, as if it
- * were the same site: without that its fresh entry starts from the calls
- * just sampled, where the late rank sat on a leaf and caused nothing, and
- * the rank goes back inside the tree (SMPI flat P = 64, 32 KiB bcast, seed
- * 001's rank 32, seeded under another site: calls 11-39 0.188 s each
- * summed inside against 0.0034).  Returns 0, or -1 (out of memory).
+ * summary group folded into it REPLACES the seed's figures (EWMA weight 1:
+ * a rank punctual in this run leaves the late set at once, not after the
+ * ~6 halvings a late rank's EWMA needs to fall below half the threshold);
+ * a late rank whose records are missing is held (arcoll_history_hold_missing)
+ * with the seed's figure.  The first group of that root whose site has no
+ * entry (the program was rebuilt: its call sites moved) takes the seeded
+ * entry over, as if it were the same site, and is held from it: otherwise
+ * its fresh entry would start from calls where the late rank's records
+ * were missing, uncharged, and the rank would go back inside the tree
+ * (SMPI flat P = 64, 32 KiB bcast, seed 001's rank 32, seeded under
+ * another site: calls 11-39 0.188 s each summed inside against 0.0034).
+ * Returns 0, or -1 (out of memory).
  */
 int arcoll_history_seed(arcoll_history_t *h, const arcoll_late_group_t *g);
 

@@ -6,13 +6,17 @@
 # line "tuning: COLL P=P root 0: ... from the file, first RANK"), and its
 # calls before the first lateness summary (0 .. FIRST-1) take less time
 # inside, summed over ranks, than the first run's (simulated time under
-# SMPI: deterministic).  Both runs check every element (RESULT ... errors=0).
-#   late_tuning_rerun.sh WORKDIR COLL BYTES P SCENARIO RANK FIRST LAUNCHER... PROGRAM
+# SMPI: deterministic).  STALE (optional, another scenario): a run of it
+# with that file (a stale late set) may take at most 1 % more time inside
+# than a run of it without.  Every run checks every element (errors=0).
+#   late_tuning_rerun.sh WORKDIR COLL BYTES P SCENARIO RANK FIRST [STALE] -- LAUNCHER... PROGRAM
 # LAUNCHER... PROGRAM: the command that runs coll_loop_arcoll on P ranks
 # (smpirun ... coll_loop_arcoll); the environment is passed with `env`.
 set -euo pipefail
-dir=$1 coll=$2 bytes=$3 np=$4 scen=$5 rank=$6 first=$7
+dir=$1 coll=$2 bytes=$3 np=$4 scen=$5 rank=$6 first=$7 stale=
 shift 7
+[ "$1" = -- ] || { stale=$1; shift; }
+shift
 mkdir -p "$dir"
 tuning=$dir/tuning.json
 rm -f "$tuning"
@@ -21,9 +25,15 @@ env ARCOLL_TUNING_OUT="$tuning" "$@" "${args[@]}" >"$dir/run1.out" 2>"$dir/run1.
   { cat "$dir/run1.err" >&2; exit 1; }
 env ARCOLL_TUNING="$tuning" ARCOLL_DEBUG=1 "$@" "${args[@]}" >"$dir/run2.out" 2>"$dir/run2.err" ||
   { cat "$dir/run2.err" >&2; exit 1; }
-python3 - "$dir" "$coll" "$np" "$rank" "$first" <<'PY'
+if [ -n "$stale" ]; then
+  sargs=(-c "$coll" -m "$bytes" -n 40 -s "$stale" -p)
+  "$@" "${sargs[@]}" >"$dir/stale-cold.out" 2>"$dir/stale-cold.err" || { cat "$dir/stale-cold.err" >&2; exit 1; }
+  env ARCOLL_TUNING="$tuning" "$@" "${sargs[@]}" >"$dir/stale-warm.out" 2>"$dir/stale-warm.err" ||
+    { cat "$dir/stale-warm.err" >&2; exit 1; }
+fi
+python3 - "$dir" "$coll" "$np" "$rank" "$first" "$stale" <<'PY'
 import json, re, sys
-d, coll, P, rank, first = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+d, coll, P, rank, first, stale = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 doc = json.load(open(f"{d}/tuning.json"))
 sets = [s for s in doc.get("lateness", []) if s["collective"] == coll and s["P"] == P and s["root"] == 0]
 assert sets, f"FAIL: no late set of {coll} P={P} root 0 in the file: {doc.get('lateness')}"
@@ -43,5 +53,9 @@ total_a, total_b = sum(a.values()), sum(b.values())
 print(f"late_tuning_rerun {coll} P={P}: calls 0..{first - 1} inside summed {ta:.4f} s -> {tb:.4f} s "
       f"with the file; all {len(a)} calls {total_a:.4f} -> {total_b:.4f} s")
 assert tb < ta, "FAIL: the rerun's first calls were not faster"
+if stale:
+    c, w = sum(calls(f"{d}/stale-cold.out").values()), sum(calls(f"{d}/stale-warm.out").values())
+    print(f"late_tuning_rerun {coll} P={P}: {stale} with the stale file {w:.4f} s, without {c:.4f} s ({w / c:.3f}x)")
+    assert w <= 1.01 * c, "FAIL: a stale late set cost more than 1 %"
 print(f"late_tuning_rerun {coll} P={P}: OK")
 PY

@@ -151,35 +151,47 @@ TEST(TuningLate, SeededHistoryOrdersTheFirstCallUntilItsRootIsSampled) {
 }
 
 // The program rebuilt between the runs: its call site has another key.  The
-// first summary of that root takes the seeded entry over, so the late rank
-// stays on its leaf (it caused nothing there: a fresh entry would put it
-// back inside the tree).
-TEST(TuningLate, ASummaryFromAnotherSiteTakesTheSeededLateSetOver) {
+// first summary of that root takes the seeded entry over: a late rank whose
+// records are missing (it lags) is held with the seed's figure and stays on
+// its leaf; one whose records came in and caused nothing leaves the late set
+// at once (the first summary replaces the seed).
+TEST(TuningLate, TheFirstSummaryReplacesTheSeedEvenFromAnotherSite) {
   const int P = 64;
-  arcoll_history_t h;
-  ASSERT_EQ(arcoll_history_init(&h, P, 0.5), 0);
-  arcoll_late_group_t g{};
-  g.site = 42, g.root = 0, g.n = 1, g.t_level = 6e-5f;
-  g.late[0] = {32, 1.5e-3f};
-  ASSERT_EQ(arcoll_history_seed(&h, &g), 0);
-  arcoll_late_group_t other{};  // site 77: nobody listed (rank 32 sat on a leaf)
-  other.site = 77, other.root = 0, other.t_level = 6e-5f;
-  arcoll_history_push(&h, 0, 77, 0);
-  int changed = -1;
-  ASSERT_EQ(arcoll_history_fold(&h, &other, &changed), 0);
-  EXPECT_EQ(changed, 0) << "rank 32 stays late (its EWMA halves: 0.75 ms)";
-  const int *order = arcoll_history_order(&h, 1, 0);
-  ASSERT_NE(order, nullptr);
-  int pos = -1;
-  for (int i = 0; i < P; ++i)
-    if (order[i] == 32) pos = i;
-  EXPECT_EQ(arcoll_binomial_subtree_size(pos, P), 1) << "position " << pos;
-  // a second site of the same root starts fresh: the seed was taken over once
-  arcoll_late_group_t third = other;
-  third.site = 78;
-  ASSERT_EQ(arcoll_history_fold(&h, &third, &changed), 0);
-  arcoll_history_push(&h, 1, 78, 0);
-  arcoll_history_push(&h, 2, 78, 0);
-  EXPECT_EQ(arcoll_history_order(&h, 3, 0), nullptr);
-  arcoll_history_free(&h);
+  for (int present : {0, 1}) {
+    for (uint64_t site : {42ull, 77ull}) {
+      arcoll_history_t h;
+      ASSERT_EQ(arcoll_history_init(&h, P, 0.5), 0);
+      arcoll_late_group_t g{};
+      g.site = 42, g.root = 0, g.n = 1, g.t_level = 6e-5f;
+      g.late[0] = {32, 1.5e-3f};
+      ASSERT_EQ(arcoll_history_seed(&h, &g), 0);
+      arcoll_late_group_t sum{};  // this run's first summary: nobody listed
+      sum.site = site, sum.root = 0, sum.t_level = 6e-5f;
+      std::vector<unsigned char> in(P, 1);
+      in[32] = (unsigned char)present;
+      EXPECT_EQ(arcoll_history_hold_missing(&h, in.data(), &sum), present ? 0 : 1);
+      arcoll_history_push(&h, 0, site, 0);
+      int changed = -1;
+      ASSERT_EQ(arcoll_history_fold(&h, &sum, &changed), 0);
+      EXPECT_EQ(changed, present) << "site " << site << ", records of rank 32 present " << present;
+      const int *order = arcoll_history_order(&h, 1, 0);
+      if (present) {
+        EXPECT_EQ(order, nullptr);
+      } else {
+        ASSERT_NE(order, nullptr);
+        int pos = -1;
+        for (int i = 0; i < P; ++i)
+          if (order[i] == 32) pos = i;
+        EXPECT_EQ(arcoll_binomial_subtree_size(pos, P), 1) << "position " << pos;
+      }
+      // a second site of the same root starts fresh: the seed was taken over once
+      arcoll_late_group_t third{};
+      third.site = 78, third.root = 0, third.t_level = 6e-5f;
+      ASSERT_EQ(arcoll_history_fold(&h, &third, &changed), 0);
+      arcoll_history_push(&h, 1, 78, 0);
+      arcoll_history_push(&h, 2, 78, 0);
+      EXPECT_EQ(arcoll_history_order(&h, 3, 0), nullptr);
+      arcoll_history_free(&h);
+    }
+  }
 }
