@@ -8,111 +8,12 @@
 #include <string.h>
 
 #include "clock.h"
+#include "late_ring.h"
 
 /* The coordinator's earlier summary sends must complete before sum_buf is reused. */
 static void wait_sends(arcoll_late_tracker_t *t) {
   for (int i = 0; i < t->P; ++i)
     if (t->sum_sends[i] != MPI_REQUEST_NULL) PMPI_Wait(&t->sum_sends[i], MPI_STATUS_IGNORE);
-}
-
-/* The coordinator's receives of records: P receives (MPI_ANY_SOURCE, the
- * records' tag) kept posted in a ring, so records that other ranks send
- * while the coordinator is inside calls are transferred then, side by side,
- * and not one after the other when it asks for them (SMPI charges a posted-
- * late receive its full message latency: 255 blocking MPI_Recv took 1.25 ms
- * of the root's time per exchange at P = 256, flat 10 Gb/s, 32 KiB bcast;
- * MPICH matches the unexpected queue, but still one by one).  Allocated
- * and posted the first time this rank coordinates; slots are matched in
- * posting order, so rhead is the oldest.  Known cost, not measured: a
- * library that keeps wildcard receives in a list (MPICH over UCX) scans
- * these P for every message the rank receives on arcoll's communicator.
- * Not closed between exchanges: cancelling a receive whose record is in
- * flight aborts SMPI 3.32 (NetworkFailureException, seen with one late rank
- * at P = 256); arcoll_late_free completes them with tokens (ring_close). */
-static int ring_post(arcoll_late_tracker_t *t, int i) {
-  return PMPI_Irecv(t->rbox[i], (int)sizeof *t->rbox, MPI_BYTE, MPI_ANY_SOURCE, t->tag, t->comm,
-                    &t->rreq[i]);
-}
-
-static int ring_open(arcoll_late_tracker_t *t) {
-  if (t->rreq) return MPI_SUCCESS;
-  t->rreq = malloc(sizeof *t->rreq * (size_t)t->P);
-  t->rbox = malloc(sizeof *t->rbox * (size_t)t->P);
-  if (!t->rreq || !t->rbox) {
-    free(t->rreq), free(t->rbox), t->rreq = NULL, t->rbox = NULL;
-    return MPI_ERR_NO_MEM;
-  }
-  t->rhead = 0;
-  int rc = MPI_SUCCESS;
-  for (int i = 0; i < t->P; ++i) t->rreq[i] = MPI_REQUEST_NULL;
-  for (int i = 0; i < t->P && rc == MPI_SUCCESS; ++i) rc = ring_post(t, i);
-  return rc;
-}
-
-/* Complete the posted receives without MPI_Cancel: P self-sent empty
- * tokens match those no record matched (the earliest posted first), a
- * record already matched finishes its transfer; then the tokens that found
- * no receive (one per slot a record took) are received. */
-static void ring_close(arcoll_late_tracker_t *t) {
-  if (!t->rreq) return;
-  MPI_Request *tok = malloc(sizeof *tok * (size_t)t->P);
-  int n = 0, records = 0;
-  for (int i = 0; i < t->P; ++i) n += t->rreq[i] != MPI_REQUEST_NULL;
-  for (int k = 0; tok && k < n; ++k)
-    if (PMPI_Isend(NULL, 0, MPI_BYTE, t->me, t->tag, t->comm, &tok[k]) != MPI_SUCCESS)
-      tok[k] = MPI_REQUEST_NULL;
-  for (int i = 0; tok && i < t->P; ++i) {
-    if (t->rreq[i] == MPI_REQUEST_NULL) continue;
-    MPI_Status st;
-    if (PMPI_Wait(&t->rreq[i], &st) == MPI_SUCCESS && st.MPI_SOURCE != t->me) ++records;
-  }
-  for (int k = 0; k < records; ++k)
-    PMPI_Recv(NULL, 0, MPI_BYTE, t->me, t->tag, t->comm, MPI_STATUS_IGNORE);
-  for (int k = 0; tok && k < n; ++k)
-    if (tok[k] != MPI_REQUEST_NULL) PMPI_Wait(&tok[k], MPI_STATUS_IGNORE);
-  for (int i = 0; !tok && i < t->P; ++i) /* no memory for tokens: cancel, as a last resort */
-    if (t->rreq[i] != MPI_REQUEST_NULL) {
-      PMPI_Cancel(&t->rreq[i]);
-      PMPI_Wait(&t->rreq[i], MPI_STATUS_IGNORE);
-    }
-  free(tok);
-  free(t->rreq), free(t->rbox), t->rreq = NULL, t->rbox = NULL;
-}
-
-/* The records that have arrived, without MPI_Test / MPI_Testsome /
- * MPI_Waitsome (SimGrid charges every request they test 0.1 ms of simulated
- * time, more when repeated: measured, P = 64, 32 KiB back-to-back bcast, 47
- * ms of the root's 54 ms loop went into four exchanges; 0 with
- * --cfg=smpi/test:0): the coordinator sends itself a token on the records'
- * tag and completes the ring's receives in posting order until the token's:
- * the messages matched before it are the ones that arrived first; later ones
- * stay for the next exchange; then until `need` ranks' records of the
- * pending exchange are in (t->nrecv >= need).  Every completed slot is
- * posted again at the ring's end. */
-static int drain_records(arcoll_late_tracker_t *t, int need,
-                         void (*use)(const arcoll_late_msg_t *, int, void *)) {
-  arcoll_late_msg_t m;
-  MPI_Request self = MPI_REQUEST_NULL;
-  int rc = ring_open(t);
-  if (rc == MPI_SUCCESS)
-    rc = PMPI_Isend(NULL, 0, MPI_BYTE, t->me, t->tag, t->comm, &self);
-  int token = 0;
-  while (rc == MPI_SUCCESS && (!token || t->nrecv < need)) {
-    MPI_Status st;
-    const int i = t->rhead;
-    rc = PMPI_Wait(&t->rreq[i], &st);
-    if (rc != MPI_SUCCESS) break;
-    if (st.MPI_SOURCE == t->me) token = 1;
-    else {
-      int bytes = 0;
-      PMPI_Get_count(&st, MPI_BYTE, &bytes);
-      if (arcoll_late_msg_unpack(t->rbox[i], bytes, &m) == 0) use(&m, st.MPI_SOURCE, t);
-    }
-    rc = ring_post(t, i);
-    t->rhead = (i + 1) % t->P;
-  }
-  if (self != MPI_REQUEST_NULL) PMPI_Wait(&self, MPI_STATUS_IGNORE);
-  return rc;
 }
 
 int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double alpha,
@@ -163,7 +64,7 @@ void arcoll_late_free(arcoll_late_tracker_t *t) {
     PMPI_Wait(&t->sum_req, MPI_STATUS_IGNORE);
   }
   if (t->sum_sends) wait_sends(t);
-  ring_close(t);
+  arcoll_late_ring_close(t);
   arcoll_history_free(&t->hist);
   free(t->sum_buf), free(t->sum_sends), free(t->late_any), free(t->sum), free(t->rec), free(t->prev_rec);
   free(t->skip);
@@ -221,7 +122,7 @@ static int exchange_start(arcoll_late_tracker_t *t, int root) {
     return rc;
   }
   t->x_time = PMPI_Wtime();
-  return ring_open(t); /* records then move while this rank is in calls x .. x + G - 1 */
+  return arcoll_late_ring_open(t); /* records then move while this rank is in calls x .. x + G - 1 */
 }
 
 /* A record message that arrived at the coordinator: this exchange's goes
@@ -278,7 +179,7 @@ static void hold_missing(arcoll_late_tracker_t *t) {
 }
 
 /* Step 2 (coordinator, exit of call x + G - 1): summarise and send.  Down:
- * the records that have arrived (drain_records); up: every rank's (sent
+ * the records that have arrived (arcoll_late_drain); up: every rank's (sent
  * before this root could finish call x: waiting is short). */
 static int exchange_summarise(arcoll_late_tracker_t *t) {
   const int P = t->P, S = t->nsampled;
@@ -312,7 +213,7 @@ static int exchange_summarise(arcoll_late_tracker_t *t) {
     t->skip[t->me] = 0;
     for (int r = 0; r < P; ++r) nskip += t->skip[r];
   }
-  int rc = drain_records(t, t->wait_all ? P - 1 - nskip : t->wait_trial, use_msg);
+  int rc = arcoll_late_drain(t, t->wait_all ? P - 1 - nskip : t->wait_trial, use_msg);
   t->skipping = 0;
   if (missing_s >= 0) missing_s = PMPI_Wtime() - t->x_time;
   if (rc == MPI_SUCCESS && arcoll_late_summarise(P, t->out.first_call, S, t->rec, missing_s, t->sum) != 0)

@@ -3,18 +3,10 @@
 #define _GNU_SOURCE
 #endif
 #include "site.h"
+#include "site_hash.h"
 
 #include <dlfcn.h>
 #include <string.h>
-
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 /* dladdr costs a lock and a walk of the link map: keys are cached per
  * return address (a pure function of it), direct-mapped, per thread. */
@@ -57,18 +49,12 @@ static size_t smpi_name_length(const char *base) {
 }
 
 static uint64_t site_key_uncached(const void *ret) {
-  uint64_t h = 14695981039346656037ull;
   Dl_info info;
-  uintptr_t off = (uintptr_t)ret;
   if (dladdr(ret, &info) && info.dli_fbase) {
-    off = (uintptr_t)ret - (uintptr_t)info.dli_fbase;
-    if (info.dli_fname) {
-      const char *base = strrchr(info.dli_fname, '/');
-      base = base ? base + 1 : info.dli_fname;
-      h = fnv1a(h, base, smpi_name_length(base));
-    }
+    const uint64_t off = (uint64_t)((uintptr_t)ret - (uintptr_t)info.dli_fbase);
+    const char *base = info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
+    base = base ? base + 1 : info.dli_fname ? info.dli_fname : "";
+    return arcoll_site_hash(base, smpi_name_length(base), off);
   }
-  uint64_t o = (uint64_t)off;
-  h = fnv1a(h, &o, sizeof(o));
-  return h ? h : 1;
+  return arcoll_site_hash("", 0, (uint64_t)(uintptr_t)ret);
 }

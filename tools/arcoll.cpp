@@ -12,6 +12,7 @@
  *                  [--linkspeed-gbps X] [--contention count|volume|fluid|blend] [--with-collectives]
  *     arcoll export TRACE --otf2 DIR [--name NAME]
  *     arcoll recover TRACE [-o OUT] [--nranks N]   (cli_recover.hpp)
+ *     arcoll tune TRACE -o TUNING [--min-late-us U]   (cli_tune.hpp)
  *     arcoll report TRACE [-o report.html] [--json FILE] [--top N] [--tuning FILE]
  *                  [--mapping FILE --topology topology.conf --hosts hosts.txt [--with-collectives]]
  *     arcoll list-algorithms [--sources]
@@ -57,6 +58,7 @@
 #include "comm_graph.hpp"
 #include "cli_place.hpp"
 #include "cli_recover.hpp"
+#include "cli_tune.hpp"
 #include "cli_usage.hpp"
 #include "export_otf2.hpp"
 #include "advice.hpp"
@@ -205,6 +207,7 @@ int main(int argc, char **argv) {
       {"place", arcoll::tools::add_place(app)},
       {"export", add_export(app)},
       {"recover", arcoll::tools::add_recover(app)},
+      {"tune", arcoll::tools::add_tune(app)},
       {"report", arcoll::report::add_report(app)},
       {"list-algorithms", add_list_algorithms(app)},
       {"calibrate", add_calibrate(app)},

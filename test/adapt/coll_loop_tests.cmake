@@ -163,34 +163,39 @@ if(ARCOLL_HAVE_SMPI)
     RESOURCE_LOCK mpi)
 endif()
 
-# Late sets carried by tuning files (adapt/tuning.h "lateness"): a run with
-# ARCOLL_TUNING_OUT writes the late rank its history found, a rerun with
+# Late sets carried by tuning files (adapt/tuning.h "lateness"), written by a
+# run with ARCOLL_TUNING_OUT ("run") or by `arcoll tune` from a profile run
+# (libarcoll_profiler, "profile"): the file lists the late rank, a rerun with
 # ARCOLL_TUNING starts with it, so its calls before the first lateness
 # summary run with the rank on a leaf (bcast: calls 0-2, seed 001's rank 32;
-# reduce: calls 0-4, rank 24 1 ms late) and take less time inside (simulated:
-# deterministic); the bcast's file given to a run where another rank is
-# late (stale) costs at most 1 % more than no file.  40 calls each; every
-# element checked.
+# reduce: calls 0-4, rank 24 1 ms late) and take less time inside
+# (simulated: deterministic); the bcast's file given to a run where another
+# rank is late (stale) costs at most 1 % more than no file.  40 calls each;
+# every element checked.
 if(ARCOLL_HAVE_SMPI)
-  foreach(_case "bcast;seed001;32;3;one_late" "reduce;one_late;24;5;--")
+  set(_profile "profile:$<TARGET_FILE:arcoll_cli>:${CMAKE_BINARY_DIR}/smpi/profiler/libarcoll_profiler.so:${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_prof")
+  foreach(_case "bcast;seed001;32;3;one_late;run" "reduce;one_late;24;5;-;run" "bcast;seed001;32;3;-;profile")
     list(GET _case 0 _coll)
     list(GET _case 1 _scen)
     list(GET _case 2 _rank)
     list(GET _case 3 _first)
     list(GET _case 4 _stale)
-    if(NOT _stale STREQUAL "--")
-      set(_stale ${_stale} --)
+    list(GET _case 5 _from)
+    set(_source run)
+    if(_from STREQUAL "profile")
+      set(_source ${_profile})
     endif()
-    add_test(NAME adapt.smpi.late_tuning_rerun.${_coll}.np64
+    add_test(NAME adapt.smpi.late_tuning.${_from}.${_coll}.np64
       COMMAND ${CMAKE_COMMAND} -E env
         ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
         bash ${CMAKE_CURRENT_SOURCE_DIR}/late_tuning_rerun.sh
-        ${CMAKE_CURRENT_BINARY_DIR}/late_tuning_rerun.${_coll} ${_coll} 32768 64 ${_scen} ${_rank} ${_first}
-        ${_stale} smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll)
-    set_tests_properties(adapt.smpi.late_tuning_rerun.${_coll}.np64 PROPERTIES LABELS smpi
+        ${CMAKE_CURRENT_BINARY_DIR}/late_tuning.${_from}.${_coll} ${_coll} 32768 64 ${_scen} ${_rank} ${_first}
+        ${_stale} ${_source} ${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
+        ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll --
+        smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile --cfg=smpi/test:0
+        --log=root.thres:warning)
+    set_tests_properties(adapt.smpi.late_tuning.${_from}.${_coll}.np64 PROPERTIES LABELS smpi
       TIMEOUT 300 RESOURCE_LOCK mpi PASS_REGULAR_EXPRESSION "late_tuning_rerun ${_coll} P=64: OK")
   endforeach()
 endif()

@@ -1,34 +1,48 @@
 #!/usr/bin/env bash
-# Late sets in tuning files end to end (adapt/tuning.h "lateness"): a run of
-# coll_loop_arcoll with ARCOLL_TUNING_OUT writes the late rank its lateness
-# history found; the file is parsed back and must list that rank first for
-# (COLL, P, root 0); a rerun with ARCOLL_TUNING starts with it (the debug
-# line "tuning: COLL P=P root 0: ... from the file, first RANK"), and its
-# calls before the first lateness summary (0 .. FIRST-1) take less time
-# inside, summed over ranks, than the first run's (simulated time under
-# SMPI: deterministic).  STALE (optional, another scenario): a run of it
-# with that file (a stale late set) may take at most 1 % more time inside
-# than a run of it without.  Every run checks every element (errors=0).
-#   late_tuning_rerun.sh WORKDIR COLL BYTES P SCENARIO RANK FIRST [STALE] -- LAUNCHER... PROGRAM
-# LAUNCHER... PROGRAM: the command that runs coll_loop_arcoll on P ranks
-# (smpirun ... coll_loop_arcoll); the environment is passed with `env`.
+# Late sets in tuning files end to end (adapt/tuning.h "lateness"), under
+# SMPI.  The file comes from SOURCE:
+#   run      a run of the program with libarcoll and ARCOLL_TUNING_OUT (the
+#            late ranks its lateness history found);
+#   profile:CLI:PROF_LIB:PROF_APP  a profile run (PROF_APP linked with
+#            libarcoll_profiler PROF_LIB, ARCOLL_TRACE) and `CLI tune`.
+# The file must list RANK first for (COLL, P, root 0); a rerun with
+# ARCOLL_TUNING starts with it (debug line "tuning: COLL P=P root 0: ... from
+# the file, first RANK"), and its calls before the first lateness summary
+# (0 .. FIRST-1) take less time inside, summed over ranks, than a run without
+# the file (simulated time: deterministic).  STALE (or -): a run of that
+# scenario with the file (a stale late set) may take at most 1 % more time
+# inside than without.  Every run checks every element (errors=0).
+#   late_tuning_rerun.sh WORKDIR COLL BYTES P SCENARIO RANK FIRST STALE SOURCE LIB APP -- SMPIRUN ARGS...
+# LIB, APP: libarcoll.so (privatized) and the program linked with it.
 set -euo pipefail
-dir=$1 coll=$2 bytes=$3 np=$4 scen=$5 rank=$6 first=$7 stale=
-shift 7
-[ "$1" = -- ] || { stale=$1; shift; }
-shift
+dir=$1 coll=$2 bytes=$3 np=$4 scen=$5 rank=$6 first=$7 stale=$8 source=$9 lib=${10} app=${11}
+shift 11
+[ "${1:-}" = -- ] && shift
+[ "$stale" = - ] && stale=
 mkdir -p "$dir"
 tuning=$dir/tuning.json
 rm -f "$tuning"
 args=(-c "$coll" -m "$bytes" -n 40 -s "$scen" -p)
-env ARCOLL_TUNING_OUT="$tuning" "$@" "${args[@]}" >"$dir/run1.out" 2>"$dir/run1.err" ||
-  { cat "$dir/run1.err" >&2; exit 1; }
-env ARCOLL_TUNING="$tuning" ARCOLL_DEBUG=1 "$@" "${args[@]}" >"$dir/run2.out" 2>"$dir/run2.err" ||
+arc=("$@" "--cfg=smpi/privatize-libs:$lib" "$app")
+case $source in
+  run)
+    env ARCOLL_TUNING_OUT="$tuning" "${arc[@]}" "${args[@]}" >"$dir/run1.out" 2>"$dir/run1.err" ||
+      { cat "$dir/run1.err" >&2; exit 1; } ;;
+  profile:*)
+    IFS=: read -r _ cli plib papp <<<"$source"
+    rm -f "$dir/profile.arctrace"
+    env ARCOLL_TRACE="$dir/profile.arctrace" "$@" "--cfg=smpi/privatize-libs:$plib" "$papp" "${args[@]}" \
+      >"$dir/profile.out" 2>"$dir/profile.err" || { cat "$dir/profile.err" >&2; exit 1; }
+    "$cli" tune "$dir/profile.arctrace" -o "$tuning" | tee "$dir/tune.out"
+    "${arc[@]}" "${args[@]}" >"$dir/run1.out" 2>"$dir/run1.err" || { cat "$dir/run1.err" >&2; exit 1; } ;;
+  *) echo "late_tuning_rerun.sh: SOURCE must be run or profile:CLI:PROF_LIB:PROF_APP" >&2; exit 2 ;;
+esac
+env ARCOLL_TUNING="$tuning" ARCOLL_DEBUG=1 "${arc[@]}" "${args[@]}" >"$dir/run2.out" 2>"$dir/run2.err" ||
   { cat "$dir/run2.err" >&2; exit 1; }
 if [ -n "$stale" ]; then
   sargs=(-c "$coll" -m "$bytes" -n 40 -s "$stale" -p)
-  "$@" "${sargs[@]}" >"$dir/stale-cold.out" 2>"$dir/stale-cold.err" || { cat "$dir/stale-cold.err" >&2; exit 1; }
-  env ARCOLL_TUNING="$tuning" "$@" "${sargs[@]}" >"$dir/stale-warm.out" 2>"$dir/stale-warm.err" ||
+  "${arc[@]}" "${sargs[@]}" >"$dir/stale-cold.out" 2>"$dir/stale-cold.err" || { cat "$dir/stale-cold.err" >&2; exit 1; }
+  env ARCOLL_TUNING="$tuning" "${arc[@]}" "${sargs[@]}" >"$dir/stale-warm.out" 2>"$dir/stale-warm.err" ||
     { cat "$dir/stale-warm.err" >&2; exit 1; }
 fi
 python3 - "$dir" "$coll" "$np" "$rank" "$first" "$stale" <<'PY'

@@ -1,0 +1,28 @@
+/**
+ * @file late_ring.h
+ * @brief The lateness coordinator's receives of records (late_tracker.h,
+ *        step 2): P receives kept posted in a ring, drained without
+ *        MPI_Test.  Internal to libarcoll.so; late_ring.c says why.
+ */
+#ifndef ARCOLL_ADAPT_LATE_RING_H
+#define ARCOLL_ADAPT_LATE_RING_H
+
+#include "late_tracker.h"
+
+/** Allocate and post t's ring (P receives of ARCOLL_LATE_WIRE_MAX bytes,
+ *  MPI_ANY_SOURCE, t->tag) unless it is open.  MPI_SUCCESS, an MPI error
+ *  or MPI_ERR_NO_MEM.  Local. */
+int arcoll_late_ring_open(arcoll_late_tracker_t *t);
+
+/** Complete every posted receive (self-sent tokens, no MPI_Cancel) and free
+ *  the ring.  Local. */
+void arcoll_late_ring_close(arcoll_late_tracker_t *t);
+
+/** Complete, in posting order, the receives matched before a self-sent
+ *  token, then more until t->nrecv >= need; each unpacked record message
+ *  goes to use(msg, source rank, t); completed slots are posted again.
+ *  MPI_SUCCESS or an MPI error. */
+int arcoll_late_drain(arcoll_late_tracker_t *t, int need,
+                      void (*use)(const arcoll_late_msg_t *, int, void *));
+
+#endif
