@@ -6,8 +6,9 @@
 #                the trace exported to OTF2 (arcoll export)
 #   2. place     arcoll place -> hydra machinefile, Open MPI rankfile, Slurm
 #                hostfile, Cray MPICH_RANK_ORDER (tools/examples/ topology)
-#   3. rerun     with the machinefile and libarcoll.so preloaded; the result
-#                must be the same as without it
+#   2b. tune     arcoll tune -> tuning.json: the profile run's late ranks
+#   3. rerun     with the machinefile, libarcoll.so preloaded and the tuning
+#                file; the result must be the same as without it
 #   4. scale     256 ranks under SimGrid SMPI without and with libarcoll
 #   5. report    arcoll report: the HTML page of the trace and the placement
 # Env: ARCOLL_BUILD_DIR, ARCOLL_PREFIX (tools/setup.sh), ARCOLL_DEMO_RANKS (4).
@@ -42,10 +43,13 @@ for fmt in hydra rankfile slurm cray; do
   printf -- '-- launch.%s\n' "$fmt"; cat "launch.$fmt"
 done
 
-say "3. rerun: mpiexec.hydra -launcher fork -f launch.hydra -n $ranks -env LD_PRELOAD $prefix/lib/libarcoll.so"
+say "2b. tune: arcoll tune demo.arctrace -o tuning.json (the profile run's late ranks, for libarcoll.so)"
+"$prefix/bin/arcoll" tune "$demo/demo.arctrace" -o "$demo/tuning.json"
+
+say "3. rerun: mpiexec.hydra -launcher fork -f launch.hydra -n $ranks -env LD_PRELOAD $prefix/lib/libarcoll.so -env ARCOLL_TUNING tuning.json"
 # -launcher fork: the demo's host names are fake; every process runs here.
-mpiexec.hydra -launcher fork -f "$demo/launch.hydra" -n "$ranks" \
-  -env LD_PRELOAD "$prefix/lib/libarcoll.so" "$app" "${args[@]}" | tee rerun.out
+mpiexec.hydra -launcher fork -f "$demo/launch.hydra" -n "$ranks" -env LD_PRELOAD "$prefix/lib/libarcoll.so" \
+  -env ARCOLL_TUNING "$demo/tuning.json" "$app" "${args[@]}" | tee rerun.out
 # Same results: the program checks every element; compare its checksum too.
 sum() { grep -o 'checksum=[^ ]*' "$1"; }
 if [ "$(sum plain.out)" != "$(sum rerun.out)" ] || ! grep -q 'errors=0' rerun.out; then
