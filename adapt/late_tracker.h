@@ -20,7 +20,8 @@
  *     scatter, 2 for reduce / gather): c summarises the records that arrived
  *     (bcast, scatter: c never waits - the root runs ahead, a missing record
  *     is used when it arrives, at the next exchange - except at the first
- *     exchange, which waits for every record once unless the calls are a chain; reduce, gather: every
+ *     exchange, which waits for every record once unless the calls are a chain - a seeded
+ *     tracker's for all but the seeded late ranks' (arcoll_late_seed); reduce, gather: every
  *     record, sent before the root could finish call x; it completes the
  *     posted receives in posting order up to a token it sent itself, no
  *     MPI_Test*), and sends the packed summary to every rank (P - 1
@@ -93,6 +94,7 @@ typedef struct arcoll_late_tracker {
   uint64_t exchanges;
   int late_seen;     /**< 1 once an applied summary left some rank late (the same on every rank) */
   int seeded;        /**< 1: started from an earlier run's late sets (arcoll_late_seed) */
+  int seed_tree;       /**< the seed's tolerant tree (ARCOLL_TREES_*), taken when the first summary keeps its late set */
   unsigned char *skip; /**< [P] (seeded) the seeded late ranks, whose records the first exchange does not wait for */
   int skipping;        /**< 1 while that exchange's coordinator drains its records */
   arcoll_late_trials_t trials; /**< the tolerant tree's trials (late_trees.h; the same on every rank) */
@@ -114,7 +116,12 @@ int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double al
  * Before the first call: start from an earlier run's late set of one (site,
  * root) (tuning.h "lateness", read at MPI_Init: the same on every rank),
  * g->late[i].lateness in seconds, and the tolerant tree its trials chose
- * (ARCOLL_TREES_*, 0: none; the first decided one is kept).  Until the
+ * (ARCOLL_TREES_*, 0: none; the first decided one is kept), which is
+ * taken only if the first summary leaves the late set unchanged: which tree
+ * tolerates a late rank best depends on the rank (SMPI two-level tree,
+ * P = 64, 32 KiB bcast: the trial picks the binary tree with seed 001's
+ * rank 32 late, binomial with rank 24; seed 001 run with rank 24's file
+ * and its tree, 8.75 s summed inside against 7.39 without the file).  Until the
  * first summary the calls run the tolerant tree in the seeded order; the
  * first exchange of a bcast / scatter then waits for every record as
  * without a seed except the seeded late ranks' (missing, they are held:
