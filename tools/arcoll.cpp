@@ -12,7 +12,7 @@
  *                  [--linkspeed-gbps X] [--contention count|volume|fluid|blend] [--with-collectives]
  *     arcoll export TRACE --otf2 DIR [--name NAME]
  *     arcoll recover TRACE [-o OUT] [--nranks N]   (cli_recover.hpp)
- *     arcoll tune TRACE -o TUNING [--min-late-us U]   (cli_tune.hpp)
+ *     arcoll tune TRACE -o TUNING [--min-late-us U] [--min-calls N]   (cli_tune.hpp)
  *     arcoll report TRACE [-o report.html] [--json FILE] [--top N] [--tuning FILE]
  *                  [--mapping FILE --topology topology.conf --hosts hosts.txt [--with-collectives]]
  *     arcoll list-algorithms [--sources]

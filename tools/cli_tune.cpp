@@ -64,6 +64,7 @@ std::function<int()> add_tune(CLI::App &app) {
   struct Args {
     std::string trace, out;
     double min_late_us = 50;
+    int min_calls = 3;
   };
   auto A = std::make_shared<Args>();
   tu->add_option("TRACE", A->trace, "trace of the profiled run (ARCOLL_TRACE of libarcoll_profiler.so)")
@@ -74,6 +75,9 @@ std::function<int()> add_tune(CLI::App &app) {
                  "a rank is late when its median own delay at a call site exceeds this (microseconds) "
                  "and twice the 33rd largest")
       ->check(CLI::NonNegativeNumber);
+  tu->add_option("--min-calls", A->min_calls,
+                 "a call site needs this many calls (first calls after MPI_Init left out) to have late ranks")
+      ->check(CLI::PositiveNumber);
   return [tu, A]() {
     if (!*tu) return -1;
     const trace::Trace t = trace::Trace::read(A->trace);
@@ -81,6 +85,7 @@ std::function<int()> add_tune(CLI::App &app) {
     json root = start_from(A->out), arr = json::array();
     int skipped = 0;
     for (const trace::LateSet &s : sets) {
+      if (s.calls < uint64_t(A->min_calls)) continue;  // a call or two: chance, not a late rank
       std::string module;
       uint64_t offset = 0;
       if (!trace::callsite_module_offset(s.callsite, &module, &offset)) {

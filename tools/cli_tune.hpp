@@ -1,6 +1,6 @@
 /**
  * @file cli_tune.hpp
- * @brief `arcoll tune TRACE -o tuning.json [--min-late-us U]`: the late ranks
+ * @brief `arcoll tune TRACE -o tuning.json [--min-late-us U] [--min-calls N]`: the late ranks
  *        of a profiled run (profiler/late_sets.hpp) as the "lateness" key of
  *        a tuning file (adapt/tuning.h), read by libarcoll.so at MPI_Init
  *        with ARCOLL_TUNING=tuning.json: its lateness trackers start with

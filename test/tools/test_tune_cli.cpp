@@ -72,6 +72,12 @@ TEST_F(Tune, LateRankOfABroadcastLoopIsWrittenForLibarcoll) {
   EXPECT_NEAR(x.caused[0], 1e-3, 1e-6);
   EXPECT_EQ(x.site, arcoll_site_hash("app", 3, 0x20)) << "the synthesized call site is \"app+0x20\"";
   arcoll_tuning_free(&t);
+  // a call site with fewer calls than --min-calls has no late set
+  r = sh(std::string(ARCOLL_CLI) + " tune " + dir + "/loop.arctrace -o " + dir + "/few.json --min-calls 21", dir);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  ASSERT_EQ(arcoll_tuning_load((dir + "/few.json").c_str(), &t, err, sizeof err), 0) << err;
+  EXPECT_EQ(t.nlate, 0) << "20 calls < 21";
+  arcoll_tuning_free(&t);
   // an earlier run's choices stay; the late sets are replaced
   auto doc = nlohmann::json::parse(slurp(dir + "/t.json"));
   doc["choices"] = nlohmann::json::array({{{"collective", "bcast"}, {"P", 8}, {"size_class", 61},
