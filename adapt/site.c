@@ -27,25 +27,15 @@ uint64_t arcoll_site_key(const void *ret) {
   return k;
 }
 
-/* Length of a module's name without SMPI's privatisation suffix: SimGrid
- * runs each rank's copy of the program from /tmp/<name>_<pid>_<rank>.so
- * (SMPI 3.32, seen with dladdr), which would give every rank and every run
- * another key for the same call; real MPI: the whole name. */
-static size_t smpi_name_length(const char *base) {
-  size_t n = strlen(base);
+/* The module's name as keyed: under SMPI without the suffix of SimGrid's
+ * per-rank copies (site_hash.h), which would give every rank and every run
+ * another key for the same call. */
+static size_t module_name_length(const char *base) {
 #ifdef ARCOLL_SMPI
-  if (n > 3 && !strcmp(base + n - 3, ".so")) {
-    size_t e = n - 3;
-    for (int field = 0; field < 2; ++field) { /* _<rank>, then _<pid> */
-      size_t d = e;
-      while (d > 0 && base[d - 1] >= '0' && base[d - 1] <= '9') --d;
-      if (d == e || d == 0 || base[d - 1] != '_') return n;
-      e = d - 1;
-    }
-    return e;
-  }
+  return arcoll_smpi_copy_name_length(base);
+#else
+  return strlen(base);
 #endif
-  return n;
 }
 
 static uint64_t site_key_uncached(const void *ret) {
@@ -54,7 +44,7 @@ static uint64_t site_key_uncached(const void *ret) {
     const uint64_t off = (uint64_t)((uintptr_t)ret - (uintptr_t)info.dli_fbase);
     const char *base = info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
     base = base ? base + 1 : info.dli_fname ? info.dli_fname : "";
-    return arcoll_site_hash(base, smpi_name_length(base), off);
+    return arcoll_site_hash(base, module_name_length(base), off);
   }
   return arcoll_site_hash("", 0, (uint64_t)(uintptr_t)ret);
 }

@@ -4,6 +4,8 @@
 #endif
 #include "source_lines.hpp"
 
+#include "site_hash.h"
+
 #ifdef ARCOLL_HAVE_LIBDW
 #include <cxxabi.h>
 #include <elfutils/libdwfl.h>
@@ -178,24 +180,7 @@ bool source_lines_available() { return false; }
 #endif
 
 void strip_smpi_copy_suffix(std::string &name) {
-  std::size_t n = name.size();
-  if (n <= 3 || name.compare(n - 3, 3, ".so") != 0) return;
-  std::size_t i = n - 3, digits = 0;
-  int groups = 0;
-  while (i > 0 && groups < 2) {
-    char c = name[i - 1];
-    if (c >= '0' && c <= '9') {
-      digits++;
-      i--;
-    } else if (c == '_' && digits > 0) {
-      groups++;
-      digits = 0;
-      i--;
-    } else {
-      break;
-    }
-  }
-  if (groups == 2) name.resize(i);
+  name.resize(arcoll_smpi_copy_name_length(name.c_str()));
 }
 
 }  // namespace arcoll::profiler

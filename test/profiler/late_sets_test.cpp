@@ -176,3 +176,14 @@ TEST(LateSets, SiteHashOfModuleAndOffsetIsLibarcollsSiteKey) {
   const uint64_t off = uint64_t(reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(info.dli_fbase));
   EXPECT_EQ(arcoll_site_hash(base, std::strlen(base), off), arcoll_site_key(addr));
 }
+
+// Module names of SMPI's per-rank copies, as the profiler names call sites
+// and libarcoll keys them under SMPI (site_hash.h): the suffix goes, other
+// names stay whole.
+TEST(LateSets, SmpiCopySuffixIsLeftOutOfModuleNames) {
+  EXPECT_EQ(arcoll_smpi_copy_name_length("app_123_4.so"), 3u);
+  EXPECT_EQ(arcoll_smpi_copy_name_length("libx.so_1_2.so"), 7u);
+  EXPECT_EQ(arcoll_smpi_copy_name_length("coll_loop_prof_6623_0.so"), 14u);
+  for (const char *whole : {"app", "app.so", "app_12.so", "app__1.so", "_1.so", "libfoo_1_x.so", ".so"})
+    EXPECT_EQ(arcoll_smpi_copy_name_length(whole), std::strlen(whole)) << whole;
+}
