@@ -158,24 +158,25 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
   free(reserved);
 }
 
-/* The seeded entry of `root` no summary has matched yet, folded last (the
- * earlier run's latest), or NULL. */
-static arcoll_site_entry_t *unmatched_seed(const arcoll_history_t *h, int root) {
+/* The entry of `root` folded last (seeded_only: among the seeded entries
+ * no summary has matched yet - the earlier run's latest), or NULL. */
+static arcoll_site_entry_t *latest_entry(const arcoll_history_t *h, int root, int seeded_only) {
   const arcoll_site_entry_t *e = NULL;
   for (int i = 0; i < h->nentries; ++i)
-    if (h->entries[i].seeded && h->entries[i].root == root && (!e || h->entries[i].last > e->last))
+    if ((h->entries[i].seeded || !seeded_only) && h->entries[i].root == root &&
+        (!e || h->entries[i].last > e->last))
       e = &h->entries[i];
   return (arcoll_site_entry_t *)e;
 }
 
 /* adopt: a group whose (site, root) has no entry takes over the root's
- * unmatched seeded entry (arcoll_history_seed). */
+ * unmatched seeded entry (latest_entry, arcoll_history_seed). */
 static int fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *changed, int adopt) {
   const int P = h->P;
   if (changed) *changed = 0;
   if (g->root < 0 || g->root >= P) return 0;
   arcoll_site_entry_t *e = find_entry(h, g->site, g->root);
-  if (!e && adopt && (e = unmatched_seed(h, g->root))) e->site = g->site;
+  if (!e && adopt && (e = latest_entry(h, g->root, 1))) e->site = g->site;
   const int was_seeded = e && adopt && e->seeded;
   if (was_seeded) e->seeded = 0;
   if (!e && !(e = new_entry(h, g->site, g->root))) return -1;
@@ -212,7 +213,7 @@ int arcoll_history_hold_missing(const arcoll_history_t *h, const unsigned char *
                                 arcoll_late_group_t *g) {
   const arcoll_site_entry_t *e = find_entry(h, g->site, g->root);
   int n = 0;
-  if (!e) e = unmatched_seed(h, g->root); /* the site this group will take over */
+  if (!e) e = latest_entry(h, g->root, 1); /* the site this group will take over */
   if (!e || e->nlate == 0) return 0;
   for (int r = 0; r < h->P; ++r)
     if (e->late[r] && !present[r]) {
@@ -275,8 +276,7 @@ const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int ro
   const arcoll_site_entry_t *e = NULL;
   if (arcoll_history_predict(h, call, root, &site)) e = find_entry(h, site, root);
   else /* no sampled call of this root yet (seeded entries): the latest folded */
-    for (int i = 0; i < h->nentries; ++i)
-      if (h->entries[i].root == root && (!e || h->entries[i].last > e->last)) e = &h->entries[i];
+    e = latest_entry(h, root, 0);
   return e && e->nlate > 0 ? e->order : NULL;
 }
 
