@@ -29,12 +29,6 @@ void set_err(char *err, int errlen, const std::string &msg) {
   if (err && errlen > 0) std::snprintf(err, (size_t)errlen, "%s", msg.c_str());
 }
 
-int coll_from_name(const std::string &s) {
-  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
-    if (s == arcoll_coll_name((arcoll_coll_t)c)) return c;
-  return -1;
-}
-
 std::string coll_names() {
   std::string s;
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
@@ -78,7 +72,7 @@ arcoll_tuning_entry_t read_choice(const std::string &where, const json &o) {
   auto ci = o.find("collective");
   if (ci == o.end() || !ci->is_string())
     throw LoadError{where + ": field \"collective\" (a string: " + coll_names() + ") is missing"};
-  const int c = coll_from_name(ci->get<std::string>());
+  const int c = arcoll::tuning_coll_from_name(ci->get<std::string>());
   if (c < 0)
     throw LoadError{where + ": unknown collective " + ci->dump() + "; use one of: " + coll_names()};
   x.coll = (arcoll_coll_t)c;
@@ -114,6 +108,16 @@ bool key_less(const arcoll_tuning_entry_t &a, const arcoll_tuning_entry_t &b) {
 }
 
 }  // namespace
+
+namespace arcoll {
+
+int tuning_coll_from_name(const std::string &s) {
+  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
+    if (s == arcoll_coll_name((arcoll_coll_t)c)) return c;
+  return -1;
+}
+
+}  // namespace arcoll
 
 extern "C" {
 

@@ -51,9 +51,7 @@ arcoll_tuning_late_t read_one(const std::string &where, const json &o) {
   std::memset(&x, 0, sizeof x);
   auto ci = o.find("collective");
   if (ci == o.end() || !ci->is_string()) fail(where, "field \"collective\" (a string) is missing");
-  x.coll = -1;
-  for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
-    if (ci->get<std::string>() == arcoll_coll_name((arcoll_coll_t)c)) x.coll = c;
+  x.coll = arcoll::tuning_coll_from_name(ci->get<std::string>());
   if (x.coll < 0) fail(where, "unknown collective " + ci->dump());
   const long long P = integer(where, o, "P"), root = integer(where, o, "root");
   if (P < 2 || P > (1 << 30)) fail(where, "field \"P\" must be 2..2^30");

@@ -1,13 +1,18 @@
 // Tuning files' late sets (tuning.h, key "lateness"): JSON reader and writer
-// used by tuning_io.cpp.  Internal to libarcoll.
+// used by tuning_io.cpp, and the collective-name lookup both use.  Internal to libarcoll.
 #ifndef ARCOLL_ADAPT_TUNING_LATE_HPP
 #define ARCOLL_ADAPT_TUNING_LATE_HPP
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "tuning.h"
 
 namespace arcoll {
+
+/** The arcoll_coll_t of a collective's name (arcoll_coll_name), -1 if none
+ *  (tuning_io.cpp; the choices' and the late sets' "collective"). */
+int tuning_coll_from_name(const std::string &name);
 
 /** The "lateness" array of *t, entries in the order they were added. */
 nlohmann::json tuning_late_json(const arcoll_tuning_t *t);
