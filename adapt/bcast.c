@@ -165,7 +165,7 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
               arcoll_codec_name(d.codec), (long long)d.seg, d.ratio, d.t_raw_s, d.t_codec_s);
   }
   if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);
-  if (rc == MPI_SUCCESS) arcoll_late_stream_only(st, chosen, &lc);
+  if (rc == MPI_SUCCESS) arcoll_late_fit_exploration(st, chosen, &lc);
   return arcoll_finish(comm, rc);
 }
 

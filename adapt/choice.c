@@ -277,12 +277,13 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   /* bcast, scatter: the root decides (decision.h; ARCOLL_ONLINE_LAG=0: the blocking way) */
   if ((ex->coll == ARCOLL_COLL_BCAST || ex->coll == ARCOLL_COLL_SCATTER) &&
       arcoll_g_cfg.online_lag != 0 && !arcoll_decision_rooted_pending(st, ex->coll)) {
-    const int lag = arcoll_g_cfg.online_lag > 0 ? arcoll_g_cfg.online_lag
-                    : ex->coll == ARCOLL_COLL_BCAST && ex->bytes >= ARCOLL_STREAM_MIN_BYTES
-                        ? ARCOLL_ONLINE_STREAM_LAG
-                        : ARCOLL_ONLINE_ROOTED_LAG;
+    const int lag = arcoll_g_cfg.online_lag > 0 ? arcoll_g_cfg.online_lag : ARCOLL_ONLINE_ROOTED_LAG;
+    const int probe = arcoll_g_cfg.online_lag <= 0 && ex->coll == ARCOLL_COLL_BCAST &&
+                              ex->bytes >= ARCOLL_STREAM_MIN_BYTES
+                          ? ARCOLL_ONLINE_STREAM_LAG - ARCOLL_ONLINE_ROOTED_LAG
+                          : 0;
     const int root = ex->coll == ARCOLL_COLL_BCAST ? st->last_root : st->scatter_root; /* this call's */
-    const int drc = arcoll_decision_start_rooted(st, e, root, lag);
+    const int drc = arcoll_decision_start_rooted(st, e, root, lag, probe);
     if (e->decision) return rc == MPI_SUCCESS ? drc : rc;
     return decided(st, e, round, n, cand, drc, rc); /* it fell back to the blocking way */
   }

@@ -79,11 +79,12 @@ int arcoll_decision_rooted_pending(const arcoll_comm_state_t *st, arcoll_coll_t 
   return 0;
 }
 
-int arcoll_decision_start_rooted(arcoll_comm_state_t *st, arcoll_cached_t *e, int root, int lag) {
+int arcoll_decision_start_rooted(arcoll_comm_state_t *st, arcoll_cached_t *e, int root, int lag,
+                                 int probe) {
   arcoll_explorer_t *ex = e->ex;
   int rc = MPI_SUCCESS;
   struct arcoll_decision *d = calloc(1, sizeof *d);
-  if (d) d->rooted = arcoll_decision_rooted_post(st, ex, root, &rc);
+  if (d) d->rooted = arcoll_decision_rooted_post(st, ex, root, probe, &rc);
   if (!d || !d->rooted) { /* out of memory: decide now, as arcoll_decision_start does */
     free(d);
     return arcoll_explorer_decide(ex, st->priv); /* the blocking way */

@@ -64,15 +64,25 @@ ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t 
 /** Calls of the class between a bcast / scatter round and its decision by the root
  *  (arcoll_decision_start_rooted) unless ARCOLL_ONLINE_LAG is set. */
 #define ARCOLL_ONLINE_ROOTED_LAG 2
-/** ... for a bcast from ARCOLL_STREAM_MIN_BYTES (select.h): its root runs
- *  calls ahead of the ranks at the end of a streaming tree, and the
- *  decision waits for their records - the stream drains and refills
- *  (SMPI flat P = 64, 32 KiB, chain: 0.059 s summed over ranks at the
- *  decision, twice; a call 0.0019 s); meanwhile the last measured
- *  configuration runs (collectives/online.h `held`).  200 calls, summed
- *  inside, lag 2 / 4 / 8 / 16: balanced 0.653 / 0.649 / 0.642 / 0.627 s,
- *  0-200 us noise 0.812 / 0.791 / 0.768 / 0.720 s (the binary tree as the
- *  tolerant tree, select.h). */
+/** ... for a bcast from ARCOLL_STREAM_MIN_BYTES (select.h), the calls to
+ *  its decision when the records are not in: its root runs calls ahead of
+ *  the ranks at the end of a streaming tree, and a decision that waits for
+ *  their records drains the stream and refills it (SMPI flat P = 64,
+ *  32 KiB, chain: 0.059 s summed over ranks at the decision, twice; a call
+ *  0.0019 s); meanwhile the last measured configuration runs
+ *  (collectives/online.h `held`).  200 calls, summed inside, lag 2 / 4 / 8
+ *  / 16: balanced 0.653 / 0.649 / 0.642 / 0.627 s, 0-200 us noise 0.812 /
+ *  0.791 / 0.768 / 0.720 s (the binary tree as the tolerant tree,
+ *  select.h).  The first deadline is still ARCOLL_ONLINE_ROOTED_LAG calls
+ *  after the round, a probe: when the root's quorum of records is in (calls
+ *  that do not stream: a barrier or other synchronisation between them),
+ *  it decides there; otherwise it postpones, whatever the arrivals, to
+ *  ARCOLL_ONLINE_STREAM_LAG calls after the round (the probe's
+ *  postponement is not one of ARCOLL_ROOTED_POSTPONES).  Why: held is the
+ *  streaming candidate, which costs its latency in every call that does not
+ *  stream (SMPI cluster256, P = 256, 64 KiB after a barrier, tools/
+ *  smpi-demo.sh balanced, 20 calls: the chain 6.4 ms per call against 0.34
+ *  for the choice; mean bcast time 3.49 -> 2.03 ms with the probe). */
 #define ARCOLL_ONLINE_STREAM_LAG 16
 
 /** How often the root of a rooted decision may postpone its deadline
@@ -91,7 +101,9 @@ ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t 
 
 /**
  * Start the decision of ex's round the rooted way (bcast, scatter; the
- * round's last call had root `root`): every rank sends the root its n x trials times
+ * round's last call had root `root`; probe > 0: the first deadline is a
+ * probe, postponed by `probe` calls unless the quorum is in - see
+ * ARCOLL_ONLINE_STREAM_LAG): every rank sends the root its n x trials times
  * inside and periods (one message); at the end of the `lag`-th call of the
  * class after it (>= 1) the root sums the times and takes the max of the
  * periods over the records it has - it waits for all but the latest one,
@@ -129,7 +141,7 @@ ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t 
  * the blocking decision (arcoll_explorer_decide).
  */
 ARCOLL_HIDDEN int arcoll_decision_start_rooted(arcoll_comm_state_t *st, arcoll_cached_t *e,
-                                               int root, int lag);
+                                               int root, int lag, int probe);
 
 /** 1 if a rooted decision of collective c is pending on st (then a new one
  *  is taken the blocking way: one result message in flight per collective). */
@@ -143,7 +155,7 @@ ARCOLL_HIDDEN int arcoll_decision_rooted_pending(const arcoll_comm_state_t *st, 
 struct arcoll_rooted;
 ARCOLL_HIDDEN struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
                                                                 const arcoll_explorer_t *ex,
-                                                                int root, int *rc);
+                                                                int root, int probe, int *rc);
 ARCOLL_HIDDEN int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_rooted *r,
                                                   arcoll_explorer_t *ex, int may_postpone,
                                                   int *again);

@@ -16,10 +16,14 @@ struct arcoll_rooted {
   int root, k, P, nreq;
   double *buf;      /* root: [P][2k] records, then [3k] result; else [2k] mine, [3k] result */
   MPI_Request *req; /* root: [P] receives (its own: null), [P] result sends, then
-                       [ARCOLL_ROOTED_POSTPONES][P] postponement sends; else send, receive */
+                       [ARCOLL_ROOTED_POSTPONES + 1][P] postponement sends (the probe's
+                       too); else send, receive */
   unsigned char *got; /* root: the records received so far ([P]) */
   int have, postponed; /* root: how many; postponements so far (both sides) */
-  double lag_sent[ARCOLL_ROOTED_POSTPONES]; /* root: the postponements' messages */
+  int probe;   /* root: > 0 while the first deadline is a probe: postponed by this many calls
+                  if the quorum is not in (arcoll_decision_start_rooted) */
+  int probed;  /* root: 1 once the probe postponed (not one of ARCOLL_ROOTED_POSTPONES) */
+  double lag_sent[ARCOLL_ROOTED_POSTPONES + 1]; /* root: the postponements' messages */
   struct arcoll_rooted *next; /* st->rooted_open: requests still open */
 };
 
@@ -47,11 +51,12 @@ void arcoll_decision_rooted_drain(arcoll_comm_state_t *st, int wait) {
 }
 
 struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
-                                                  const arcoll_explorer_t *ex, int root, int *rc) {
+                                                  const arcoll_explorer_t *ex, int root, int probe,
+                                                  int *rc) {
   const int k = ex->n * ex->trials, P = st->P, me = st->me, c = (int)ex->coll;
   *rc = MPI_SUCCESS;
   struct arcoll_rooted *r = calloc(1, sizeof *r);
-  const int nreq = me == root ? (2 + ARCOLL_ROOTED_POSTPONES) * P : 2;
+  const int nreq = me == root ? (3 + ARCOLL_ROOTED_POSTPONES) * P : 2;
   double *buf = malloc(sizeof(double) * (size_t)(me == root ? (2 * P + 3) * k : 5 * k));
   MPI_Request *req = malloc(sizeof *req * (size_t)nreq);
   unsigned char *got = me == root ? calloc((size_t)P, 1) : NULL;
@@ -61,6 +66,7 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   }
   for (int i = 0; i < nreq; ++i) req[i] = MPI_REQUEST_NULL;
   r->root = root, r->k = k, r->P = P, r->nreq = nreq, r->buf = buf, r->req = req, r->got = got;
+  r->probe = probe > 0 ? probe : 0;
   if (me == root) got[me] = 1, r->have = 1;
   double *mine = me == root ? buf + 2 * k * me : buf;
   for (int i = 0; i < k; ++i) mine[i] = ex->t[i], mine[k + i] = ex->p[i];
@@ -169,15 +175,19 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
   if (me == r->root) {
     int *idx = malloc(sizeof(int) * (size_t)P), ready = 0;
     if (!idx) rc = MPI_ERR_NO_MEM;
-    if (rc == MPI_SUCCESS && may_postpone && r->postponed < ARCOLL_ROOTED_POSTPONES) {
+    const int probe = r->probe;
+    r->probe = 0;
+    if (rc == MPI_SUCCESS && may_postpone && r->postponed - r->probed < ARCOLL_ROOTED_POSTPONES) {
       rc = root_collect(r, idx, 0, &ready);
-      if (rc == MPI_SUCCESS && !ready && postpone_harmless(st, r, ex, res)) {
-        *again = ARCOLL_ONLINE_STREAM_LAG << r->postponed;
+      if (rc == MPI_SUCCESS && !ready && (probe > 0 || postpone_harmless(st, r, ex, res))) {
+        *again = probe > 0 ? probe : ARCOLL_ONLINE_STREAM_LAG << (r->postponed - r->probed);
+        r->probed += probe > 0;
         rc = root_postpone(st, r, c, *again);
         if (arcoll_g_cfg.debug)
           fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: decision postponed %d calls by "
-                  "root %d (records in: %d of %d, arrivals quiet)\n", ex->best.algo->collective, P,
-                  (long long)ex->bytes, *again, me, r->have, P);
+                  "root %d (records in: %d of %d, %s)\n", ex->best.algo->collective, P,
+                  (long long)ex->bytes, *again, me, r->have, P,
+                  probe > 0 ? "probe" : "arrivals quiet");
         if (rc == MPI_SUCCESS) {
           free(idx);
           return rc;

@@ -256,17 +256,21 @@ ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *
                                                            arcoll_late_call_t *lc);
 
 /**
- * At the end of a bcast call (after arcoll_late_end): when the tracker's
- * first summary, applied at this call's exit on every rank, finds the calls
- * of lc's root nearly a stream (lateness.h arcoll_late_near_stream) and no
- * rank late, the exploration of `chosen` is reduced to the streaming
- * configuration and the tolerant tree (collectives/online_slots.h
- * arcoll_explorer_stream_only) before its next call.  Local; prints the
- * reduction with ARCOLL_DEBUG.
+ * At the end of a bcast call (after arcoll_late_end): the tracker's first
+ * summary, applied at this call's exit on every rank, fits the exploration
+ * of `chosen` (round 0, nothing measured yet) to the calls of lc's root:
+ *  - nearly a stream (lateness.h arcoll_late_near_stream) and no rank late:
+ *    reduced to the streaming configuration and the tolerant tree
+ *    (collectives/online_slots.h arcoll_explorer_stream_only);
+ *  - synchronised (lateness.h arcoll_late_synchronised): without the
+ *    candidates measured for their pipelining that the model rules out
+ *    (collectives/online_slots.h arcoll_explorer_synchronised).
+ * Local and deterministic (every rank has the same summary); prints the
+ * change with ARCOLL_DEBUG.
  */
-ARCOLL_HIDDEN void arcoll_late_stream_only(const arcoll_comm_state_t *st,
-                                           const arcoll_cached_t *chosen,
-                                           const arcoll_late_call_t *lc);
+ARCOLL_HIDDEN void arcoll_late_fit_exploration(const arcoll_comm_state_t *st,
+                                               const arcoll_cached_t *chosen,
+                                               const arcoll_late_call_t *lc);
 
 /**
  * After a rooted call that ran `ran` where the choice was `chosen` (t0 =

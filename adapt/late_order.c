@@ -93,18 +93,27 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
   return alt;
 }
 
-void arcoll_late_stream_only(const arcoll_comm_state_t *st, const arcoll_cached_t *chosen,
-                             const arcoll_late_call_t *lc) {
+void arcoll_late_fit_exploration(const arcoll_comm_state_t *st, const arcoll_cached_t *chosen,
+                                 const arcoll_late_call_t *lc) {
   const arcoll_late_tracker_t *t = lc->lt;
   arcoll_explorer_t *ex = chosen->ex;
-  if (!t || !ex || ex->runs > 0 || t->exchanges != 1 || t->late_seen ||
-      !arcoll_late_near_stream(t->sum, lc->root) ||
-      !arcoll_explorer_stream_only(ex) || !arcoll_g_cfg.debug || st->me != 0)
-    return;
-  fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: calls back to back (first lateness "
-          "summary): measuring %s/%lld and %s/%lld only\n", ex->cand[0].algo->collective, st->P,
-          (long long)ex->bytes, ex->cand[0].algo->name, (long long)ex->cand[0].segment_bytes,
-          ex->cand[1].algo->name, (long long)ex->cand[1].segment_bytes);
+  if (!t || !ex || ex->runs > 0 || t->exchanges != 1) return;
+  const int print = arcoll_g_cfg.debug && st->me == 0;
+  if (!t->late_seen && arcoll_late_near_stream(t->sum, lc->root)) {
+    if (arcoll_explorer_stream_only(ex) && print)
+      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: calls back to back (first lateness "
+              "summary): measuring %s/%lld and %s/%lld only\n", ex->cand[0].algo->collective,
+              st->P, (long long)ex->bytes, ex->cand[0].algo->name,
+              (long long)ex->cand[0].segment_bytes, ex->cand[1].algo->name,
+              (long long)ex->cand[1].segment_bytes);
+  } else if (arcoll_late_synchronised(t->sum, lc->root)) {
+    const char *names[2] = {"", ""};
+    const int n = arcoll_explorer_synchronised(ex, names, 2);
+    if (n > 0 && print)
+      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: calls synchronised (first lateness "
+              "summary): %s%s%s not measured\n", ex->cand[0].algo->collective, st->P,
+              (long long)ex->bytes, names[0], n > 1 ? ", " : "", n > 1 ? names[1] : "");
+  }
 }
 
 int arcoll_late_done(arcoll_comm_state_t *st, const arcoll_cached_t *chosen,

@@ -246,9 +246,27 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
       out->group[g].site = site;
       out->group[g].root = root;
       out->group[g].t_level = t_level;
+      out->group[g].lead = out->group[g].spread = NAN;
       ++out->ngroups;
     }
     ++ncalls[g];
+    if (j > 0 && out->seq_root[j - 1] == root && out->seq_site[j - 1] == site &&
+        (call[root].flags & ARCOLL_LATE_VALID)) { /* the root's lead over call j - 1 */
+      double last = -INFINITY, x0 = INFINITY, x1 = -INFINITY, e0 = INFINITY, e1 = -INFINITY;
+      for (int r = 0; r < P; ++r) {
+        const arcoll_late_record_t *q = &rec[(size_t)r * nsampled + j - 1];
+        if (q->flags & ARCOLL_LATE_VALID) {
+          if (r != root && q->exit > last) last = q->exit;
+          x0 = fmin(x0, q->exit), x1 = fmax(x1, q->exit);
+        }
+        if (call[r].flags & ARCOLL_LATE_VALID) e0 = fmin(e0, call[r].entry), e1 = fmax(e1, call[r].entry);
+      }
+      arcoll_late_group_t *G = &out->group[g];
+      const float lead = (float)(last - call[root].entry);
+      if (last > -INFINITY && (isnan(G->lead) || lead > G->lead)) G->lead = lead;
+      const float spread = x1 > x0 ? (float)((e1 - e0) / (x1 - x0)) : INFINITY;
+      if (x1 >= x0 && e1 >= e0 && (isnan(G->spread) || spread > G->spread)) G->spread = spread;
+    }
     for (int r = 0; r < P; ++r) {
       sum[(size_t)g * P + r] += caused[r];
       if (first_call + (uint64_t)j > 0 && (call[r].flags & ARCOLL_LATE_VALID) &&
@@ -319,6 +337,19 @@ int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root) {
   return found;
 }
 
+int arcoll_late_synchronised(const arcoll_late_summary_t *s, int root) {
+  int found = 0;
+  for (int g = 0; s && g < s->ngroups; ++g) {
+    const arcoll_late_group_t *gr = &s->group[g];
+    if (gr->root != root) continue;
+    if (!(gr->t_level > 0) || !(gr->lead < ARCOLL_LATE_SYNC_LEAD_LEVELS * gr->t_level) ||
+        !(gr->spread < ARCOLL_LATE_SYNC_SPREAD))
+      return 0;
+    found = 1;
+  }
+  return found;
+}
+
 int arcoll_late_streaming(const arcoll_late_summary_t *s, int root) {
   if (!arcoll_late_quiet(s, root)) return 0;
   for (int g = 0; g < s->ngroups; ++g)
@@ -340,63 +371,4 @@ int arcoll_late_gather_calls(int up, int *apply, double *missing_charged) {
   *missing_charged = up ? 1.0 : -1.0;
   *apply = up ? ARCOLL_LATE_APPLY_CALLS_UP : ARCOLL_LATE_APPLY_CALLS_DOWN;
   return up ? ARCOLL_LATE_GATHER_CALLS_UP : ARCOLL_LATE_GATHER_CALLS_DOWN;
-}
-
-/* Wire format: first_call, nsampled, ngroups, trees, seq_site[nsampled],
- * seq_root[nsampled], then per group site, root, n, t_level, noise and its n
- * entries (native byte order: the ranks of one job share it). */
-#define PUT(x) (memcpy(p, &(x), sizeof(x)), p += sizeof(x))
-#define GET(x) (memcpy(&(x), p, sizeof(x)), p += sizeof(x))
-
-int arcoll_late_pack(const arcoll_late_summary_t *s, unsigned char *buf) {
-  unsigned char *p = buf;
-  PUT(s->first_call);
-  PUT(s->nsampled);
-  PUT(s->ngroups);
-  PUT(s->trees);
-  for (int j = 0; j < s->nsampled; ++j) PUT(s->seq_site[j]);
-  for (int j = 0; j < s->nsampled; ++j) PUT(s->seq_root[j]);
-  for (int g = 0; g < s->ngroups; ++g) {
-    const arcoll_late_group_t *G = &s->group[g];
-    PUT(G->site);
-    PUT(G->root);
-    PUT(G->n);
-    PUT(G->t_level);
-    PUT(G->noise);
-    PUT(G->gap);
-    memcpy(p, G->late, sizeof(G->late[0]) * (size_t)G->n);
-    p += sizeof(G->late[0]) * (size_t)G->n;
-  }
-  return (int)(p - buf);
-}
-
-int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_t *s) {
-  const unsigned char *p = buf, *end = buf + bytes;
-  memset(s, 0, sizeof *s);
-  if (bytes < 20) return -1;
-  GET(s->first_call);
-  GET(s->nsampled);
-  GET(s->ngroups);
-  GET(s->trees);
-  if (s->trees < ARCOLL_TREES_UNDECIDED || s->trees > ARCOLL_TREES_SECOND || s->nsampled < 0 ||
-      s->nsampled > ARCOLL_LATE_SAMPLES || s->ngroups < 0 ||
-      s->ngroups > ARCOLL_LATE_SAMPLES || p + 12 * (size_t)s->nsampled > end)
-    return -1;
-  for (int j = 0; j < s->nsampled; ++j) GET(s->seq_site[j]);
-  for (int j = 0; j < s->nsampled; ++j) GET(s->seq_root[j]);
-  for (int j = s->nsampled; j < ARCOLL_LATE_SAMPLES; ++j) s->seq_root[j] = -1;
-  for (int g = 0; g < s->ngroups; ++g) {
-    arcoll_late_group_t *G = &s->group[g];
-    if (p + 28 > end) return -1;
-    GET(G->site);
-    GET(G->root);
-    GET(G->n);
-    GET(G->t_level);
-    GET(G->noise);
-    GET(G->gap);
-    if (G->n < 0 || G->n > ARCOLL_LATE_LIST || p + sizeof(G->late[0]) * (size_t)G->n > end) return -1;
-    memcpy(G->late, p, sizeof(G->late[0]) * (size_t)G->n);
-    p += sizeof(G->late[0]) * (size_t)G->n;
-  }
-  return p == end ? 0 : -1;
 }

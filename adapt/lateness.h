@@ -161,6 +161,15 @@ typedef struct arcoll_late_group {
   float noise;     /**< (ARCOLL_LATE_LIST+1)-th largest mean caused lateness, 0 if fewer */
   float gap;       /**< the longest time a rank spent outside between two of the
                         group's calls (seconds; a record's gap; call 0 has none) */
+  float lead;      /**< the root's largest lead: over the group's pairs of consecutive
+                        sampled calls j - 1, j, the latest exit of call j - 1 among the
+                        other ranks minus the root's entry into call j (seconds; > 0: the
+                        root entered a call while its previous one was still moving
+                        data); NaN when no such pair was sampled */
+  float spread;    /**< over the same pairs, the largest ratio of the spread of the
+                        ranks' entries into call j (latest - earliest) to the spread
+                        of their exits from call j - 1 (+inf when those were equal);
+                        NaN when no pair was sampled */
   arcoll_late_entry_t late[ARCOLL_LATE_LIST];
 } arcoll_late_group_t;
 
@@ -264,6 +273,40 @@ int arcoll_late_quiet(const arcoll_late_summary_t *s, int root);
  * nothing is known.
  */
 int arcoll_late_streaming(const arcoll_late_summary_t *s, int root);
+
+/** The root's lead (arcoll_late_group_t.lead) below this many tree levels'
+ *  time, and ... */
+#define ARCOLL_LATE_SYNC_LEAD_LEVELS 0.5
+/** ... the entries' spread below this fraction of the previous exits' spread
+ *  (arcoll_late_group_t.spread): the calls are synchronised
+ *  (arcoll_late_synchronised). */
+#define ARCOLL_LATE_SYNC_SPREAD 0.5
+
+/**
+ * 1 if the calls of root `root` in summary s are synchronised: in every
+ * group of that root (any site; at least one) a pair of consecutive calls
+ * was sampled, the root never entered a call more than
+ * ARCOLL_LATE_SYNC_LEAD_LEVELS tree levels' time before the last other rank
+ * left the previous one (lead), and the ranks entered every sampled call
+ * together, within ARCOLL_LATE_SYNC_SPREAD of the time over which they had
+ * left the previous one (spread); 0 if not, or if nothing is known.  Then
+ * something between the calls (a barrier, an allreduce) lines the ranks up
+ * again: every call costs its latency, and a pipeline's chain pays its
+ * P - 1 hops in every call - as its model, which times one call alone,
+ * predicts.  The online selection then does not measure the streaming
+ * configuration unless the model admits it (online_slots.h
+ * arcoll_explorer_synchronised).  Neither test alone: in a stream (back-to-
+ * back calls) the root enters the next call as soon as its sends of the
+ * previous one are out (lead: many tree levels); with computation between
+ * the calls the root may wait for nobody either, but each rank enters in
+ * the order it left, by its own exit plus the computation (spread: that of
+ * the exits), and there a chain pipelines from call to call like a
+ * wavefront (SMPI flat P = 64, 32 KiB, 1 ms of computation before every
+ * call, per call summed over ranks: the chain 0.0018 s, binary 0.0033,
+ * scatter_rdb 0.0105).  A rank's gap (time outside) does not separate a
+ * barrier from a stream: a barrier is short.  Clocks: clock.h.
+ */
+int arcoll_late_synchronised(const arcoll_late_summary_t *s, int root);
 
 /** Tree levels' time a rank may spend outside between two calls of a near
  *  stream (arcoll_late_near_stream). */

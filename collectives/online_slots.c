@@ -92,3 +92,41 @@ int arcoll_explorer_stream_only(arcoll_explorer_t *e) {
   e->best = e->cand[0];
   return 1;
 }
+
+/* Round-0 candidate `at` (no run measured) out of e: to the spare ones
+ * (measured if the model is off, readmit); the later candidates and their
+ * noted runs move up. */
+static void drop(arcoll_explorer_t *e, int at) {
+  const int T = e->trials, after = e->n - at - 1;
+  if (e->nspare >= 0 && e->nspare < ARCOLL_ONLINE_MAX_CANDIDATES) e->spare[e->nspare++] = e->cand[at];
+  memmove(&e->cand[at], &e->cand[at + 1], sizeof(e->cand[0]) * (size_t)after);
+  memmove(&e->t[at * T], &e->t[(at + 1) * T], sizeof(double) * (size_t)(after * T));
+  memmove(&e->p[at * T], &e->p[(at + 1) * T], sizeof(double) * (size_t)(after * T));
+  --e->n;
+  if (e->once_from > at) --e->once_from;
+  if (e->stream_at > at) --e->stream_at;
+}
+
+int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int nnames) {
+  int dropped = 0;
+  if (e->finished || e->round != 0 || e->runs > 0 || e->pending || e->confirming || e->extra_at ||
+      e->check_at || e->n < 2 || !(e->cand[0].predicted_s > 0))
+    return 0;
+  const double lim = ARCOLL_ONLINE_MAX_SLOWDOWN * e->cand[0].predicted_s;
+  if (e->stream_at > 0 && e->stream_at < e->n && e->cand[e->stream_at].predicted_s > lim) {
+    if (dropped < nnames) names[dropped] = e->cand[e->stream_at].algo->name;
+    ++dropped;
+    drop(e, e->stream_at);
+    e->stream_at = e->warmup_stream = 0;
+  }
+  const int z = arcoll_explorer_find(e, "compressed");
+  arcoll_choice_t floor_c;
+  if (z > 0 && e->model &&
+      arcoll_select_config(e->model, e->coll, e->cand[z].algo, e->P, 1, &floor_c) == 0 &&
+      floor_c.predicted_s > lim) {
+    if (dropped < nnames) names[dropped] = e->cand[z].algo->name;
+    ++dropped;
+    drop(e, z);
+  }
+  return dropped;
+}

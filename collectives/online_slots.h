@@ -57,6 +57,29 @@ void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, a
  */
 int arcoll_explorer_stream_only(arcoll_explorer_t *e);
 
+/**
+ * Round 0 of a bcast's exploration fitted to synchronised calls (adapt/
+ * lateness.h arcoll_late_synchronised: no call overlaps the previous one,
+ * every call costs its latency, and the model's prediction - one call
+ * alone - is what a call costs), before its first measured run: the
+ * candidates measured whatever the model predicts for their pipelining
+ * are dropped where the model rules them out (ARCOLL_ONLINE_MAX_SLOWDOWN x
+ * cand[0]'s prediction):
+ *  - the streaming configuration (e->stream_at) by its prediction;
+ *  - the compressed algorithm (a chain of segments, model.c) by its
+ *    latency floor, its prediction for one byte: no compression ratio makes
+ *    it faster than that.
+ * SMPI cluster256, P = 256, 64 KiB bcast after a barrier (tools/
+ * smpi-demo.sh, balanced): the chain 6.2 ms per call measured (5.1
+ * predicted), compressed 2.6 ms, scatter_rdb 0.34 (0.29).  Dropped
+ * candidates join the spare ones (measured when the model is off, online.h);
+ * the later ones move up with their noted runs.  names[0 .. nnames): the
+ * dropped algorithms' names.  Returns how many were dropped (0: not round
+ * 0, a run measured, nothing the model rules out).  No MPI; every rank
+ * given the same e drops the same ones.
+ */
+int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int nnames);
+
 #ifdef __cplusplus
 }
 #endif
