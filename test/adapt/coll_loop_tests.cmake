@@ -88,12 +88,13 @@ endif()
 # postponement's deadline lies past the loop: the decision is completed at
 # MPI_Finalize, the non-roots taking the postponements they had not
 # reached); 0-200 us arrival noise: the stream-only exploration (its gaps
-# are a few tree levels: adapt/lateness.h arcoll_late_near_stream), no
-# postponement (the arrivals are not quiet).  Every element checked.
+# are a few tree levels: adapt/lateness.h arcoll_late_near_stream), only
+# the probe's postponement (adapt/decision.h ARCOLL_ONLINE_STREAM_LAG; the
+# arrivals are not quiet).  Every element checked.
 if(ARCOLL_HAVE_SMPI)
   foreach(_case
       "balanced;calls back to back .*: measuring chain/8192 and binary/8192 only;decision postponed 16 calls by root 0 \\(records in: [0-9]+ of 64, arrivals quiet\\)"
-      "noise;calls back to back .*: measuring chain/8192 and binary/8192 only;!decision postponed")
+      "noise;calls back to back .*: measuring chain/8192 and binary/8192 only;decision postponed 14 calls by root 0 \\(records in: [0-9]+ of 64, probe\\);!arrivals quiet")
     list(GET _case 0 _scen)
     list(SUBLIST _case 1 -1 _pats)
     add_test(NAME adapt.smpi.stream_decision.${_scen}.np64
@@ -108,6 +109,44 @@ if(ARCOLL_HAVE_SMPI)
     set_tests_properties(adapt.smpi.stream_decision.${_scen}.np64 PROPERTIES LABELS smpi
       TIMEOUT 300 RESOURCE_LOCK mpi)
   endforeach()
+endif()
+
+# Bcasts separated by a barrier are synchronised (adapt/lateness.h
+# arcoll_late_synchronised): after the first lateness summary the
+# exploration drops the streaming chain and the compressed algorithm, which
+# the model rules out (collectives/online_slots.h arcoll_explorer_synchronised),
+# (at 64 ranks the compressed one's latency floor is within 2x: it stays),
+# and the root decides at the rooted lag's probe, the records being in
+# (adapt/decision.h ARCOLL_ONLINE_STREAM_LAG).  With computation between the
+# calls instead each rank enters in the order it left: not synchronised, the
+# chain is measured.  SMPI flat cluster, 64 ranks, 64 KiB / 32 KiB, every
+# element checked.
+if(ARCOLL_HAVE_SMPI)
+  add_test(NAME adapt.smpi.synchronised.barrier.np64
+    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
+      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
+      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+      "calls synchronised \\(first lateness summary\\): chain not measured"
+      "!decision postponed" "online: bcast P=64 .* round 0 measured"
+      "RESULT ranks=64 .* errors=0" --
+      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
+      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/imbalanced_bcast_arcoll
+      -n 20 -m 65536 -l 0)
+  add_test(NAME adapt.smpi.synchronised.compute.np64
+    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
+      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
+      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+      "!calls synchronised" "online: bcast P=64 .* round 0 measured .*chain/"
+      "RESULT coll=bcast .* errors=0" --
+      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
+      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
+      -c bcast -m 32768 -n 30 -s balanced -w 1e-3)
+  set_tests_properties(adapt.smpi.synchronised.barrier.np64 adapt.smpi.synchronised.compute.np64
+    PROPERTIES LABELS smpi TIMEOUT 300 RESOURCE_LOCK mpi)
 endif()
 
 # The tolerant tree of a streaming bcast chosen by a trial (adapt/late_trees.h):
