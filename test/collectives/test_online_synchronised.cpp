@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compress_decide.h"
 #include "online.h"
 #include "online_noted.h"
 #include "online_slots.h"
@@ -21,6 +22,7 @@ namespace {
 // before the first lateness summary do).
 void setup(arcoll_explorer_t &e, arcoll_model_t &m) {
   arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);  // the default (other tests turn it off)
   ASSERT_EQ(arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, 256, 65536, 1, 5, 2, 0), 5);
   ASSERT_GE(e.stream_at, 1);
   ASSERT_GE(arcoll_explorer_find(&e, "compressed"), 1);
