@@ -135,6 +135,7 @@ static void compute_choice(const arcoll_comm_state_t *st, arcoll_coll_t c, int c
       ex->imbalance = cfg->online_skew;
       const int warm_set = cfg->online_warmup >= 0; /* else per collective */
       ex->warmup = warm_set ? cfg->online_warmup : arcoll_explorer_default_warmup(c, bytes);
+      if (!warm_set) ex->warmup = arcoll_late_tree_warmup(st, c, bytes, commutative, ex); /* after the order */
       /* the native candidate's */
       ex->warmup_extra = ex->extra_at == 0 ? 0 : warm_set ? cfg->online_warmup : ARCOLL_ONLINE_DEFAULT_WARMUP;
       if (ex->confirm_block) ex->confirm_block = cfg->online_confirm; /* 0 for bcast, reduce */

@@ -306,6 +306,26 @@ ARCOLL_HIDDEN int arcoll_late_done(arcoll_comm_state_t *st, const arcoll_cached_
  */
 ARCOLL_HIDDEN int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes);
 
+/**
+ * Warm-up calls (collectives/online_pacing.h) for ex, the new explorer of a
+ * reduce of `bytes` bytes on st (its op commutative: else no late-rank
+ * order): ex->warmup, raised where late-rank
+ * ordering applies and its first lateness summary is still to come, so that
+ * the tolerant tree's first measured run (its index x trials + warm-up)
+ * falls on the first call with that summary's order (call
+ * ARCOLL_LATE_FIRST_EXCHANGE + ARCOLL_LATE_APPLY_CALLS_UP of the tracker,
+ * lateness.h): data flow toward the root, the online selection measures the
+ * tree in the late order (late_order.c), and measured before it the tree
+ * carries the late rank inside (SMPI flat P = 256, 32 KiB reduce, one rank
+ * 1 ms late: binomial's period 1.20 ms before the order against rsag's
+ * 1.08, which then won: 55.2 s summed inside over 200 calls against 4.44
+ * with the tree measured in the order, period 1.00 ms).  Local, the same
+ * on every rank (call counts agree).
+ */
+ARCOLL_HIDDEN int arcoll_late_tree_warmup(const arcoll_comm_state_t *st, arcoll_coll_t c,
+                                          MPI_Aint bytes, int commutative,
+                                          const arcoll_explorer_t *ex);
+
 /** Call exit (after the data moved): records the call with the site of
  *  ret_addr and t_level = the model's time of ch / its levels, and runs the
  *  exchange steps due (late_tracker.h).  No-op when lc->lt is NULL. */

@@ -21,6 +21,19 @@ int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes) {
   return (c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE) && bytes >= ARCOLL_LATE_DEFAULT_MIN_BYTES;
 }
 
+int arcoll_late_tree_warmup(const arcoll_comm_state_t *st, arcoll_coll_t c, MPI_Aint bytes,
+                            int commutative, const arcoll_explorer_t *ex) {
+  if (c != ARCOLL_COLL_REDUCE || !commutative || !arcoll_late_applies(c, bytes)) return ex->warmup;
+  const arcoll_late_tracker_t *t = st->late[c];
+  if (t && t->exchanges > 0) return ex->warmup; /* the order is there */
+  const int at = arcoll_explorer_find(ex, arcoll_tolerant_tree(c, bytes));
+  /* its first ordered call: the first exchange starts at call
+   * ARCOLL_LATE_FIRST_EXCHANGE, applied ARCOLL_LATE_APPLY_CALLS_UP calls later */
+  const long first = ARCOLL_LATE_FIRST_EXCHANGE + ARCOLL_LATE_APPLY_CALLS_UP - (t ? (long)t->ncalls : 0);
+  if (at < 0 || at * ex->trials + ex->warmup >= first) return ex->warmup;
+  return (int)(first - at * ex->trials);
+}
+
 int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cached_t *ch,
                       int root, int usable, MPI_Aint bytes, arcoll_late_call_t *lc) {
   int rc = MPI_SUCCESS;

@@ -3,6 +3,7 @@
 #include "online.h"
 #include "online_confirm.h"
 #include "online_slots.h"
+#include "online_twins.h"
 
 #include "compress_decide.h"
 
@@ -87,6 +88,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
     e->nspare = 0;
   }
   arcoll_explorer_add_exempt(e, m, c, P, bytes, commutative, ncand, tree_first || model_only);
+  arcoll_explorer_hold_far(e); /* measured after its near twin won (online_twins.h) */
   /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: a tree first - knomial when a
    * candidate, else binomial - then the imbalance check after its runs
    * (online.h) */
@@ -297,6 +299,7 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   /* round 0 (the only one that readmits): best is one of its candidates, or none was finite */
   if (e->round == 0 && e->nspare >= 0 && readmit(e, won >= 0 ? e->measured_min_s[won] : INFINITY))
     return 0;
+  if (arcoll_explorer_far_round(e)) return 0; /* after round 0: the far twin (online_twins.h) */
   const MPI_Aint s = e->best.segment_bytes;
   const int segmented = e->best.algo && (e->best.algo->flags & ARCOLL_ALGO_SEGMENTED) && s > 0;
   if (e->round > 0) {

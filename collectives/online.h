@@ -150,7 +150,8 @@ extern "C" {
 #define ARCOLL_ONLINE_MIN_SEGMENT 256
 /** Below this many bytes a far-first variant (ARCOLL_ALGO_FAR_FIRST:
  *  rabenseifner_far, rsag_far, reduce_scatter(_block)'s recursive_halving)
- *  is not measured: its near-first twin has the same prediction and was
+ *  is not measured (from it on, only after its near-first twin won round 0:
+ *  online_twins.h): its near-first twin has the same prediction and was
  *  never slower there (SMPI, one forced call: flat P = 64 / 256, 8 B - 4 KiB,
  *  equal to 3 digits; tree P = 256, 512 B allreduce 1.36 ms far-first against
  *  0.136 ms near-first, 4 KiB reduce 1.32 vs 0.226 ms, tree P = 64, 4 KiB
@@ -328,6 +329,10 @@ typedef struct arcoll_explorer {
   arcoll_choice_t noted;
   int nnoted, preset;
   double noted_t[ARCOLL_ONLINE_MAX_TRIALS], noted_p[ARCOLL_ONLINE_MAX_TRIALS];
+  /** round 0: a far-first variant held back until its near-first twin won
+   *  (online_twins.h); has_far = 1 while it is held */
+  arcoll_choice_t far;
+  int has_far;
 } arcoll_explorer_t;
 
 /**

@@ -122,28 +122,23 @@ endif()
 # chain is measured.  SMPI flat cluster, 64 ranks, 64 KiB / 32 KiB, every
 # element checked.
 if(ARCOLL_HAVE_SMPI)
+  set(_run smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+    -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+    --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
+    --log=root.thres:warning)
+  set(_env ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
+    ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json)
   add_test(NAME adapt.smpi.synchronised.barrier.np64
-    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+    COMMAND ${_env} bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
       "calls synchronised \\(first lateness summary\\): chain not measured"
       "!decision postponed" "online: bcast P=64 .* round 0 measured"
       "RESULT ranks=64 .* errors=0" --
-      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/imbalanced_bcast_arcoll
-      -n 20 -m 65536 -l 0)
+      ${_run} ${CMAKE_BINARY_DIR}/smpi/test/apps/imbalanced_bcast_arcoll -n 20 -m 65536 -l 0)
   add_test(NAME adapt.smpi.synchronised.compute.np64
-    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+    COMMAND ${_env} bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
       "!calls synchronised" "online: bcast P=64 .* round 0 measured .*chain/"
       "RESULT coll=bcast .* errors=0" --
-      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
+      ${_run} ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
       -c bcast -m 32768 -n 30 -s balanced -w 1e-3)
   set_tests_properties(adapt.smpi.synchronised.barrier.np64 adapt.smpi.synchronised.compute.np64
     PROPERTIES LABELS smpi TIMEOUT 300 RESOURCE_LOCK mpi)
@@ -182,24 +177,29 @@ endif()
 # is applied 3 calls after it starts (the non-roots run ahead of the root and
 # wait for it), the late rank then takes a leaf of its own subtree in the
 # binomial tree (adapt/order.c), which the online selection measures with
-# that order and keeps.  SMPI flat cluster, 64 ranks, 32 KiB, rank 24 1 ms
-# late, 40 calls; every element checked.
+# that order - its runs wait for it (adapt/dispatch.h arcoll_late_tree_warmup:
+# at P = 256 binomial measured before the order lost to rsag) - and keeps.
+# SMPI flat cluster, 64 and 256 ranks, 32 KiB, rank 3P/8 1 ms late, 40 calls;
+# every element checked.
 if(ARCOLL_HAVE_SMPI)
-  add_test(NAME adapt.smpi.reduce_late_once.np64
-    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-      "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .root 0 .* 24=[0-9.e-]+.* -> 1 late, changed, no further exchange"
-      "!lateness exchange 2"
-      "online: reduce P=64 .* -> binomial/"
-      "RESULT coll=reduce .* errors=0" --
-      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-      -c reduce -m 32768 -n 40 -s one_late)
-  set_tests_properties(adapt.smpi.reduce_late_once.np64 PROPERTIES LABELS smpi TIMEOUT 300
-    RESOURCE_LOCK mpi)
+  foreach(_np 64 256)
+    math(EXPR _late "3 * ${_np} / 8")
+    add_test(NAME adapt.smpi.reduce_late_once.np${_np}
+      COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
+        ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
+        bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+        "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .root 0 .* ${_late}=[0-9.e-]+.* -> 1 late, changed, no further exchange"
+        "!lateness exchange 2"
+        "online: reduce P=${_np} .* -> binomial/" "!online: reduce P=${_np} .* -> rsag"
+        "RESULT coll=reduce .* errors=0" --
+        smpirun -np ${_np} -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
+        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
+        -c reduce -m 32768 -n 40 -s one_late)
+    set_tests_properties(adapt.smpi.reduce_late_once.np${_np} PROPERTIES LABELS smpi TIMEOUT 300
+      RESOURCE_LOCK mpi)
+  endforeach()
 endif()
 
 # Late sets carried by tuning files (adapt/tuning.h "lateness"), written by a

@@ -14,6 +14,7 @@
 
 #include "compress_decide.h"
 #include "online.h"
+#include "online_twins.h"
 
 namespace {
 
@@ -175,9 +176,11 @@ TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
         }
         int within = n > 0 ? 1 : 0;  // the same count from the full list
         bool has = n > 0 && binomial(all[0]);
-        // small messages: far-first variants are not measured (FarFirstVariants...)
-        auto far = [bytes](const arcoll_choice_t &x) {
-          return bytes < ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES && (x.algo->flags & ARCOLL_ALGO_FAR_FIRST);
+        // small messages: far-first variants are not measured (FarFirstVariants...);
+        // larger ones wait for their near twin's win (online_twins.h)
+        auto far = [bytes, &e](const arcoll_choice_t &x) {
+          return (x.algo->flags & ARCOLL_ALGO_FAR_FIRST) &&
+                 (bytes < ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES || (e.has_far && e.far.algo == x.algo));
         };
         for (int i = 1; i < n; ++i)
           if (all[i].predicted_s <= 2.0 * all[0].predicted_s && !far(all[i]))
@@ -197,7 +200,9 @@ TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
 }
 
 // Below ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES a far-first variant is not
-// measured beside its near-first twin; from it on both are, as the model ranks them.
+// measured beside its near-first twin; from it on both are kept, as the
+// model ranks them: the far one held back for a round after round 0
+// (online_twins.h, test_online_twins.cpp).
 TEST(Online, FarFirstVariantsAreMeasuredFrom8KiBOnly) {
   arcoll_model_t m;
   arcoll_model_default(&m);
@@ -222,6 +227,10 @@ TEST(Online, FarFirstVariantsAreMeasuredFrom8KiBOnly) {
         arcoll_explorer_init(&e, &m, c, P, bytes, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 2, 0);
         std::vector<arcoll_choice_t> cands(e.cand, e.cand + e.n);
         cands.insert(cands.end(), e.spare, e.spare + e.nspare);
+        if (e.has_far) cands.push_back(e.far);
+        for (int i = 0; i < e.n; ++i)  // never beside its twin in round 0 any more
+          EXPECT_TRUE(!(e.cand[i].algo->flags & ARCOLL_ALGO_FAR_FIRST) ||
+                      arcoll_explorer_near_twin(&e, &e.cand[i]) < 0);
         bool far_kept = false, near_kept = false;
         for (const arcoll_choice_t &x : cands) {
           far_kept |= (x.algo->flags & ARCOLL_ALGO_FAR_FIRST) != 0;

@@ -1,0 +1,49 @@
+/* Far-first variants measured after their near-first twins; see online_twins.h. */
+#include "online_twins.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Near-first algorithm `a` is the twin of far-first `far` (online_twins.h). */
+static int twins(const arcoll_algo_desc_t *a, const arcoll_algo_desc_t *far) {
+  if (a == far || (a->flags & ARCOLL_ALGO_FAR_FIRST) || strcmp(a->collective, far->collective))
+    return 0;
+  const size_t len = strlen(far->name), n = strlen(a->name);
+  return (len == n + 4 && !strncmp(far->name, a->name, n) && !strcmp(far->name + n, "_far")) ||
+         (n == len + 5 && !strncmp(a->name, far->name, len) && !strcmp(a->name + len, "_near"));
+}
+
+int arcoll_explorer_near_twin(const arcoll_explorer_t *e, const arcoll_choice_t *far) {
+  for (int i = 0; i < e->n; ++i)
+    if (twins(e->cand[i].algo, far->algo)) return i;
+  return -1;
+}
+
+int arcoll_explorer_hold_far(arcoll_explorer_t *e) {
+  if (e->round != 0 || e->runs > 0 || e->has_far) return 0;
+  for (int i = 0; i < e->n; ++i) { /* cand[0] too: the twins' predictions are equal */
+    if (!(e->cand[i].algo->flags & ARCOLL_ALGO_FAR_FIRST) || arcoll_explorer_near_twin(e, &e->cand[i]) < 0)
+      continue;
+    e->far = e->cand[i];
+    e->has_far = 1;
+    memmove(&e->cand[i], &e->cand[i + 1], sizeof e->cand[0] * (size_t)(e->n - i - 1));
+    --e->n;
+    if (e->stream_at > i) --e->stream_at;
+    if (e->extra_at > i) --e->extra_at;
+    return 1;
+  }
+  return 0;
+}
+
+int arcoll_explorer_far_round(arcoll_explorer_t *e) {
+  if (!e->has_far || e->round != 0) return 0;
+  e->has_far = 0;
+  if (!e->best.algo || !twins(e->best.algo, e->far.algo) || !isfinite(e->best_s) ||
+      !(e->excess_s < ARCOLL_ONLINE_BUDGET_CALLS * e->best_s))
+    return 0;
+  e->cand[0] = e->far;
+  e->n = 1;
+  e->done = 0;
+  e->round = 1;
+  return 1;
+}
