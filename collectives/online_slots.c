@@ -93,18 +93,23 @@ int arcoll_explorer_stream_only(arcoll_explorer_t *e) {
   return 1;
 }
 
-/* Round-0 candidate `at` (no run measured) out of e: to the spare ones
- * (measured if the model is off, readmit); the later candidates and their
- * noted runs move up. */
-static void drop(arcoll_explorer_t *e, int at) {
+void arcoll_explorer_remove(arcoll_explorer_t *e, int at) {
+  if (at < 0 || at >= e->n) return;
   const int T = e->trials, after = e->n - at - 1;
-  if (e->nspare >= 0 && e->nspare < ARCOLL_ONLINE_MAX_CANDIDATES) e->spare[e->nspare++] = e->cand[at];
   memmove(&e->cand[at], &e->cand[at + 1], sizeof(e->cand[0]) * (size_t)after);
   memmove(&e->t[at * T], &e->t[(at + 1) * T], sizeof(double) * (size_t)(after * T));
   memmove(&e->p[at * T], &e->p[(at + 1) * T], sizeof(double) * (size_t)(after * T));
   --e->n;
   if (e->once_from > at) --e->once_from;
   if (e->stream_at > at) --e->stream_at;
+  if (e->extra_at > at) --e->extra_at;
+}
+
+/* Round-0 candidate `at` (no run measured) out of e, to the spare ones
+ * (measured if the model is off, readmit). */
+static void drop(arcoll_explorer_t *e, int at) {
+  if (e->nspare >= 0 && e->nspare < ARCOLL_ONLINE_MAX_CANDIDATES) e->spare[e->nspare++] = e->cand[at];
+  arcoll_explorer_remove(e, at);
 }
 
 int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int nnames) {

@@ -58,6 +58,14 @@ void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, a
 int arcoll_explorer_stream_only(arcoll_explorer_t *e);
 
 /**
+ * Round-0 candidate `at` (0 <= at < e->n, before any measured run) out of
+ * e: the later candidates move up with their noted runs (e->t, e->p) and
+ * the indices that follow them (once_from, stream_at, extra_at).  Nothing
+ * when `at` is out of range.  No MPI.
+ */
+void arcoll_explorer_remove(arcoll_explorer_t *e, int at);
+
+/**
  * Round 0 of a bcast's exploration fitted to synchronised calls (adapt/
  * lateness.h arcoll_late_synchronised: no call overlaps the previous one,
  * every call costs its latency, and the model's prediction - one call

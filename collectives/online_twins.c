@@ -1,6 +1,8 @@
 /* Far-first variants measured after their near-first twins; see online_twins.h. */
 #include "online_twins.h"
 
+#include "online_slots.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -26,10 +28,7 @@ int arcoll_explorer_hold_far(arcoll_explorer_t *e) {
       continue;
     e->far = e->cand[i];
     e->has_far = 1;
-    memmove(&e->cand[i], &e->cand[i + 1], sizeof e->cand[0] * (size_t)(e->n - i - 1));
-    --e->n;
-    if (e->stream_at > i) --e->stream_at;
-    if (e->extra_at > i) --e->extra_at;
+    arcoll_explorer_remove(e, i);
     return 1;
   }
   return 0;
