@@ -22,7 +22,9 @@ int arcoll_explorer_near_twin(const arcoll_explorer_t *e, const arcoll_choice_t 
 }
 
 int arcoll_explorer_hold_far(arcoll_explorer_t *e) {
-  if (e->round != 0 || e->runs > 0 || e->has_far) return 0;
+  /* two candidates or fewer: the twins would be all round 0 has, and a round
+   * of one candidate measures nothing - both stay */
+  if (e->round != 0 || e->runs > 0 || e->has_far || e->n <= 2) return 0;
   for (int i = 0; i < e->n; ++i) { /* cand[0] too: the twins' predictions are equal */
     if (!(e->cand[i].algo->flags & ARCOLL_ALGO_FAR_FIRST) || arcoll_explorer_near_twin(e, &e->cand[i]) < 0)
       continue;

@@ -38,8 +38,9 @@ int arcoll_explorer_near_twin(const arcoll_explorer_t *e, const arcoll_choice_t 
 /**
  * Part of arcoll_explorer_init() (round 0 set up, nothing run): the first
  * far-first candidate whose near twin is also a candidate leaves round 0
- * for e->far (e->has_far = 1); the later candidates move up.  Returns 1
- * when one was held back, else 0.
+ * for e->far (e->has_far = 1); the later candidates move up.  Not when
+ * round 0 has two candidates or fewer (the twins alone: one left would be
+ * no measurement at all).  Returns 1 when one was held back, else 0.
  */
 int arcoll_explorer_hold_far(arcoll_explorer_t *e);
 

@@ -85,6 +85,28 @@ TEST(OnlineTwins, NoFarRoundWhenTheTwinLostOrTheBudgetIsSpent) {
   }
 }
 
+TEST(OnlineTwins, TheTwinsAloneStayTogether) {
+  // round 0 with only the twins: holding one back would leave one candidate, no measurement
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  arcoll_explorer_t e;
+  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, 64, 32768, 1, 5, 2, 0), 2);
+  ASSERT_EQ(e.has_far, 1);
+  arcoll_explorer_t two = e;
+  two.has_far = 0;
+  two.n = 2;
+  two.cand[1] = e.far;  // rsag and rsag_far alone
+  EXPECT_EQ(arcoll_explorer_hold_far(&two), 0);
+  EXPECT_EQ(two.n, 2);
+  EXPECT_EQ(two.has_far, 0);
+  arcoll_explorer_t three = two;
+  three.n = 3;
+  three.cand[2] = e.cand[1];  // and one more: the far one waits
+  EXPECT_EQ(arcoll_explorer_hold_far(&three), 1);
+  EXPECT_EQ(three.n, 2);
+}
+
 TEST(OnlineTwins, NearTwinsByName) {
   arcoll_model_t m;
   arcoll_model_default(&m);
