@@ -106,8 +106,11 @@ void arcoll_explorer_remove(arcoll_explorer_t *e, int at) {
 }
 
 /* Round-0 candidate `at` (no run measured) out of e, to the spare ones
- * (measured if the model is off, readmit). */
-static void drop(arcoll_explorer_t *e, int at) {
+ * (measured if the model is off, readmit); its name into names[*dropped]
+ * while there is room, and one more dropped. */
+static void drop(arcoll_explorer_t *e, int at, const char **names, int nnames, int *dropped) {
+  if (*dropped < nnames) names[*dropped] = e->cand[at].algo->name;
+  ++*dropped;
   if (e->nspare >= 0 && e->nspare < ARCOLL_ONLINE_MAX_CANDIDATES) e->spare[e->nspare++] = e->cand[at];
   arcoll_explorer_remove(e, at);
 }
@@ -119,19 +122,14 @@ int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int n
     return 0;
   const double lim = ARCOLL_ONLINE_MAX_SLOWDOWN * e->cand[0].predicted_s;
   if (e->stream_at > 0 && e->stream_at < e->n && e->cand[e->stream_at].predicted_s > lim) {
-    if (dropped < nnames) names[dropped] = e->cand[e->stream_at].algo->name;
-    ++dropped;
-    drop(e, e->stream_at);
+    drop(e, e->stream_at, names, nnames, &dropped);
     e->stream_at = e->warmup_stream = 0;
   }
   const int z = arcoll_explorer_find(e, "compressed");
   arcoll_choice_t floor_c;
   if (z > 0 && e->model &&
       arcoll_select_config(e->model, e->coll, e->cand[z].algo, e->P, 1, &floor_c) == 0 &&
-      floor_c.predicted_s > lim) {
-    if (dropped < nnames) names[dropped] = e->cand[z].algo->name;
-    ++dropped;
-    drop(e, z);
-  }
+      floor_c.predicted_s > lim)
+    drop(e, z, names, nnames, &dropped);
   return dropped;
 }
