@@ -144,6 +144,21 @@ int arcoll_tuning_add_late(arcoll_tuning_t *t, const arcoll_tuning_late_t *x);
  */
 const char *arcoll_tuning_late_invalid(const arcoll_tuning_late_t *x);
 
+/**
+ * The late sets a run writes to ARCOLL_TUNING_OUT: out (empty on entry)
+ * gets the sets of `file` (the ARCOLL_TUNING file read at MPI_Init, may be
+ * NULL) whose (coll, P, site, root) this run did not track, in the file's
+ * order, then this run's sets `run[0..n-1]` with n >= 1 ranks, in their
+ * order (seeding goes in file order, the latest last: the carried-over
+ * sets are older).  A record of `run` with n == 0 says "tracked, nobody
+ * late at the end": its key is dropped from the file's sets and nothing is
+ * written for it.  Records failing arcoll_tuning_late_invalid (n == 0
+ * apart) are skipped; a key given twice in `run` keeps its first.
+ * Returns 0, or -1 on no memory (out then holds what was added).
+ */
+int arcoll_tuning_merge_late(arcoll_tuning_t *out, const arcoll_tuning_late_t *run, int n,
+                             const arcoll_tuning_t *file);
+
 /** Free *t's storage and make it empty. */
 void arcoll_tuning_free(arcoll_tuning_t *t);
 

@@ -161,4 +161,19 @@ int arcoll_tuning_add_late(arcoll_tuning_t *t, const arcoll_tuning_late_t *x) {
   return 1;
 }
 
+int arcoll_tuning_merge_late(arcoll_tuning_t *out, const arcoll_tuning_late_t *run, int n,
+                             const arcoll_tuning_t *file) {
+  auto tracked = [&](const arcoll_tuning_late_t &x) {
+    for (int i = 0; i < n; ++i)
+      if (same_key(run[i], x)) return true;
+    return false;
+  };
+  for (int i = 0; file && i < file->nlate; ++i)
+    if (!tracked(file->late[i]) && arcoll_tuning_add_late(out, &file->late[i]) < 0) return -1;
+  for (int i = 0; i < n; ++i)
+    if (run[i].n > 0 && !arcoll_tuning_late_invalid(&run[i]) && arcoll_tuning_add_late(out, &run[i]) < 0)
+      return -1;
+  return 0;
+}
+
 }  // extern "C"

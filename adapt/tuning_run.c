@@ -4,7 +4,8 @@
  * state ends (MPI_Comm_free or MPI_Finalize); at MPI_Finalize world rank 0
  * gathers every rank's notes (one MPI_Gather + MPI_Gatherv of fixed-size
  * records), adds the choices of the file read at MPI_Init (ARCOLL_TUNING)
- * that this run did not make, and writes the file.  First choice of a key
+ * that this run did not make and its late sets of sites this run did not
+ * track (arcoll_tuning_merge_late), and writes the file.  First choice of a key
  * wins: world rank 0's communicators first, then by world rank.
  */
 #include <stdio.h>
@@ -16,7 +17,9 @@
 static arcoll_tuning_t g_learned; /* this process's notes (privatized per rank in SMPI) */
 
 /* The late sets of history h (rank 0's copy: identical on every rank),
- * oldest fold first, so that a rerun seeds the latest last (order.h). */
+ * oldest fold first, so that a rerun seeds the latest last (order.h); a
+ * site with nobody late is noted with n = 0, so that the file read at
+ * MPI_Init does not bring its old late set back. */
 static void note_late(const arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_history_t *h,
                       int tree) {
   int done[ARCOLL_MAX_ENTRIES] = {0};
@@ -26,8 +29,7 @@ static void note_late(const arcoll_comm_state_t *st, arcoll_coll_t c, const arco
       if (!done[i] && (pick < 0 || h->entries[i].last < h->entries[pick].last)) pick = i;
     done[pick] = 1;
     const arcoll_site_entry_t *e = &h->entries[pick];
-    if (e->nlate == 0) continue;
-    arcoll_tuning_late_t x;
+    arcoll_tuning_late_t x; /* n == 0: tracked, nobody late (arcoll_tuning_merge_late) */
     memset(&x, 0, sizeof x);
     x.coll = (int32_t)c, x.P = st->P, x.site = e->site, x.root = e->root, x.tree = tree;
     x.t_level = (float)e->t_level, x.noise = (float)e->noise;
@@ -139,14 +141,14 @@ void arcoll_tuning_write_at_finalize(void) {
         arcoll_tuning_entry_t x;
         if (arcoll_tuning_unpack(&all[i], &x) == 0) arcoll_tuning_add(&out, &x);
       }
-      for (int i = 0; i < total_late; ++i)
-        if (!arcoll_tuning_late_invalid(&late[i])) arcoll_tuning_add_late(&out, &late[i]);
-      const int learned = out.n, learned_late = out.nlate;
+      const int learned = out.n;
       for (int i = 0; i < arcoll_g_cfg.tuning.n; ++i) arcoll_tuning_add(&out, &arcoll_g_cfg.tuning.e[i]);
-      if (arcoll_tuning_save(arcoll_g_cfg.tuning_out, &out, err, (int)sizeof err) != 0) warn(err);
+      if (arcoll_tuning_merge_late(&out, late, total_late, &arcoll_g_cfg.tuning) != 0)
+        warn("no memory for the late sets");
+      else if (arcoll_tuning_save(arcoll_g_cfg.tuning_out, &out, err, (int)sizeof err) != 0) warn(err);
       else if (arcoll_g_cfg.debug)
         fprintf(stderr, "arcoll: tuning: wrote %d choices (%d of this run) and %d late sets to %s\n",
-                out.n, learned, learned_late, arcoll_g_cfg.tuning_out);
+                out.n, learned, out.nlate, arcoll_g_cfg.tuning_out);
     }
     arcoll_tuning_free(&out);
   }

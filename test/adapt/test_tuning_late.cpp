@@ -195,3 +195,37 @@ TEST(TuningLate, TheFirstSummaryReplacesTheSeedEvenFromAnotherSite) {
     }
   }
 }
+
+// ARCOLL_TUNING_OUT's late sets: the file's sets of sites this run did not
+// track come first, in the file's order; a site this run tracked with
+// nobody late (n == 0) drops its old set and writes nothing; this run's
+// sets replace the file's of the same key; invalid records are skipped.
+TEST(TuningLate, TheOutputKeepsTheFilesUntrackedSetsAndDropsStaleOnes) {
+  const int bcast = ARCOLL_COLL_BCAST, reduce = ARCOLL_COLL_REDUCE;
+  arcoll_tuning_t file{};
+  auto add = [&](const arcoll_tuning_late_t &x) { return arcoll_tuning_add_late(&file, &x); };
+  ASSERT_EQ(add(late_set(bcast, 64, 7, 0, {{32, 1e-3f}})), 1);
+  ASSERT_EQ(add(late_set(reduce, 64, 9, 0, {{5, 2e-3f}})), 1);
+  ASSERT_EQ(add(late_set(bcast, 256, 7, 0, {{96, 3e-3f}})), 1);
+  ASSERT_EQ(add(late_set(bcast, 64, 8, 3, {{1, 4e-3f}})), 1);
+  std::vector<arcoll_tuning_late_t> run = {
+      late_set(bcast, 64, 7, 0, {{40, 5e-4f}}),  // remade: this run's figure wins
+      late_set(reduce, 64, 9, 0, {}),            // tracked, nobody late: dropped
+      late_set(bcast, 64, 8, 3, {{3, 1e-3f}}),   // invalid (the root late): skipped, key tracked
+  };
+  arcoll_tuning_t out{};
+  ASSERT_EQ(arcoll_tuning_merge_late(&out, run.data(), (int)run.size(), &file), 0);
+  ASSERT_EQ(out.nlate, 2);
+  EXPECT_EQ(out.late[0].P, 256);  // the untracked file set, first (older)
+  EXPECT_EQ(out.late[0].rank[0], 96);
+  EXPECT_EQ(out.late[1].P, 64);
+  EXPECT_EQ(out.late[1].site, 7u);
+  EXPECT_EQ(out.late[1].rank[0], 40);
+  EXPECT_FLOAT_EQ(out.late[1].caused[0], 5e-4f);
+  arcoll_tuning_t none{};
+  ASSERT_EQ(arcoll_tuning_merge_late(&none, run.data(), (int)run.size(), nullptr), 0);
+  EXPECT_EQ(none.nlate, 1);
+  arcoll_tuning_free(&out);
+  arcoll_tuning_free(&none);
+  arcoll_tuning_free(&file);
+}
