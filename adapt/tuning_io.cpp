@@ -1,6 +1,5 @@
 // Tuning files (tuning.h): table operations, JSON reader and writer
 // (nlohmann/json), wire form.  No exception leaves this file (C callers).
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -14,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "atomic_file.hpp"
 #include "tuning.h"
 #include "tuning_late.hpp"
 
@@ -218,19 +218,7 @@ int arcoll_tuning_save(const char *path, const arcoll_tuning_t *t, char *err, in
                  {"note", "algorithm choices of libarcoll (adapt/tuning.h); read with ARCOLL_TUNING=FILE"},
                  {"choices", arr}};
     if (t->nlate > 0) root["lateness"] = arcoll::tuning_late_json(t);
-    const std::string tmp = p + ".tmp" + std::to_string((long)getpid());
-    {
-      std::ofstream out(tmp);
-      if (!out) throw LoadError{p + ": cannot write " + tmp + " (" + std::strerror(errno) + ")"};
-      out << root.dump(1) << "\n";
-      out.close();
-      if (!out) throw LoadError{p + ": write failed (" + std::string(std::strerror(errno)) + ")"};
-    }
-    if (std::rename(tmp.c_str(), p.c_str()) != 0) {
-      const std::string e = std::strerror(errno);
-      std::remove(tmp.c_str());
-      throw LoadError{p + ": cannot replace it (" + e + ")"};
-    }
+    arcoll::write_file_atomically(p, root.dump(1) + "\n");
     return 0;
   } catch (const LoadError &e) {
     set_err(err, errlen, e.msg);

@@ -2,17 +2,14 @@
 #include "cli_tune.hpp"
 
 #include <fmt/core.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "atomic_file.hpp"
 #include "cli_usage.hpp"
 #include "late_sets.hpp"
 #include "site_hash.h"
@@ -39,21 +36,6 @@ json start_from(const std::string &path) {
     throw UsageError(path + " exists and is not an arcoll tuning file of version 1; name another file "
                             "with -o or remove it");
   return root;
-}
-
-void write_atomically(const std::string &path, const json &root) {
-  const std::string tmp = path + ".tmp" + std::to_string((long)getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out) throw UsageError("cannot write " + tmp + ": " + std::strerror(errno));
-    out << root.dump(1) << "\n";
-    if (!out) throw UsageError("write to " + tmp + " failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string e = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw UsageError("cannot replace " + path + ": " + e);
-  }
 }
 
 }  // namespace
@@ -114,7 +96,11 @@ std::function<int()> add_tune(CLI::App &app) {
     root["lateness"] = arr;
     if (!root.contains("note"))
       root["note"] = "late ranks of a profiled run (arcoll tune); read with ARCOLL_TUNING=FILE";
-    write_atomically(A->out, root);
+    try {
+      write_file_atomically(A->out, root.dump(1) + "\n");
+    } catch (const std::runtime_error &e) {
+      throw UsageError(e.what());
+    }
     std::cout << fmt::format("wrote {}: {} late set(s){}\n", A->out, arr.size(),
                              skipped ? fmt::format(", {} left out", skipped) : std::string());
     return 0;
