@@ -7,6 +7,49 @@
 
 namespace arcoll::trace {
 
+std::vector<CallMember> call_members(const Trace &t, std::vector<char> *first) {
+  const auto &cs = t.colls;
+  std::vector<CallMember> member(cs.size());
+  first->assign(cs.size(), 0);
+  for (std::size_t i = 0; i < cs.size(); i++) {
+    const CollEvent &e = cs[i];
+    CallMember &c = member[i];
+    c.rank = e.rank;
+    c.entry = e.t_entry;
+    c.exit = e.t_exit;
+    if (i > 0 && cs[i - 1].rank == e.rank) {
+      c.prev_exit = cs[i - 1].t_exit;
+      c.has_prev = true;
+    } else {
+      (*first)[i] = 1;
+      if (e.rank >= 0 && e.rank < int(t.ranks.size()) && t.ranks[std::size_t(e.rank)].clock.t_ready != 0) {
+        c.prev_exit = t.ranks[std::size_t(e.rank)].ready;
+        c.has_prev = true;
+      }
+    }
+  }
+  return member;
+}
+
+std::vector<BlockingInstance> blocking_instances(const Trace &t, const std::vector<char> &first) {
+  const auto &cs = t.colls;
+  std::map<std::pair<uint64_t, uint64_t>, BlockingInstance> inst;
+  for (std::size_t i = 0; i < cs.size(); i++)
+    if ((cs[i].flags & ARCOLL_COLL_NONBLOCKING) == 0) {
+      BlockingInstance &in = inst[{cs[i].comm_id, cs[i].seq}];
+      in.first_entry = in.idx.empty() ? cs[i].t_entry : std::min(in.first_entry, cs[i].t_entry);
+      in.idx.push_back(i);
+      in.has_first = in.has_first || first[i];
+    }
+  std::vector<BlockingInstance> out;
+  out.reserve(inst.size());
+  for (auto &[key, in] : inst) {
+    in.comm_id = key.first, in.seq = key.second;
+    out.push_back(std::move(in));
+  }
+  return out;
+}
+
 double lower_median(std::vector<double> v) {
   if (v.empty()) return 0.0;
   auto mid = v.begin() + std::ptrdiff_t((v.size() - 1) / 2);

@@ -81,6 +81,31 @@ struct MemberLateness {
  */
 std::vector<MemberLateness> analyse_call(const std::vector<CallMember> &members);
 
+/**
+ * Every collective event of `t` (t.colls, sorted by rank then entry) as an
+ * analyse_call member, same indices: prev_exit is the exit of the rank's
+ * previous collective or, for its first one, the time it left MPI_Init
+ * (has_prev false when the trace lacks that time).  *first (resized to
+ * t.colls.size()) marks each rank's first collective with 1.
+ */
+std::vector<CallMember> call_members(const Trace &t, std::vector<char> *first);
+
+/** One blocking collective instance of a trace (blocking_instances). */
+struct BlockingInstance {
+  uint64_t comm_id = 0, seq = 0;
+  std::vector<std::size_t> idx;  ///< its events, indices into t.colls, ascending
+  double first_entry = 0;        ///< earliest entry of a member, seconds
+  bool has_first = false;        ///< some member makes its first collective call in it
+};
+
+/**
+ * The instances (comm_id, seq) of the blocking collective events of `t`
+ * (nonblocking starts left out), in ascending (comm_id, seq) order, with
+ * any number of members (one, if the other ranks' events are missing);
+ * `first` as call_members gives it.
+ */
+std::vector<BlockingInstance> blocking_instances(const Trace &t, const std::vector<char> &first);
+
 /** Statistics of one rank at one call site (call-site name + operation). */
 struct SiteRankCause {
   std::string callsite;      ///< the rank's call-site name

@@ -36,20 +36,12 @@ Dist top_shares(const std::map<std::size_t, double> &w, int k) {
   return d;
 }
 
-// The instance's members for analyse_call, and whether some member makes its
-// first collective call in it.
-struct Instance {
-  std::vector<std::size_t> idx;  // event indices
-  double first_entry = 0;
-  bool has_first = false;
-};
-
-FirstCall first_call_of(const Trace &t, const std::pair<uint64_t, uint64_t> &key, const Instance &in,
-                        const std::vector<CallMember> &mem, const std::vector<MemberLateness> &res) {
+FirstCall first_call_of(const Trace &t, const BlockingInstance &in, const std::vector<CallMember> &mem,
+                        const std::vector<MemberLateness> &res) {
   const auto &cs = t.colls;
   FirstCall fc;
-  fc.comm_id = key.first;
-  fc.seq = key.second;
+  fc.comm_id = in.comm_id;
+  fc.seq = in.seq;
   fc.members = int(in.idx.size());
   double emin = mem[0].entry, emax = mem[0].entry, rmin = 0, rmax = 0;
   bool rseen = false;
@@ -79,53 +71,28 @@ FirstCall first_call_of(const Trace &t, const std::pair<uint64_t, uint64_t> &key
 CauseReport analyse_causes(const Trace &t) {
   CauseReport rep;
   const auto &cs = t.colls;  // sorted by (rank, t_entry)
-  std::vector<CallMember> member(cs.size());
-  std::vector<char> first(cs.size(), 0);
-  for (std::size_t i = 0; i < cs.size(); i++) {
-    const CollEvent &e = cs[i];
-    CallMember &c = member[i];
-    c.rank = e.rank;
-    c.entry = e.t_entry;
-    c.exit = e.t_exit;
-    if (i > 0 && cs[i - 1].rank == e.rank) {
-      c.prev_exit = cs[i - 1].t_exit;
-      c.has_prev = true;
-    } else {
-      first[i] = 1;
-      if (e.rank >= 0 && e.rank < int(t.ranks.size()) && t.ranks[std::size_t(e.rank)].clock.t_ready != 0) {
-        c.prev_exit = t.ranks[std::size_t(e.rank)].ready;
-        c.has_prev = true;
-      }
-    }
-  }
-  std::map<std::pair<uint64_t, uint64_t>, Instance> inst;
-  for (std::size_t i = 0; i < cs.size(); i++)
-    if ((cs[i].flags & ARCOLL_COLL_NONBLOCKING) == 0) {
-      Instance &in = inst[{cs[i].comm_id, cs[i].seq}];
-      in.first_entry = in.idx.empty() ? cs[i].t_entry : std::min(in.first_entry, cs[i].t_entry);
-      in.idx.push_back(i);
-      in.has_first = in.has_first || first[i];
-    }
+  std::vector<char> first;
+  const std::vector<CallMember> member = call_members(t, &first);
+  std::vector<BlockingInstance> inst = blocking_instances(t, first);
   // in order of the earliest entry: a rank's previous instance comes first
-  std::vector<std::pair<const std::pair<uint64_t, uint64_t>, Instance> *> order;
-  for (auto &kv : inst)
-    if (kv.second.idx.size() >= 2) order.push_back(&kv);
+  std::vector<const BlockingInstance *> order;
+  for (const BlockingInstance &in : inst)
+    if (in.idx.size() >= 2) order.push_back(&in);
   std::stable_sort(order.begin(), order.end(),
-                   [](const auto *a, const auto *b) { return a->second.first_entry < b->second.first_entry; });
+                   [](const auto *a, const auto *b) { return a->first_entry < b->first_entry; });
 
   std::map<std::tuple<std::string, int, int>, std::size_t> acc_id;
   std::vector<Acc> acc;
   std::vector<long> inst_of(cs.size(), -1);  // event -> its instance's position in `order`
   std::vector<Dist> roots(order.size());     // root causes per instance
   for (std::size_t n = 0; n < order.size(); n++) {
-    const auto &key = order[n]->first;
-    const Instance &in = order[n]->second;
+    const BlockingInstance &in = *order[n];
     for (std::size_t i : in.idx) inst_of[i] = long(n);
     std::vector<CallMember> mem;
     for (std::size_t i : in.idx) mem.push_back(member[i]);
     auto res = analyse_call(mem);
     if (in.has_first) {
-      rep.first_calls.push_back(first_call_of(t, key, in, mem, res));
+      rep.first_calls.push_back(first_call_of(t, in, mem, res));
       continue;
     }
     rep.instances++;

@@ -32,38 +32,26 @@ std::vector<LateSet> late_sets(const Trace &t, double min_late_s, int list) {
   const auto &cs = t.colls;  // sorted by (rank, t_entry)
   std::map<uint64_t, const Communicator *> comm;
   for (const Communicator &c : t.comms) comm[c.id] = &c;
-  // members per instance, and whether some member makes its first call there
-  std::map<std::pair<uint64_t, uint64_t>, std::vector<std::size_t>> inst;
-  std::vector<char> first(cs.size(), 0);
-  for (std::size_t i = 0; i < cs.size(); i++) {
-    first[i] = i == 0 || cs[i - 1].rank != cs[i].rank;
-    if (rooted(cs[i].op) && !(cs[i].flags & ARCOLL_COLL_NONBLOCKING) && cs[i].root >= 0)
-      inst[{cs[i].comm_id, cs[i].seq}].push_back(i);
-  }
+  std::vector<char> first;
+  const std::vector<CallMember> member = call_members(t, &first);
   std::map<Key, Acc> acc;
-  for (const auto &kv : inst) {
-    const std::vector<std::size_t> &idx = kv.second;
-    auto ci = comm.find(kv.first.first);
-    if (idx.size() < 2 || ci == comm.end()) continue;
+  for (const BlockingInstance &in : blocking_instances(t, first)) {
+    const std::vector<std::size_t> &idx = in.idx;
+    const CollEvent &e0 = cs[idx[0]];
+    auto ci = comm.find(in.comm_id);
+    if (in.has_first || idx.size() < 2 || !rooted(e0.op) || e0.root < 0 || ci == comm.end()) continue;
     const std::vector<int> &members = ci->second->world_ranks;
-    const int P = int(members.size()), root = cs[idx[0]].root;
-    if (root < 0 || root >= P) continue;
-    bool has_first = false;
+    const int P = int(members.size()), root = e0.root;
+    if (root >= P) continue;
     std::vector<CallMember> mem;
     std::string site;
     for (std::size_t i : idx) {
-      has_first = has_first || first[i];
-      CallMember m;
-      m.rank = cs[i].rank;
-      m.entry = cs[i].t_entry, m.exit = cs[i].t_exit;
-      m.has_prev = !first[i];
-      m.prev_exit = first[i] ? 0 : cs[i - 1].t_exit;
-      mem.push_back(m);
+      mem.push_back(member[i]);
       if (cs[i].rank == members[std::size_t(root)]) site = cs[i].callsite;
     }
-    if (has_first || site.empty()) continue;
+    if (site.empty()) continue;
     const std::vector<MemberLateness> res = analyse_call(mem);
-    Acc &a = acc[Key{cs[idx[0]].op, kv.first.first, root, site}];
+    Acc &a = acc[Key{e0.op, in.comm_id, root, site}];
     if (a.own.empty()) a.P = P, a.own.resize(std::size_t(P));
     ++a.calls;
     for (std::size_t k = 0; k < res.size(); k++) {
