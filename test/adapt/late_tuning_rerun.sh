@@ -11,7 +11,9 @@
 # (0 .. FIRST-1) take less time inside, summed over ranks, than a run without
 # the file (simulated time: deterministic).  STALE (or -): a run of that
 # scenario with the file (a stale late set) may take at most 1 % more time
-# inside than without.  Every run checks every element (errors=0).
+# inside than without.  A short run of another collective with the file as
+# ARCOLL_TUNING and ARCOLL_TUNING_OUT writes COLL's late sets unchanged.
+# Every run checks every element (errors=0).
 #   late_tuning_rerun.sh WORKDIR COLL BYTES P SCENARIO RANK FIRST STALE SOURCE LIB APP -- SMPIRUN ARGS...
 # LIB, APP: libarcoll.so (privatized) and the program linked with it.
 set -euo pipefail
@@ -39,6 +41,11 @@ case $source in
 esac
 env ARCOLL_TUNING="$tuning" ARCOLL_DEBUG=1 "${arc[@]}" "${args[@]}" >"$dir/run2.out" 2>"$dir/run2.err" ||
   { cat "$dir/run2.err" >&2; exit 1; }
+# a run of another collective with the file in and out keeps the file's late
+# sets (it tracked none of their sites: adapt/tuning.h arcoll_tuning_merge_late)
+other=bcast; [ "$coll" = bcast ] && other=allreduce
+env ARCOLL_TUNING="$tuning" ARCOLL_TUNING_OUT="$dir/carried.json" "${arc[@]}" -c "$other" -m 8 -n 4 -s balanced \
+  >"$dir/carry.out" 2>"$dir/carry.err" || { cat "$dir/carry.err" >&2; exit 1; }
 if [ -n "$stale" ]; then
   sargs=(-c "$coll" -m "$bytes" -n 40 -s "$stale" -p)
   "${arc[@]}" "${sargs[@]}" >"$dir/stale-cold.out" 2>"$dir/stale-cold.err" || { cat "$dir/stale-cold.err" >&2; exit 1; }
@@ -71,5 +78,15 @@ if stale:
     c, w = sum(calls(f"{d}/stale-cold.out").values()), sum(calls(f"{d}/stale-warm.out").values())
     print(f"late_tuning_rerun {coll} P={P}: {stale} with the stale file {w:.4f} s, without {c:.4f} s ({w / c:.3f}x)")
     assert w <= 1.01 * c, "FAIL: a stale late set cost more than 1 %"
+carried = json.load(open(f"{d}/carried.json")).get("lateness", [])
+def same(a, b):  # the library keeps times as floats: equal to 1e-6 relative
+    keys = ("collective", "P", "site", "root", "tolerant_tree")
+    return all(a[k] == b[k] for k in keys) and [r["rank"] for r in a["late"]] == [r["rank"] for r in b["late"]] and \
+        all(abs(x["caused_s"] - y["caused_s"]) <= 1e-6 * max(abs(y["caused_s"]), 1e-12) for x, y in zip(a["late"], b["late"]))
+mine = [s for s in carried if s["collective"] == coll]
+want = [s for s in doc["lateness"] if s["collective"] == coll]
+assert len(mine) == len(want) and all(same(a, b) for a, b in zip(mine, want)), \
+    f"FAIL: a run of another collective lost or changed the file's {coll} late sets: {carried} against {want}"
+print(f"late_tuning_rerun {coll} P={P}: a run of another collective kept the file's {len(sets)} late set(s)")
 print(f"late_tuning_rerun {coll} P={P}: OK")
 PY
