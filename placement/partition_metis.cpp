@@ -90,6 +90,34 @@ void repair_slots(Mapping &map, const CommGraph &g, const Topology &topo) {
   }
 }
 
+double metis_weight_scale(const CommGraph &g) {
+  uint64_t total = 0;
+  for (auto w : g.adjwgt) total += w;
+  return total > 100000000ull ? 1e8 / static_cast<double>(total) : 1.0;
+}
+
+std::vector<int> metis_kway(const std::vector<int64_t> &xadj_in, const std::vector<int> &adjncy_in,
+                            const std::vector<uint64_t> &adjwgt_in, double scale,
+                            const std::vector<double> &target, int64_t seed, const std::string &what) {
+  std::vector<idx_t> xadj(xadj_in.begin(), xadj_in.end());
+  std::vector<idx_t> adjncy(adjncy_in.begin(), adjncy_in.end());
+  std::vector<idx_t> adjwgt(adjwgt_in.size());
+  for (size_t i = 0; i < adjwgt.size(); ++i)
+    adjwgt[i] = static_cast<idx_t>(std::max(1.0, static_cast<double>(adjwgt_in[i]) * scale));
+  std::vector<real_t> tpwgts(target.begin(), target.end());
+  idx_t nvtxs = static_cast<idx_t>(xadj.size()) - 1, ncon = 1, nparts = static_cast<idx_t>(target.size()), objval = 0;
+  real_t ubvec = 1.03f;
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
+  options[METIS_OPTION_NUMBERING] = 0;
+  std::vector<idx_t> part(static_cast<size_t>(nvtxs), 0);
+  int rc = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr, adjwgt.data(), &nparts,
+                               tpwgts.data(), &ubvec, options, &objval, part.data());
+  if (rc != METIS_OK) throw std::runtime_error(fmt::format("METIS_PartGraphKway failed (code {}) on {}", rc, what));
+  return std::vector<int>(part.begin(), part.end());
+}
+
 Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed) {
   const int n = g.nranks;
   int H = static_cast<int>(topo.hosts.size());
@@ -101,30 +129,12 @@ Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed) 
     H = k;
     if (H <= 1) return in_order_mapping(n, topo);
   }
-  uint64_t total = 0;
-  for (auto w : g.adjwgt) total += w;
-  const double scale = total > 100000000ull ? 1e8 / static_cast<double>(total) : 1.0;
-
-  std::vector<idx_t> xadj(g.xadj.begin(), g.xadj.end());
-  std::vector<idx_t> adjncy(g.adjncy.begin(), g.adjncy.end());
-  std::vector<idx_t> adjwgt(g.adjwgt.size());
-  for (size_t i = 0; i < adjwgt.size(); ++i)
-    adjwgt[i] = static_cast<idx_t>(std::max(1.0, static_cast<double>(g.adjwgt[i]) * scale));
   int slot_sum = 0;
   for (int h = 0; h < H; ++h) slot_sum += topo.hosts[h].slots;
-  std::vector<real_t> tpwgts(H);
-  for (int h = 0; h < H; ++h) tpwgts[h] = static_cast<real_t>(topo.hosts[h].slots) / slot_sum;
-  idx_t nvtxs = n, ncon = 1, nparts = H, objval = 0;
-  real_t ubvec = 1.03f;
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
-  options[METIS_OPTION_NUMBERING] = 0;
-  std::vector<idx_t> part(n, 0);
-  int rc = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr, adjwgt.data(), &nparts,
-                               tpwgts.data(), &ubvec, options, &objval, part.data());
-  if (rc != METIS_OK)
-    throw std::runtime_error(fmt::format("METIS_PartGraphKway failed (code {}) on {} ranks into {} hosts", rc, n, H));
+  std::vector<double> target(H);
+  for (int h = 0; h < H; ++h) target[h] = static_cast<double>(topo.hosts[h].slots) / slot_sum;
+  const std::vector<int> part = metis_kway(g.xadj, g.adjncy, g.adjwgt, metis_weight_scale(g), target, seed,
+                                           fmt::format("{} ranks into {} hosts", n, H));
   Mapping m(part.begin(), part.end());
   repair_slots(m, g, topo);
   return m;

@@ -6,6 +6,7 @@
 #define ARCOLL_PLACEMENT_PARTITION_METIS_HPP
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "comm_graph.hpp"
@@ -29,6 +30,22 @@ Mapping in_order_mapping(int nranks, const Topology &topo);
  * Throws std::runtime_error if METIS fails.
  */
 Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed);
+
+/**
+ * METIS_PartGraphKway of one graph (CSR, 0-based, symmetric, no self
+ * edges: xadj of nvtxs + 1 offsets, adjncy, adjwgt) into target.size() >= 2
+ * parts whose weights approach `target` (fractions summing to 1), 3 %
+ * imbalance, METIS seed `seed`. Edge weights are multiplied by `scale` and
+ * clamped to >= 1 (METIS's weights are 32-bit: partition_metis() and
+ * partition_tree() scale a graph's total to at most 1e8). Returns the part of
+ * each vertex. Throws std::runtime_error naming `what` if METIS fails.
+ */
+std::vector<int> metis_kway(const std::vector<int64_t> &xadj, const std::vector<int> &adjncy,
+                            const std::vector<uint64_t> &adjwgt, double scale,
+                            const std::vector<double> &target, int64_t seed, const std::string &what);
+
+/** The factor partition_metis() applies to g's edge weights (1, or 1e8 / total bytes when larger). */
+double metis_weight_scale(const CommGraph &g);
 
 /**
  * Makes `map` respect the slots: while a host has more ranks than slots, the

@@ -14,6 +14,7 @@
 #include "mapping_io.hpp"
 #include "map_scotch.hpp"
 #include "partition_metis.hpp"
+#include "partition_tree.hpp"
 
 namespace arcoll::placement {
 
@@ -21,11 +22,12 @@ Strategy parse_strategy(const std::string &name) {
   if (name == "identity") return Strategy::Identity;
   if (name == "hopbytes") return Strategy::HopBytes;
   if (name == "metis") return Strategy::Metis;
+  if (name == "metis_tree") return Strategy::MetisTree;
   if (name == "scotch") return Strategy::Scotch;
   if (name == "refined") return Strategy::Refined;
   if (name == "best") return Strategy::Best;
   throw std::invalid_argument("unknown strategy \"" + name +
-                              "\"; use identity, hopbytes, metis, scotch, refined or best");
+                              "\"; use identity, hopbytes, metis, metis_tree, scotch, refined or best");
 }
 
 double tie_limit(const std::vector<Stage> &stages, double rel_tol) {
@@ -103,6 +105,10 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       i = add("scotch (" + sc.architecture + ")", sc.map, t);
       if (st == Strategy::Scotch) chosen = i;
     }
+  }
+  if (st == Strategy::MetisTree) {  // opt-in: not a stage of best (partition_tree.hpp, measured)
+    t = clock::now();
+    chosen = add("metis (tree)", partition_tree(g, topo, seed), t);
   }
   if ((st == Strategy::Refined || st == Strategy::Best) && topo.contention != Contention::Count) {
     // Another model than count: refine the count model's cost first (its incremental evaluator tries many

@@ -10,6 +10,9 @@
  *  - "hopbytes": distance-only local search from the current mapping
  *    (hopbytes.hpp; seed 001's "distance-based mapping");
  *  - "metis": METIS k-way partition into hosts (partition_metis.hpp);
+ *  - "metis (tree)": METIS top down along the switch tree
+ *    (partition_tree.hpp; strategy metis_tree only, not a stage of refined
+ *    or best: see there);
  *  - "scotch (tleaf|deco)": the METIS parts mapped onto the switch tree;
  *  - "refined": swap/move search on the seed-001 cost (refine.hpp)
  *    alternated with exchanges of whole hosts' and subtrees' contents
@@ -30,9 +33,9 @@
 namespace arcoll::placement {
 
 /** Which stage's mapping to write. Identity = keep the current mapping. */
-enum class Strategy { Identity, HopBytes, Metis, Scotch, Refined, Best };
+enum class Strategy { Identity, HopBytes, Metis, MetisTree, Scotch, Refined, Best };
 
-/** "identity", "hopbytes", "metis", "scotch", "refined", "best" -> Strategy;
+/** "identity", "hopbytes", "metis", "metis_tree", "scotch", "refined", "best" -> Strategy;
  *  std::invalid_argument listing the names otherwise. */
 Strategy parse_strategy(const std::string &name);
 
