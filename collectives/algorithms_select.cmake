@@ -5,7 +5,8 @@
 # and deferred decisions: online_pacing.c; runs made while it waits:
 # online_noted.c; the candidates measured whatever the model predicts:
 # online_slots.c; far-first variants after their near-first twins:
-# online_twins.c),
+# online_twins.c; round 0's readmission of what the model dropped:
+# online_readmit.c),
 # model file reader/writer (model_io.cpp, nlohmann-json), the calibration
 # program arcoll-calibrate (tools/calibrate.c; built in both the MPICH and the
 # nested SMPI build, into <build>/tools/) and, MPICH build only, the
@@ -29,6 +30,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/online_noted.c
   ${CMAKE_CURRENT_LIST_DIR}/online_slots.c
   ${CMAKE_CURRENT_LIST_DIR}/online_twins.c
+  ${CMAKE_CURRENT_LIST_DIR}/online_readmit.c
   ${CMAKE_CURRENT_LIST_DIR}/model_io.cpp)
 set_target_properties(arcoll_collectives PROPERTIES CXX_VISIBILITY_PRESET hidden
   VISIBILITY_INLINES_HIDDEN ON)

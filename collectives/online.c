@@ -2,6 +2,7 @@
  * refinement around the fastest; see online.h. */
 #include "online.h"
 #include "online_confirm.h"
+#include "online_readmit.h"
 #include "online_slots.h"
 #include "online_twins.h"
 
@@ -137,7 +138,7 @@ static int warming(const arcoll_explorer_t *e) {
 const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e) {
   if (e->pending > 0) /* a deferred decision is on its way (online_pacing.h); a refinement
                         round's: the kept configuration, the same tree (online.h `held`) */
-    return e->has_held && e->round == 0 ? &e->held : &e->best;
+    return e->has_held && e->round == 0 && !e->readmitting ? &e->held : &e->best;
   if (e->confirming) /* the kept one's block, then the other's */
     return e->confirm_calls < e->confirm_block ? &e->best : &e->confirm_alt;
   if (e->finished || e->done >= e->n * e->trials) return NULL;
@@ -220,38 +221,6 @@ static void add_segment(arcoll_explorer_t *e, MPI_Aint s) {
   e->cand[e->n++] = v;
 }
 
-/* After round 0's decision: when its best took more than
- * ARCOLL_ONLINE_MODEL_OFF x its prediction (mean time inside over ranks:
- * `all` holds sums) and no arrival skew shows (best_min_s: its period's
- * min over ranks, +inf unknown; online.h), the spare candidates predicted within
- * min(f, ARCOLL_ONLINE_MAX_READMIT) x the best's prediction become the next
- * pass of round 0 (online.h).  Returns 1 when such a pass was set up. */
-static int readmit(arcoll_explorer_t *e, double best_min_s) {
-  const int n = e->nspare;
-  e->nspare = -1; /* decided once */
-  const double pred = e->best.predicted_s, meas = e->best_s / (e->P > 0 ? e->P : 1);
-  if (n <= 0 || !(pred > 0) || !isfinite(meas) || !(meas > ARCOLL_ONLINE_MODEL_OFF * pred)) return 0;
-  if (e->best_max_s > ARCOLL_ONLINE_SKEW_PERIODS * fmax(best_min_s, meas)) return 0; /* skew (online.h) */
-  const double f = fmin(meas / pred, ARCOLL_ONLINE_MAX_READMIT);
-  double best_pred = pred; /* the model's best prediction among round 0's candidates */
-  for (int j = 0; j < e->n; ++j)
-    if (e->cand[j].predicted_s > 0 && e->cand[j].predicted_s < best_pred)
-      best_pred = e->cand[j].predicted_s;
-  const double lim = f * best_pred;
-  int k = 0;
-  for (int i = 0; i < n; ++i) {
-    int dup = 0; /* e.g. binomial, pruned then appended by the rule above */
-    for (int j = 0; j < e->n; ++j) dup |= arcoll_choice_same(&e->spare[i], &e->cand[j]);
-    if (!dup && e->spare[i].predicted_s <= lim) e->cand[k++] = e->spare[i];
-  }
-  if (k == 0) return 0;
-  e->n = k;
-  e->done = 0;
-  e->extra_at = e->warmup_extra = 0; /* the appended candidate was measured before */
-  e->stream_at = e->warmup_stream = 0;
-  return 1;
-}
-
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
   return arcoll_explorer_decide_periods(e, all, max, NULL);
 }
@@ -296,9 +265,9 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   }
   /* cost of the exploration so far: what its calls took beyond the best */
   e->excess_s += round_s - e->n * e->trials * e->best_s;
-  /* round 0 (the only one that readmits): best is one of its candidates, or none was finite */
-  if (e->round == 0 && e->nspare >= 0 && readmit(e, won >= 0 ? e->measured_min_s[won] : INFINITY))
-    return 0;
+  /* round 0 (the only one that readmits, online_readmit.h): best is one of its
+   * candidates, or none was finite */
+  if (e->round == 0 && arcoll_explorer_readmit(e, won >= 0 ? e->measured_min_s[won] : INFINITY)) return 0;
   if (arcoll_explorer_far_round(e)) return 0; /* after round 0: the far twin (online_twins.h) */
   const MPI_Aint s = e->best.segment_bytes;
   const int segmented = e->best.algo && (e->best.algo->flags & ARCOLL_ALGO_SEGMENTED) && s > 0;

@@ -73,12 +73,7 @@
  * over ranks), the network is not the one the model describes (e.g. 160:1
  * oversubscribed uplinks, where the model's log-step exchanges cross them with
  * the largest messages) and the candidates dropped for their prediction are
- * measured in one more round-0 pass, those predicted at most
- * min(f, ARCOLL_ONLINE_MAX_READMIT) x the best's prediction (f = that
- * measured / predicted ratio): SMPI tree P = 64, 4 KiB, cluster256 model:
- * allgather recursive doubling measured 915 us against 30 us predicted, and
- * gather_bcast (predicted 4.7x slower) took 307 us; reduce_scatter_block
- * recursive halving 891 us (30 us predicted), ring (8.5x) 578 us.
+ * readmitted - run once each, within the budget above (online_readmit.h).
  * Not when arrival skew explains the time: the best's period, max over
  * ranks, above ARCOLL_ONLINE_SKEW_PERIODS x both its min over ranks and its
  * mean time inside (the decisions carry the min; arcoll_explorer_decide_periods()).
@@ -291,9 +286,14 @@ typedef struct arcoll_explorer {
   /** ... and of the period's min over ranks (+inf when the caller gave none) */
   double measured_min_s[ARCOLL_ONLINE_MAX_CANDIDATES];
   /** round-0 candidates dropped for their prediction (ARCOLL_ONLINE_MAX_SLOWDOWN),
-   *  measured when the model is off (header); nspare = -1 once that was decided */
+   *  measured when the model is off (header; while readmitting, the queue,
+   *  online_readmit.h); nspare = -1 once that was decided */
   arcoll_choice_t spare[ARCOLL_ONLINE_MAX_CANDIDATES];
   int nspare;
+  /** 1 while round 0's readmitted candidates run, one run each (trials 1;
+   *  init's trials in readmit_trials) and a pending decision runs `best`,
+   *  not `held` (online_readmit.h) */
+  int readmitting, readmit_trials;
   arcoll_choice_t best; /**< after the first decide: fastest measured configuration so far */
   double best_s;        /**< its measured time, sum over ranks (seconds) */
   double best_max_s;    /**< its measured time, max over ranks (seconds) */

@@ -1,19 +1,22 @@
-// Unit tests of round 0's readmission (collectives/online.h, "Unless the
-// model is far off"): the candidates the 2x rule dropped are measured in a
-// second pass when the model is far off, and not when arrival skew explains
-// the times (ARCOLL_ONLINE_SKEW_PERIODS).  Synthetic times, no MPI.
+// Unit tests of round 0's readmission (collectives/online_readmit.h): the
+// candidates the 2x rule dropped are measured, once each and within the
+// exploration's budget, when the model is far off, and not when arrival
+// skew explains the times (ARCOLL_ONLINE_SKEW_PERIODS).  Synthetic times,
+// no MPI.
 #include <gtest/gtest.h>
 
 #include <cstring>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "compress_decide.h"
 #include "online.h"
+#include "online_readmit.h"
 
 namespace {
 
@@ -23,7 +26,9 @@ namespace {
 // its prediction except gather_bcast, 1.5 x the best prediction (the
 // fastest when readmitted).  Every rank takes that time inside a call; the
 // slowest rank's period is `late` x that time, the fastest one's `early` x
-// (early 0: no min given, arcoll_explorer_decide_times()).
+// (early 0: no min given, arcoll_explorer_decide_times()).  `slow`, when
+// given, overrides the time of the configurations it names (seconds, per
+// rank), knowing the best prediction.
 struct Outcome {
   std::vector<std::string> runs;              // the measured calls, in order
   std::vector<arcoll_choice_t> dropped;       // round 0's spares
@@ -31,7 +36,9 @@ struct Outcome {
   std::string best;                           // the choice
 };
 
-Outcome explore_far_off(double f, double late, double early) {
+using Slow = std::function<double(const arcoll_choice_t &, double best_pred)>;
+
+Outcome explore_far_off(double f, double late, double early, const Slow &slow = nullptr) {
   arcoll_model_t m;
   arcoll_model_default(&m);
   arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
@@ -44,6 +51,7 @@ Outcome explore_far_off(double f, double late, double early) {
   EXPECT_GT(o.best_pred, 0);
   o.dropped.assign(e.spare, e.spare + e.nspare);
   auto time_of = [&](const arcoll_choice_t &c) {
+    if (slow && slow(c, o.best_pred) > 0) return slow(c, o.best_pred);
     return !strcmp(c.algo->name, "gather_bcast") ? 1.5 * o.best_pred : f * c.predicted_s;
   };
   const arcoll_choice_t *ch;
@@ -66,14 +74,26 @@ bool ran(const Outcome &o, const char *name) {
   return std::find(o.runs.begin(), o.runs.end(), name) != o.runs.end();
 }
 
+long runs_of(const Outcome &o, const char *name) { return std::count(o.runs.begin(), o.runs.end(), name); }
+
+// The dropped candidates the readmission queues at ratio f, best predicted first.
+std::vector<arcoll_choice_t> queued(const Outcome &o, double f) {
+  std::vector<arcoll_choice_t> q;
+  for (const auto &d : o.dropped)
+    if (d.predicted_s <= std::fmin(f, ARCOLL_ONLINE_MAX_READMIT) * o.best_pred) q.push_back(d);
+  std::stable_sort(q.begin(), q.end(), [](auto &a, auto &b) { return a.predicted_s < b.predicted_s; });
+  return q;
+}
+
 // When round 0's best takes f times its predicted time (mean inside over
 // the P ranks), f > ARCOLL_ONLINE_MODEL_OFF, the candidates the 2x rule
-// dropped are measured in a second pass, those predicted within
-// min(f, ARCOLL_ONLINE_MAX_READMIT) x the best prediction; otherwise never.
+// dropped and predicted within min(f, ARCOLL_ONLINE_MAX_READMIT) x the best
+// prediction are queued: the best predicted runs first, each at most once
+// (the budget decides the others': tests below); otherwise none runs.
 // The same with periods equal over ranks, not given, a rank 0.99 x
 // ARCOLL_ONLINE_SKEW_PERIODS slower than the others, or ranks leaving at
 // once (early 1e-3: back-to-back bcasts' leaves whose data had arrived).
-TEST(OnlineReadmit, CandidatesDroppedByTheModelAreMeasuredWhenItIsFarOff) {
+TEST(OnlineReadmit, CandidatesDroppedByTheModelAreMeasuredOnceWhenItIsFarOff) {
   const double late_ok = 0.99 * ARCOLL_ONLINE_SKEW_PERIODS;
   for (auto [late, early] : {std::pair{1.0, 0.0}, {1.0, 1.0}, {late_ok, 1.0}, {1.0, 1e-3}, {late_ok, 1e-3}})
     for (double f : {1.0, 3.9, 6.0, 30.0}) {
@@ -84,13 +104,19 @@ TEST(OnlineReadmit, CandidatesDroppedByTheModelAreMeasuredWhenItIsFarOff) {
       ASSERT_TRUE(has_gb);
       const double lim = std::fmin(f, ARCOLL_ONLINE_MAX_READMIT) * o.best_pred;
       for (const auto &d : o.dropped) {
-        const bool expect = f > ARCOLL_ONLINE_MODEL_OFF && d.predicted_s <= lim;
-        EXPECT_EQ(ran(o, d.algo->name), expect)
+        const bool queued_d = f > ARCOLL_ONLINE_MODEL_OFF && d.predicted_s <= lim;
+        EXPECT_LE(runs_of(o, d.algo->name), queued_d ? 1 : 0)
             << "f=" << f << " late=" << late << " early=" << early << " " << d.algo->name << " predicted x"
             << d.predicted_s / o.best_pred;
       }
-      if (f > ARCOLL_ONLINE_MODEL_OFF) EXPECT_EQ(o.best, "gather_bcast") << "f=" << f;
-      else EXPECT_NE(o.best, "gather_bcast") << "f=" << f;
+      if (f > ARCOLL_ONLINE_MODEL_OFF) {
+        const auto q = queued(o, f);
+        ASSERT_FALSE(q.empty());
+        EXPECT_EQ(runs_of(o, q[0].algo->name), 1) << "f=" << f << " " << q[0].algo->name;
+        EXPECT_EQ(o.best, "gather_bcast") << "f=" << f;
+      } else {
+        EXPECT_NE(o.best, "gather_bcast") << "f=" << f;
+      }
     }
 }
 
@@ -109,6 +135,56 @@ TEST(OnlineReadmit, NoneWhenArrivalSkewExplainsTheTimes) {
               << "f=" << f << " late=" << late << " early=" << early << " " << d.algo->name;
         EXPECT_NE(o.best, "gather_bcast") << "f=" << f << " late=" << late << " early=" << early;
       }
+}
+
+}  // namespace
+
+namespace {
+
+// The first queued candidate takes 20 x the best measured time (the model is
+// off for it too: SMPI tree P = 64, 1 MiB allreduce, recursive doubling at
+// 14.5x the best): its one run spends the budget (ARCOLL_ONLINE_BUDGET_CALLS
+// x the best), nothing else queued runs, and the choice is round 0's.
+TEST(OnlineReadmit, ARunThatSpendsTheBudgetEndsTheReadmission) {
+  for (double f : {6.0, 30.0}) {
+    const Outcome plain = explore_far_off(f, 1.0, 1.0);
+    const auto q = queued(plain, f);
+    ASSERT_GE(q.size(), 2u) << "f=" << f;
+    const std::string first = q[0].algo->name;
+    const Outcome o = explore_far_off(f, 1.0, 1.0, [&](const arcoll_choice_t &c, double bp) {
+      return first == c.algo->name ? 20.0 * f * bp : 0.0;
+    });
+    EXPECT_EQ(runs_of(o, first.c_str()), 1) << "f=" << f;
+    for (size_t i = 1; i < q.size(); ++i) EXPECT_FALSE(ran(o, q[i].algo->name)) << "f=" << f << " " << q[i].algo->name;
+    EXPECT_EQ(o.best, plain.runs[0]) << "f=" << f;
+  }
+}
+
+// Round 0 already spent the budget (its second candidate took 40 x the
+// best): nothing is readmitted however far off the model is.
+TEST(OnlineReadmit, NoneWhenRoundZeroSpentTheBudget) {
+  const double f = 30.0;
+  const Outcome plain = explore_far_off(f, 1.0, 1.0);
+  ASSERT_GE(plain.runs.size(), 2u);
+  const std::string second = plain.runs[1];
+  ASSERT_NE(second, plain.runs[0]);
+  const Outcome o = explore_far_off(f, 1.0, 1.0, [&](const arcoll_choice_t &c, double bp) {
+    return second == c.algo->name ? 40.0 * f * bp : 0.0;
+  });
+  for (const auto &d : o.dropped) EXPECT_FALSE(ran(o, d.algo->name)) << d.algo->name;
+}
+
+// The expected cost of a readmitted run: its prediction at the best's
+// measured / predicted ratio, beyond the best time.
+TEST(OnlineReadmit, ExpectedCostScalesThePredictionByTheBestsRatio) {
+  arcoll_explorer_t e{};
+  arcoll_choice_t c{};
+  e.best.predicted_s = 2e-6;
+  e.best_s = 64 * 8e-6;  // 4x its prediction on each of 64 ranks
+  c.predicted_s = 5e-6;
+  EXPECT_NEAR(arcoll_explorer_readmit_cost(&e, &c), 64 * (20e-6 - 8e-6), 1e-12);
+  c.predicted_s = 0;
+  EXPECT_TRUE(std::isinf(arcoll_explorer_readmit_cost(&e, &c)));
 }
 
 }  // namespace

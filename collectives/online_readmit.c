@@ -1,0 +1,75 @@
+/* Round 0's readmission of the candidates the model dropped; see
+ * online_readmit.h. */
+#include "online_readmit.h"
+
+#include <math.h>
+#include <string.h>
+
+double arcoll_explorer_readmit_cost(const arcoll_explorer_t *e, const arcoll_choice_t *c) {
+  if (!(e->best.predicted_s > 0) || !(c->predicted_s > 0) || !isfinite(e->best_s)) return INFINITY;
+  return e->best_s * (c->predicted_s / e->best.predicted_s - 1.0);
+}
+
+/* The readmission is over: init's trials back, nothing more queued. */
+static int readmit_end(arcoll_explorer_t *e) {
+  if (e->readmitting) e->trials = e->readmit_trials;
+  e->readmitting = 0;
+  e->nspare = -1;
+  return 0;
+}
+
+/* The first queued candidate whose expected excess the budget left pays
+ * (the others before it leave the queue) as a pass of one run. */
+static int readmit_next(arcoll_explorer_t *e) {
+  const double left = ARCOLL_ONLINE_BUDGET_CALLS * e->best_s - e->excess_s;
+  while (e->nspare > 0 && left > 0) {
+    const arcoll_choice_t c = e->spare[0];
+    memmove(&e->spare[0], &e->spare[1], sizeof(e->spare[0]) * (size_t)(e->nspare - 1));
+    --e->nspare;
+    if (!(arcoll_explorer_readmit_cost(e, &c) <= left)) continue;
+    e->cand[0] = c;
+    e->n = 1;
+    e->done = 0;
+    return 1;
+  }
+  return readmit_end(e);
+}
+
+/* Whether round 0 shows the model far off (header) and no arrival skew. */
+static int model_off(const arcoll_explorer_t *e, double best_min_s) {
+  const double pred = e->best.predicted_s, meas = e->best_s / (e->P > 0 ? e->P : 1);
+  if (!(pred > 0) || !isfinite(meas) || !(meas > ARCOLL_ONLINE_MODEL_OFF * pred)) return 0;
+  return !(e->best_max_s > ARCOLL_ONLINE_SKEW_PERIODS * fmax(best_min_s, meas)); /* skew (online.h) */
+}
+
+int arcoll_explorer_readmit(arcoll_explorer_t *e, double best_min_s) {
+  if (e->nspare < 0) return 0;
+  if (e->readmitting) return readmit_next(e);
+  const int n = e->nspare;
+  if (n <= 0 || !model_off(e, best_min_s)) return readmit_end(e);
+  const double f = fmin(e->best_s / (e->P > 0 ? e->P : 1) / e->best.predicted_s, ARCOLL_ONLINE_MAX_READMIT);
+  double best_pred = e->best.predicted_s; /* the model's best prediction among round 0's candidates */
+  for (int j = 0; j < e->n; ++j)
+    if (e->cand[j].predicted_s > 0 && e->cand[j].predicted_s < best_pred) best_pred = e->cand[j].predicted_s;
+  const double lim = f * best_pred;
+  int k = 0; /* the queue, in spare[0 .. k), best predicted first */
+  for (int i = 0; i < n; ++i) {
+    int dup = 0; /* e.g. binomial, pruned then appended by the slot rules (online_slots.h) */
+    for (int j = 0; j < e->n; ++j) dup |= arcoll_choice_same(&e->spare[i], &e->cand[j]);
+    if (dup || !(e->spare[i].predicted_s <= lim)) continue;
+    const arcoll_choice_t c = e->spare[i]; /* i >= k: shifting may write spare[i] */
+    int at = k++;
+    for (; at > 0 && e->spare[at - 1].predicted_s > c.predicted_s; --at) e->spare[at] = e->spare[at - 1];
+    e->spare[at] = c;
+  }
+  e->nspare = k;
+  if (k == 0) return readmit_end(e);
+  e->readmitting = 1;
+  e->readmit_trials = e->trials;
+  e->trials = 1;
+  e->extra_at = e->warmup_extra = 0; /* the appended candidate was measured before */
+  e->stream_at = e->warmup_stream = 0;
+  e->check_at = 0;                   /* round 0's imbalance check is behind */
+  e->once_from = 0;
+  return readmit_next(e);
+}
