@@ -20,6 +20,7 @@
 #include "bcast.h"
 #include "compress_decide.h"
 #include "dispatch.h"
+#include "late_order.h"
 #include "site.h"
 
 #define TAG ARCOLL_TAG(ARCOLL_COLL_BCAST)

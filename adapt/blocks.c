@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "dispatch.h"
+#include "late_order.h"
 #include "gather.h"
 
 /* Bytes of one block, or -1 (go to PMPI): the root's P-block buffer `all`

@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "decision.h"
 #include "dispatch.h"
+#include "late_order.h"
 #include "native.h"
 #include "online_confirm.h"
 #include "online_pacing.h"

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include "dispatch.h"
+#include "late_order.h"
 #include "compress_decide.h"
 #include "decision.h"
 

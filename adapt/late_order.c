@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "late_order.h"
 #include "late_trees.h"
 #include "online_noted.h"
 #include "online_slots.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "late_order.h"
 #include "reduce.h"
 
 #define C ARCOLL_COLL_REDUCE

@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include "dispatch.h"
+#include "late_order.h"
 #include "gatherv.h"
 
 void arcoll_widen_counts(const void *counts, const void *displs, int wide, int P, MPI_Aint *v) {

@@ -34,7 +34,7 @@ extern "C" {
 
 /** Default of ARCOLL_ONLINE_NATIVE (bytes): the native candidate is
  *  measured for messages below it.  The size below which no late-rank order
- *  is built by default (adapt/dispatch.h ARCOLL_LATE_DEFAULT_MIN_BYTES): the
+ *  is built by default (adapt/late_order.h ARCOLL_LATE_DEFAULT_MIN_BYTES): the
  *  native collective cannot take one, so above it keeping it would switch
  *  the late-rank trees off. */
 #define ARCOLL_ONLINE_NATIVE_DEFAULT_BYTES 8192
