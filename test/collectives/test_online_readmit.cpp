@@ -188,3 +188,47 @@ TEST(OnlineReadmit, ExpectedCostScalesThePredictionByTheBestsRatio) {
 }
 
 }  // namespace
+
+namespace {
+
+// A bcast's pending decision (adapt/decision.h) normally runs `held`, the
+// last measured configuration; after a readmitted candidate's run it runs
+// the best instead: the readmitted one is the model's reject, possibly many
+// times slower (online_readmit.h).  Bcast, P = 64, 8 B: round 0's
+// candidates at 30x their prediction, so the model is off and the spare
+// trees are readmitted.
+TEST(OnlineReadmit, APendingDecisionAfterAReadmittedRunRunsTheBest) {
+  arcoll_model_t m;
+  arcoll_model_default(&m);
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  const int P = 64;
+  arcoll_explorer_t e;
+  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, P, 8, 1, 5, 1, 0), 1);
+  e.confirm_block = 0;
+  e.check_at = 0;
+  e.warmup = 0;
+  ASSERT_GT(e.nspare, 0) << "the case needs candidates dropped by the 2x rule";
+  int readmitted_runs = 0;
+  const arcoll_choice_t *ch;
+  for (int calls = 0; (ch = arcoll_explorer_next(&e)) != nullptr && calls < 50; ++calls) {
+    const double s = 30.0 * ch->predicted_s;
+    if (arcoll_explorer_record_period(&e, s, s, 0) != 1) continue;
+    if (e.readmitting) {
+      ++readmitted_runs;
+      e.pending = 1;  // the decision is on its way: the calls meanwhile run ...
+      const arcoll_choice_t *during = arcoll_explorer_next(&e);
+      ASSERT_NE(during, nullptr);
+      EXPECT_TRUE(arcoll_choice_same(during, &e.best))
+          << "ran " << during->algo->name << ", best " << e.best.algo->name;
+      EXPECT_FALSE(arcoll_choice_same(during, &e.cand[0]));
+      e.pending = 0;
+    }
+    double sum[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+    for (int r = 0; r < e.n * e.trials; ++r) sum[r] = P * e.t[r];
+    arcoll_explorer_decide_times(&e, sum, e.p);
+  }
+  EXPECT_TRUE(e.finished);
+  EXPECT_GE(readmitted_runs, 1) << "nothing was readmitted";
+}
+
+}  // namespace
