@@ -18,36 +18,37 @@ static int readmit_end(arcoll_explorer_t *e) {
   return 0;
 }
 
-/* The first queued candidate whose expected excess the budget left pays
- * (the others before it leave the queue) as a pass of one run. */
+/* The queue's head as a pass of one run when the budget left pays its
+ * expected excess; else the end: the queue is in increasing prediction, so
+ * no later candidate's expected excess is smaller. */
 static int readmit_next(arcoll_explorer_t *e) {
   const double left = ARCOLL_ONLINE_BUDGET_CALLS * e->best_s - e->excess_s;
-  while (e->nspare > 0 && left > 0) {
-    const arcoll_choice_t c = e->spare[0];
-    memmove(&e->spare[0], &e->spare[1], sizeof(e->spare[0]) * (size_t)(e->nspare - 1));
-    --e->nspare;
-    if (!(arcoll_explorer_readmit_cost(e, &c) <= left)) continue;
-    e->cand[0] = c;
-    e->n = 1;
-    e->done = 0;
-    return 1;
-  }
-  return readmit_end(e);
+  if (e->nspare <= 0 || !(left > 0) || !(arcoll_explorer_readmit_cost(e, &e->spare[0]) <= left))
+    return readmit_end(e);
+  e->cand[0] = e->spare[0];
+  memmove(&e->spare[0], &e->spare[1], sizeof(e->spare[0]) * (size_t)(e->nspare - 1));
+  --e->nspare;
+  e->n = 1;
+  e->done = 0;
+  return 1;
 }
 
-/* Whether round 0 shows the model far off (header) and no arrival skew. */
-static int model_off(const arcoll_explorer_t *e, double best_min_s) {
+/* The best's measured / predicted ratio (time inside, mean over ranks) when
+ * round 0 shows the model far off (header) and no arrival skew; else 0. */
+static double model_off_ratio(const arcoll_explorer_t *e, double best_min_s) {
   const double pred = e->best.predicted_s, meas = e->best_s / (e->P > 0 ? e->P : 1);
   if (!(pred > 0) || !isfinite(meas) || !(meas > ARCOLL_ONLINE_MODEL_OFF * pred)) return 0;
-  return !(e->best_max_s > ARCOLL_ONLINE_SKEW_PERIODS * fmax(best_min_s, meas)); /* skew (online.h) */
+  if (e->best_max_s > ARCOLL_ONLINE_SKEW_PERIODS * fmax(best_min_s, meas)) return 0; /* skew (online.h) */
+  return meas / pred;
 }
 
 int arcoll_explorer_readmit(arcoll_explorer_t *e, double best_min_s) {
   if (e->nspare < 0) return 0;
   if (e->readmitting) return readmit_next(e);
   const int n = e->nspare;
-  if (n <= 0 || !model_off(e, best_min_s)) return readmit_end(e);
-  const double f = fmin(e->best_s / (e->P > 0 ? e->P : 1) / e->best.predicted_s, ARCOLL_ONLINE_MAX_READMIT);
+  const double off = n > 0 ? model_off_ratio(e, best_min_s) : 0.0;
+  if (!(off > 0)) return readmit_end(e);
+  const double f = fmin(off, ARCOLL_ONLINE_MAX_READMIT);
   double best_pred = e->best.predicted_s; /* the model's best prediction among round 0's candidates */
   for (int j = 0; j < e->n; ++j)
     if (e->cand[j].predicted_s > 0 && e->cand[j].predicted_s < best_pred) best_pred = e->cand[j].predicted_s;
