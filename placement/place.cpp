@@ -30,26 +30,41 @@ Strategy parse_strategy(const std::string &name) {
                               "\"; use identity, hopbytes, metis, metis_tree, scotch, refined or best");
 }
 
-double tie_limit(const std::vector<Stage> &stages, double rel_tol) {
-  double tmin = stages.at(0).cost.time_s;
-  for (const Stage &s : stages) tmin = std::min(tmin, s.cost.time_s);
+Ranking parse_ranking(const std::string &name) {
+  if (name == "count") return Ranking::Count;
+  if (name == "blend") return Ranking::Blend;
+  throw std::invalid_argument("unknown ranking \"" + name + "\"; use count or blend");
+}
+
+namespace {
+double ranked_time(const Stage &s, Ranking by) {
+  if (by == Ranking::Count) return s.cost.time_s;
+  if (s.blend_s < 0) throw std::invalid_argument("stage \"" + s.name + "\" has no blend model time to rank by");
+  return s.blend_s;
+}
+}  // namespace
+
+double tie_limit(const std::vector<Stage> &stages, double rel_tol, Ranking by) {
+  double tmin = ranked_time(stages.at(0), by);
+  for (const Stage &s : stages) tmin = std::min(tmin, ranked_time(s, by));
   return tmin * (1.0 + std::max(0.0, rel_tol));
 }
 
-size_t choose_stage(const std::vector<Stage> &stages, double rel_tol) {
+size_t choose_stage(const std::vector<Stage> &stages, double rel_tol, Ranking by) {
   if (stages.empty()) throw std::invalid_argument("choose_stage: no stages");
-  const double limit = tie_limit(stages, rel_tol);
+  const double limit = tie_limit(stages, rel_tol, by);
   size_t pick = stages.size();
   for (size_t i = 0; i < stages.size(); ++i) {
     const CostReport &c = stages[i].cost;
-    if (c.time_s > limit) continue;
+    if (ranked_time(stages[i], by) > limit) continue;
     if (pick == stages.size()) {
       pick = i;
       continue;
     }
     const CostReport &p = stages[pick].cost;
-    if (std::tie(c.max_congestion, c.hop_bytes, c.inter_socket_bytes, c.time_s) <
-        std::tie(p.max_congestion, p.hop_bytes, p.inter_socket_bytes, p.time_s))
+    const double ct = ranked_time(stages[i], by), pt = ranked_time(stages[pick], by);
+    if (std::tie(c.max_congestion, c.hop_bytes, c.inter_socket_bytes, ct) <
+        std::tie(p.max_congestion, p.hop_bytes, p.inter_socket_bytes, pt))
       pick = i;
   }
   return pick;
@@ -71,6 +86,38 @@ bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start,
   return out.refined_s >= 0 && out.start_s > out.refined_s * (1.0 + std::max(0.0, rel_tol));
 }
 
+namespace {
+// Strategy::Best under Ranking::Blend, once every stage ran (`refined`: the refinement's index, the last):
+// scores each stage under the blend model, writes choose_stage() by it (the start kept within the
+// tolerance), and a refined mapping only when its overlap critical path also beats the stage ranked first
+// among the others (PathOpinion). placement/SUITE.md "The blend ranking".
+void rank_by_blend(const CommGraph &g, const Topology &topo, const PlaceOptions &opt, size_t refined,
+                   PlaceResult &r) {
+  Topology tb = topo;
+  tb.contention = Contention::Blend;
+  for (Stage &s : r.stages) s.blend_s = estimated_time(g, tb, s.map);
+  auto pick = [&](const std::vector<Stage> &cands) {
+    if (opt.keep_start && cands[0].blend_s <= tie_limit(cands, opt.tie_tolerance, Ranking::Blend)) return size_t{0};
+    return choose_stage(cands, opt.tie_tolerance, Ranking::Blend);
+  };
+  const size_t full = pick(r.stages);
+  const std::vector<Stage> others(r.stages.begin(), r.stages.begin() + static_cast<std::ptrdiff_t>(refined));
+  const size_t pre = pick(others);
+  r.best = full;
+  r.start_kept = full == 0 && choose_stage(r.stages, opt.tie_tolerance, Ranking::Blend) != 0;
+  if (full == refined && opt.path_opinion && g.deps) {
+    r.path.checked = true;
+    r.path.start = pre;
+    if (!path_agrees(g, topo, r.stages[pre].map, r.stages[refined].map, r.path, opt.tie_tolerance)) {
+      r.path.overruled = true;
+      r.best = pre;
+      r.start_kept = pre == 0 && choose_stage(others, opt.tie_tolerance, Ranking::Blend) != 0;
+    }
+  }
+  r.chosen_index = r.best;
+}
+}  // namespace
+
 PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -83,6 +130,8 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     return r.stages.size() - 1;
   };
   const Strategy st = opt.strategy;
+  const bool blend_ranked =
+      st == Strategy::Best && topo.contention == Contention::Count && opt.ranking == Ranking::Blend;
   const int64_t seed = static_cast<int64_t>(opt.refine.seed);
   auto t = clock::now();
   Mapping cur = opt.initial.empty() ? in_order_mapping(g.nranks, topo) : opt.initial;
@@ -156,6 +205,10 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     size_t i = add(name, r.refine.map, t);
     r.stages[i].evaluations = r.refine.evaluations;
     if (st == Strategy::Refined) chosen = i;
+    if (blend_ranked) {
+      rank_by_blend(g, topo, opt, i, r);
+      return r;
+    }
     if (st == Strategy::Best && opt.second_opinion && topo.contention == Contention::Count && r.best == i) {
       r.second.checked = true;
       r.second.start = start;

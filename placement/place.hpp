@@ -45,6 +45,7 @@ struct Stage {
   CostReport cost;
   double seconds = 0;         ///< wall-clock time the stage took to compute (not its cost)
   long evaluations = -1;      ///< refinement stages: candidate evaluations made (-1: not a refinement)
+  double blend_s = -1;        ///< blend model T(pi), seconds, when Ranking::Blend ranked the stages; else -1
 };
 
 /**
@@ -62,6 +63,29 @@ struct Stage {
 inline constexpr double kTieTolerance = 0.01;
 
 /**
+ * Which estimated time Strategy::Best ranks the stages by when the cost is
+ * the count model (Contention::Count, the default; the stages and the
+ * refinement always minimise the count model, whose incremental evaluator
+ * tries many more candidates):
+ *  - Count: the count model's T(pi) (Stage::cost.time_s), with the blend
+ *    model as a second opinion on the refined mapping (SecondOpinion);
+ *  - Blend (default): the blend model's T(pi) (Stage::blend_s, cost.hpp
+ *    Contention::Blend), ties (within the tolerance) broken by the count
+ *    model's max link load, then hop-bytes, as choose_stage().
+ * Why Blend: the count model charges a big message as many times its size
+ * as there are small ones on its links; on the placement suite
+ * (placement/SUITE.md, "The blend ranking", 50 workload x machine x start
+ * settings) the blend ranking with the path opinion puts 49 default picks
+ * within 5 % of the best strategy's SMPI time against 48 for Count (the
+ * one change: node16 scalapack_lu from a random start, hop-bytes written,
+ * 0.834 of the start, where Count wrote METIS, 1.015).
+ */
+enum class Ranking { Count, Blend };
+
+/** "count" / "blend" -> Ranking; std::invalid_argument naming both otherwise. */
+Ranking parse_ranking(const std::string &name);
+
+/**
  * Index of the stage to write among `stages` (non-empty): among the stages
  * whose estimated time is within `rel_tol` (dimensionless) of the lowest one,
  * T <= T_min * (1 + rel_tol), the one with the lowest max link load
@@ -71,16 +95,19 @@ inline constexpr double kTieTolerance = 0.01;
  * then the earliest. rel_tol = 0 breaks exact ties only. Source: issue 18
  * (ties broken by max link load, then hop-bytes); cost.hpp for the metrics.
  */
-size_t choose_stage(const std::vector<Stage> &stages, double rel_tol = kTieTolerance);
+size_t choose_stage(const std::vector<Stage> &stages, double rel_tol = kTieTolerance,
+                    Ranking by = Ranking::Count);
 
 /** The estimated time (seconds) at or below which a stage counts as tied with
  *  the lowest of `stages` (non-empty): T_min x (1 + max(0, rel_tol)). Used by
- *  choose_stage(), PlaceOptions::keep_start and `arcoll place`'s "tied" marks. */
-double tie_limit(const std::vector<Stage> &stages, double rel_tol = kTieTolerance);
+ *  choose_stage(), PlaceOptions::keep_start and `arcoll place`'s "tied" marks.
+ *  `by` = Ranking::Blend: T is Stage::blend_s (std::invalid_argument when a
+ *  stage has none, blend_s < 0), else Stage::cost.time_s. */
+double tie_limit(const std::vector<Stage> &stages, double rel_tol = kTieTolerance, Ranking by = Ranking::Count);
 
 /**
  * Second opinion on the refinement's mapping (Strategy::Best under
- * Contention::Count): the refinement minimises the count model, so among the
+ * Contention::Count and Ranking::Count): the refinement minimises the count model, so among the
  * good mappings it ends where that model errs most in its favour. Its
  * mapping is written only if the blend model (cost.hpp), which it did not
  * minimise, also rates it below the refinement's start; otherwise the start
@@ -115,7 +142,8 @@ struct SecondOpinion {
 struct PathOpinion {
   bool checked = false;       ///< the refined mapping was about to be written and the trace has levels
   bool overruled = false;     ///< its path was not below the start's: the start was written
-  size_t start = 0;           ///< index of the refinement's start among the stages
+  size_t start = 0;           ///< the stage compared: the refinement's start (Ranking::Count), or the
+                              ///< one ranked first among the other stages (Ranking::Blend)
   double start_s = 0;         ///< overlap critical path of the start, seconds
   double refined_s = 0;       ///< overlap critical path of the refined mapping, seconds
 };
@@ -151,7 +179,8 @@ struct PlaceOptions {
   Mapping initial;            ///< current mapping; empty = in-order
   std::string initial_name = "in-order";
   double tie_tolerance = kTieTolerance;  ///< choose_stage()'s rel_tol; also picks the refinement's start
-  bool second_opinion = true;            ///< SecondOpinion (Best under Contention::Count only)
+  Ranking ranking = Ranking::Blend;      ///< how Best ranks the stages under Contention::Count (Ranking)
+  bool second_opinion = true;            ///< SecondOpinion (Best under Contention::Count, Ranking::Count only)
   bool path_opinion = true;              ///< PathOpinion (Best, traces with dependency levels only)
   /** Best: write the start (stage 0: in-order or `initial`) whenever its estimated time is within
    *  `tie_tolerance` of the lowest stage's: moving ranks must be predicted to gain more than the tolerance.
@@ -177,12 +206,16 @@ struct PlaceOptions {
  * model)", scored under the model in use). Every mapping
  * respects the slots. The time limit covers the hop-bytes search and the
  * refinement together (METIS and Scotch are not interruptible). The
- * refinement starts from choose_stage() of the earlier stages; Best writes
- * choose_stage() of all of them, except that under Contention::Count a
- * refined mapping the blend model does not confirm gives way to its start
- * (SecondOpinion) or whose critical path is not shorter (PathOpinion), and
- * that the start itself is written when it is within
- * the tie tolerance of the lowest estimated time (PlaceOptions::keep_start).
+ * refinement starts from choose_stage() of the earlier stages. Best writes
+ * choose_stage() of all of them by the blend model's T (Ranking::Blend,
+ * the default under Contention::Count: every stage's Stage::blend_s is
+ * computed) or by the cost in use (Ranking::Count, or another contention
+ * model), except that a refined mapping whose critical path is not shorter
+ * than that of the stage ranked first among the others gives way to that
+ * stage (PathOpinion), under Ranking::Count one the blend model does not
+ * confirm gives way to its start (SecondOpinion), and that the start itself
+ * is written when it is within the tie tolerance of the lowest estimated
+ * time (PlaceOptions::keep_start).
  */
 PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &opt);
 

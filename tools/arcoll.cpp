@@ -6,7 +6,8 @@
  *     arcoll place TRACE --topology topology.conf --hosts hosts.txt -o OUT
  *                  [--format hydra|rankfile|slurm|cray] [--seed N] [--time-limit SEC]
  *                  [--strategy identity|hopbytes|metis|scotch|refined|best] [--max-evals N]
- *                  [--initial in-order|random|MAPPING_FILE] [--tie-tolerance R] [--json] [--advice]
+ *                  [--initial in-order|random|MAPPING_FILE] [--tie-tolerance R] [--rank blend|count]
+ *                  [--json] [--advice]
  *     arcoll place TRACE --topology ... --hosts ... --evaluate MAPPING_FILE [--json]
  *                  [--latency-us LEVEL=US]... [--bandwidth-gbps LEVEL=GBIT/S]...
  *                  [--linkspeed-gbps X] [--contention count|volume|fluid|blend] [--with-collectives]

@@ -82,7 +82,7 @@ struct PlaceArgs {
   std::vector<std::string> lat, bw;
   bool with_colls = false, json = false, advice = false, no_second_opinion = false, move_on_tie = false,
        no_path_opinion = false, block_moves = false;
-  std::string sets = "auto";
+  std::string sets = "auto", rank = "blend";
 };
 
 nlohmann::json cost_json(const ap::CostReport &c) {
@@ -130,6 +130,7 @@ void print_advice(const std::vector<ap::StepAdvice> &adv, bool per_step) {
 int run_place(const PlaceArgs &A) {
   ap::LaunchFormat fmt_kind;
   ap::Strategy strategy;
+  ap::Ranking ranking;
   try {
     fmt_kind = ap::parse_launch_format(A.format);
   } catch (const std::invalid_argument &e) {
@@ -139,6 +140,11 @@ int run_place(const PlaceArgs &A) {
     strategy = ap::parse_strategy(A.strategy);
   } catch (const std::invalid_argument &e) {
     throw UsageError(fmt::format("--strategy: {}", e.what()));
+  }
+  try {
+    ranking = ap::parse_ranking(A.rank);
+  } catch (const std::invalid_argument &e) {
+    throw UsageError(fmt::format("--rank: {}", e.what()));
   }
   if (A.out_path.empty() && A.evaluate_path.empty())
     throw UsageError("-o OUT is required (the launch file to write), unless --evaluate MAPPING is given");
@@ -221,6 +227,7 @@ int run_place(const PlaceArgs &A) {
   popt.refine.max_evals = A.max_evals_given ? A.max_evals : ap::kDefaultEvalsPerRank * g.nranks;
   popt.strategy = strategy;
   popt.tie_tolerance = A.tie_tolerance;
+  popt.ranking = ranking;
   popt.second_opinion = !A.no_second_opinion;
   popt.path_opinion = !A.no_path_opinion;
   popt.keep_start = !A.move_on_tie;
@@ -264,8 +271,11 @@ int run_place(const PlaceArgs &A) {
 
   ap::PlaceResult pr = ap::place(g, topo, popt);
   const double base = pr.stages[0].cost.time_s;
-  const double limit = ap::tie_limit(pr.stages, A.tie_tolerance);
-  auto tied = [&](const ap::Stage &s) { return s.cost.time_s <= limit; };
+  // Blend-ranked (Best under the count model, ap::Ranking): ties and the printed column are the blend model's.
+  const bool by_blend = pr.stages.back().blend_s >= 0;
+  const ap::Ranking shown = by_blend ? ap::Ranking::Blend : ap::Ranking::Count;
+  const double limit = ap::tie_limit(pr.stages, A.tie_tolerance, shown);
+  auto tied = [&](const ap::Stage &s) { return (by_blend ? s.blend_s : s.cost.time_s) <= limit; };
   J["stages"] = nlohmann::json::array();
   int ntied = 0;
   for (auto &s : pr.stages) {
@@ -273,6 +283,7 @@ int run_place(const PlaceArgs &A) {
     js["name"] = s.name;
     js["seconds"] = s.seconds;
     if (s.evaluations >= 0) js["evaluations"] = s.evaluations;
+    if (by_blend) js["blend_s"] = s.blend_s;
     js["tied"] = tied(s);
     ntied += tied(s);
     J["stages"].push_back(js);
@@ -280,6 +291,7 @@ int run_place(const PlaceArgs &A) {
   J["chosen"] = pr.chosen().name;
   J["strategy"] = A.strategy;
   J["tie_tolerance"] = A.tie_tolerance;
+  J["ranking"] = by_blend ? "blend" : "count";
   J["sets"] = g.by_levels ? "levels" : "steps";
   if (pr.second.checked)
     J["second_opinion"] = {{"model", "blend"},
@@ -295,15 +307,17 @@ int run_place(const PlaceArgs &A) {
                          {"overruled", pr.path.overruled}};
   J["start_kept"] = pr.start_kept;
   if (text) {
-    std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}{}\n", "stage", "est. time (s)",
+    std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}{}{}\n", "stage", "est. time (s)",
                              "vs " + pr.stages[0].name.substr(0, 7), "hop-bytes", "max link load", "took (s)",
-                             topo.has_sockets() ? fmt::format(" {:>14}", "inter-socket B") : "");
+                             topo.has_sockets() ? fmt::format(" {:>14}", "inter-socket B") : "",
+                             by_blend ? fmt::format(" {:>16}", "blend time (s)") : "");
     for (size_t i = 0; i < pr.stages.size(); ++i) {
       const auto &s = pr.stages[i];
       std::string rel = base > 0 ? fmt::format("{:+.1f}%", 100.0 * (s.cost.time_s - base) / base) : "-";
-      std::cout << fmt::format("{:<28} {:>16.6e} {:>10} {:>14.0f} {:>14} {:>9.3f}{}{}\n", s.name, s.cost.time_s, rel,
-                               s.cost.hop_bytes, s.cost.max_congestion, s.seconds,
+      std::cout << fmt::format("{:<28} {:>16.6e} {:>10} {:>14.0f} {:>14} {:>9.3f}{}{}{}\n", s.name, s.cost.time_s,
+                               rel, s.cost.hop_bytes, s.cost.max_congestion, s.seconds,
                                topo.has_sockets() ? fmt::format(" {:>14.0f}", s.cost.inter_socket_bytes) : "",
+                               by_blend ? fmt::format(" {:>16.6e}", s.blend_s) : "",
                                i == pr.chosen_index ? "  <- chosen" : "");
     }
     if (pr.second.checked)
@@ -314,18 +328,22 @@ int run_place(const PlaceArgs &A) {
                                                    : "confirmed");
     if (pr.path.checked)
       std::cout << fmt::format("path opinion (critical path with overlap, placement/critical_path.hpp): refined "
-                               "{:.6e} s vs its start \"{}\" {:.6e} s: {}\n", pr.path.refined_s,
+                               "{:.6e} s vs \"{}\" {:.6e} s: {}\n", pr.path.refined_s,
                                pr.stages[pr.path.start].name, pr.path.start_s,
-                               pr.path.overruled ? "not confirmed, the start is written (--no-path-opinion writes "
-                                                   "the refined mapping)"
-                                                 : "confirmed");
+                               pr.path.overruled ? "not confirmed, \"" + pr.stages[pr.path.start].name +
+                                                       "\" is written (--no-path-opinion writes the refined mapping)"
+                                                 : std::string("confirmed"));
     if (pr.start_kept)
       std::cout << fmt::format("the start \"{}\" is within {:g} % of the lowest est. time: kept (a move must be "
                                "predicted to gain more; --move-on-tie writes the tie-break's stage)\n",
                                pr.stages[0].name, 100 * A.tie_tolerance);
+    if (by_blend)
+      std::cout << "ranked by the blend model's time (--rank blend, placement/place.hpp Ranking; the stages "
+                   "minimise the count model's est. time)\n";
     if (strategy == ap::Strategy::Best && ntied > 1 && !pr.start_kept)
-      std::cout << fmt::format("{} stages within {:g} % of the lowest est. time: chosen by max link load, then "
-                               "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance);
+      std::cout << fmt::format("{} stages within {:g} % of the lowest {}: ranked by max link load, then "
+                               "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance,
+                               by_blend ? "blend time" : "est. time");
   }
   for (auto &s : pr.stages) {
     if (s.evaluations < 0 || s.name.find("time limit") == std::string::npos) continue;
@@ -430,8 +448,13 @@ std::function<int()> add_place(CLI::App &app) {
                  "--evaluate and small runs) or blend (volume averaged with the busy-time-weighted mean link "
                  "busy time: steps that overlap, no barrier between them)")->capture_default_str();
   pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
+  pl->add_option("--rank", A->rank,
+                 "with --strategy best and --contention count: rank the stages by the blend model's time (blend; "
+                 "ties by max link load, then hop-bytes) or by the count model's (count, with the blend model's "
+                 "second opinion on the refined mapping); placement/place.hpp, Ranking")
+      ->check(CLI::IsMember({"count", "blend"}))->capture_default_str();
   pl->add_flag("--no-second-opinion", A->no_second_opinion,
-               "with --strategy best and --contention count: write the refined mapping even when the blend model "
+               "with --strategy best, --contention count and --rank count: write the refined mapping even when the blend model "
                "does not rate it below the refinement's start (placement/place.hpp, SecondOpinion)");
   pl->add_flag("--no-path-opinion", A->no_path_opinion,
                "with --strategy best: write the refined mapping even when its critical path with time-overlap "

@@ -9,13 +9,14 @@
  * hosts in hostfile order, as mpiexec does) and of each stage (METIS, Scotch,
  * refined), then writes the launch file of the stage chosen by --strategy
  * (default best: among the stages within --tie-tolerance of the lowest
- * estimated time, the lowest max link load, then hop-bytes; place.hpp
- * choose_stage), and a one-line barrier advice
+ * blend-model time (--rank blend; --rank count: the count model's), the
+ * lowest max link load, then hop-bytes; place.hpp choose_stage, Ranking),
+ * and a one-line barrier advice
  * (placement/advice.hpp; --advice for every step pair). --evaluate scores a
  * given mapping file (any format `place` writes) without searching.
  * --json prints one JSON object instead of text: keys trace, machine,
- * stages [{name, time_s, hop_bytes, max_congestion, seconds, tied}], chosen,
- * strategy, tie_tolerance, advice {pairs, colliding_pairs, barrier_advised[, steps]},
+ * stages [{name, time_s, hop_bytes, max_congestion, seconds, tied[, blend_s]}], chosen,
+ * strategy, tie_tolerance, ranking (blend|count), advice {pairs, colliding_pairs, barrier_advised[, steps]},
  * output {path, format}; with --evaluate: evaluate {mapping, time_s,
  * hop_bytes, max_congestion} instead of stages. LEVEL is `intra`
  * (node-internal, shared memory), `node` (host <-> leaf switch) or `switch`

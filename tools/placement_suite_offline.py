@@ -12,8 +12,9 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       the second opinion (the refined row only if the blend model also rates it below the best other row),
       the sum / max of the two normalised costs, a hop-bytes guard on the refined row, and the critical paths
       (placement/critical_path.hpp: by sets cp*, contention-free cpf*, with time overlap cpo*) as a third opinion
-      on the refined row, a guard against the start, or the ranking; cpo_opinion_0.01 is `arcoll place`'s
-      default since 29 Nov (PathOpinion).
+      on the refined row, a guard against the start, or the ranking; cpo_opinion_0.01 was `arcoll place`'s
+      default from 29 Nov (PathOpinion, `--rank count`), blend_ties_cpo_keep_start is it since 30 Nov (the
+      blend model's ranking with ties and the kept start, then the path opinion: placement/place.hpp Ranking).
 
   placement_suite_offline.py paths DIR [--build B]
       Spearman of the count model and of the overlap critical path with the SMPI time over each setting's
@@ -137,6 +138,18 @@ def rules(a):
             bl, pre_b = min(ROWS, key=b), min(ROWS[:-1], key=b)
             picks["blend_cpo_opinion_0.01"] = (bl if not has_cp or bl != "refined" or
                                                cpo("refined") * 1.01 < cpo(pre_b) else pre_b)
+            # The blend ranking as choose_stage() ranks the count model: the rows within 1 % of the lowest
+            # blend cost, then the lowest max link load, then hop-bytes; with keep the start wins within 1 %.
+            def choose_b(cands, keep):
+                lo = min(map(b, cands))
+                if keep and "identity" in cands and b("identity") <= 1.01 * lo:
+                    return "identity"
+                tied = [r for r in cands if b(r) <= 1.01 * lo]
+                return min(tied, key=lambda r: (rows[r]["max_congestion"], hb(r), b(r)))
+            for keep in (False, True):
+                full, pre = choose_b(ROWS, keep), choose_b(ROWS[:-1], keep)
+                picks["blend_ties_cpo" + ("_keep_start" if keep else "")] = (
+                    full if not has_cp or full != "refined" or cpo("refined") * 1.01 < cpo(pre) else pre)
             for h in (0.1, 0.25, 0.5, 0.75):
                 picks[f"hop_bytes_{h}"] = count if count != "refined" or hb("refined") <= (1 + h) * hb(start) else start
             best = min(rows[r]["sim_s"] for r in ROWS)

@@ -44,6 +44,7 @@ PlaceOptions deterministic() {
   o.refine.max_evals = 4000;  // stops on evaluations, not on the clock
   o.refine.time_limit_s = 60;
   o.second_opinion = false;   // the path opinion alone
+  o.ranking = Ranking::Count;  // the opinions on the count model's ranking (test_blend_ranking.cpp: blend)
   return o;
 }
 

@@ -103,3 +103,37 @@ TEST_F(PlaceSets, UnknownSetsIsAUsageError) {
 }
 
 }  // namespace
+
+// `--rank`: under the count model the stages are ranked by the blend model's time by default
+// (placement/place.hpp, Ranking); `--rank count` ranks by the count model's; anything else is a usage error.
+using PlaceRank = PlaceSets;
+
+TEST_F(PlaceRank, DefaultRanksByTheBlendTimeAndCountIsTheOldRanking) {
+  Result r = place("xdlu.arctrace", "--json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("ranking"), "blend");
+  double lo = 1e300, chosen = -1, start = -1;
+  for (auto &s : j.at("stages")) {
+    const double b = s.at("blend_s").get<double>();
+    EXPECT_GT(b, 0.0) << s.at("name");
+    lo = std::min(lo, b);
+    if (s.at("name") == j.at("chosen")) chosen = b;
+    if (start < 0) start = b;
+  }
+  ASSERT_GE(chosen, 0.0) << "the chosen stage is among the stages";
+  if (!j.at("start_kept").get<bool>() && !j.contains("path_opinion"))
+    EXPECT_LE(chosen, lo * (1 + j.at("tie_tolerance").get<double>())) << r.out;
+  if (j.at("start_kept").get<bool>()) EXPECT_LE(start, lo * (1 + j.at("tie_tolerance").get<double>())) << r.out;
+  r = place("xdlu.arctrace", "");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("blend time (s)"), std::string::npos) << r.out;
+  r = place("xdlu.arctrace", "--json --rank count");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("ranking"), "count");
+  for (auto &s : j.at("stages")) EXPECT_FALSE(s.contains("blend_s")) << s.at("name");
+  r = place("xdlu.arctrace", "--rank volume");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("--rank"), std::string::npos) << r.err;
+}
