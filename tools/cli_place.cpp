@@ -27,6 +27,7 @@
 #include "summary.hpp"
 #include "topology.hpp"
 #include "trace_reader.hpp"
+#include "cli_place_stages.hpp"
 #include "cli_usage.hpp"
 
 namespace arcoll::tools {
@@ -84,11 +85,6 @@ struct PlaceArgs {
        no_path_opinion = false, block_moves = false;
   std::string sets = "auto", rank = "blend";
 };
-
-nlohmann::json cost_json(const ap::CostReport &c) {
-  return {{"time_s", c.time_s}, {"hop_bytes", c.hop_bytes}, {"max_congestion", c.max_congestion},
-          {"inter_socket_bytes", c.inter_socket_bytes}};
-}
 
 nlohmann::json advice_json(const std::vector<ap::StepAdvice> &adv, bool per_step) {
   int colliding = 0, advised = 0;
@@ -270,98 +266,8 @@ int run_place(const PlaceArgs &A) {
   }
 
   ap::PlaceResult pr = ap::place(g, topo, popt);
-  const double base = pr.stages[0].cost.time_s;
-  // Blend-ranked (Best under the count model, ap::Ranking): ties and the printed column are the blend model's.
-  const bool by_blend = pr.stages.back().blend_s >= 0;
-  const ap::Ranking shown = by_blend ? ap::Ranking::Blend : ap::Ranking::Count;
-  const double limit = ap::tie_limit(pr.stages, A.tie_tolerance, shown);
-  auto tied = [&](const ap::Stage &s) { return (by_blend ? s.blend_s : s.cost.time_s) <= limit; };
-  J["stages"] = nlohmann::json::array();
-  int ntied = 0;
-  for (auto &s : pr.stages) {
-    auto js = cost_json(s.cost);
-    js["name"] = s.name;
-    js["seconds"] = s.seconds;
-    if (s.evaluations >= 0) js["evaluations"] = s.evaluations;
-    if (by_blend) js["blend_s"] = s.blend_s;
-    js["tied"] = tied(s);
-    ntied += tied(s);
-    J["stages"].push_back(js);
-  }
-  J["chosen"] = pr.chosen().name;
-  J["strategy"] = A.strategy;
-  J["tie_tolerance"] = A.tie_tolerance;
-  J["ranking"] = by_blend ? "blend" : "count";
-  J["sets"] = g.by_levels ? "levels" : "steps";
-  if (pr.second.checked)
-    J["second_opinion"] = {{"model", "blend"},
-                           {"start", pr.stages[pr.second.start].name},
-                           {"start_s", pr.second.start_s},
-                           {"refined_s", pr.second.refined_s},
-                           {"overruled", pr.second.overruled}};
-  if (pr.path.checked)
-    J["path_opinion"] = {{"model", "critical path, overlap"},
-                         {"start", pr.stages[pr.path.start].name},
-                         {"start_s", pr.path.start_s},
-                         {"refined_s", pr.path.refined_s},
-                         {"overruled", pr.path.overruled}};
-  J["start_kept"] = pr.start_kept;
-  if (text) {
-    std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}{}{}\n", "stage", "est. time (s)",
-                             "vs " + pr.stages[0].name.substr(0, 7), "hop-bytes", "max link load", "took (s)",
-                             topo.has_sockets() ? fmt::format(" {:>14}", "inter-socket B") : "",
-                             by_blend ? fmt::format(" {:>16}", "blend time (s)") : "");
-    for (size_t i = 0; i < pr.stages.size(); ++i) {
-      const auto &s = pr.stages[i];
-      std::string rel = base > 0 ? fmt::format("{:+.1f}%", 100.0 * (s.cost.time_s - base) / base) : "-";
-      std::cout << fmt::format("{:<28} {:>16.6e} {:>10} {:>14.0f} {:>14} {:>9.3f}{}{}{}\n", s.name, s.cost.time_s,
-                               rel, s.cost.hop_bytes, s.cost.max_congestion, s.seconds,
-                               topo.has_sockets() ? fmt::format(" {:>14.0f}", s.cost.inter_socket_bytes) : "",
-                               by_blend ? fmt::format(" {:>16.6e}", s.blend_s) : "",
-                               i == pr.chosen_index ? "  <- chosen" : "");
-    }
-    if (pr.second.checked)
-      std::cout << fmt::format("second opinion (blend model): refined {:.6e} s vs its start \"{}\" {:.6e} s: {}\n",
-                               pr.second.refined_s, pr.stages[pr.second.start].name, pr.second.start_s,
-                               pr.second.overruled ? "not confirmed, the start is written (--no-second-opinion "
-                                                     "writes the refined mapping)"
-                                                   : "confirmed");
-    if (pr.path.checked)
-      std::cout << fmt::format("path opinion (critical path with overlap, placement/critical_path.hpp): refined "
-                               "{:.6e} s vs \"{}\" {:.6e} s: {}\n", pr.path.refined_s,
-                               pr.stages[pr.path.start].name, pr.path.start_s,
-                               pr.path.overruled ? "not confirmed, \"" + pr.stages[pr.path.start].name +
-                                                       "\" is written (--no-path-opinion writes the refined mapping)"
-                                                 : std::string("confirmed"));
-    if (pr.start_kept)
-      std::cout << fmt::format("the start \"{}\" is within {:g} % of the lowest est. time: kept (a move must be "
-                               "predicted to gain more; --move-on-tie writes the tie-break's stage)\n",
-                               pr.stages[0].name, 100 * A.tie_tolerance);
-    if (by_blend)
-      std::cout << "ranked by the blend model's time (--rank blend, placement/place.hpp Ranking; the stages "
-                   "minimise the count model's est. time)\n";
-    if (strategy == ap::Strategy::Best && ntied > 1 && !pr.start_kept)
-      std::cout << fmt::format("{} stages within {:g} % of the lowest {}: ranked by max link load, then "
-                               "hop-bytes (--tie-tolerance)\n", ntied, 100 * A.tie_tolerance,
-                               by_blend ? "blend time" : "est. time");
-  }
-  for (auto &s : pr.stages) {
-    if (s.evaluations < 0 || s.name.find("time limit") == std::string::npos) continue;
-    if (A.random_starts > 0)
-      std::cerr << fmt::format("arcoll place: warning: stage \"{}\" stopped at --time-limit {:g} s after {} candidate "
-                               "evaluations over the refinement and its --random-starts {}: another machine or a "
-                               "busier one can write another mapping; a larger --time-limit lets every start use its "
-                               "--max-evals budget\n", s.name, A.time_limit, s.evaluations, A.random_starts);
-    else
-      std::cerr << fmt::format("arcoll place: warning: stage \"{}\" stopped at --time-limit {:g} s after {} candidate "
-                               "evaluations, {}: another machine or a busier one can write another mapping. For a "
-                               "reproducible one pass --max-evals {} (or a larger --time-limit)\n",
-                               s.name, A.time_limit, s.evaluations,
-                               popt.refine.max_evals > 0 ? fmt::format("before its budget of {} (--max-evals)",
-                                                                       popt.refine.max_evals)
-                                                         : std::string("with no --max-evals bound"),
-                               s.evaluations);
-  }
+  report_stages(pr, {A.strategy, strategy, A.tie_tolerance, A.time_limit, A.random_starts, popt.refine.max_evals},
+                topo, g.by_levels, text, J);
   auto adv = ap::barrier_advice(g, topo, pr.chosen().map);
   J["advice"] = advice_json(adv, A.advice);
   if (text) print_advice(adv, A.advice);

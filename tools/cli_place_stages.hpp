@@ -1,0 +1,48 @@
+/**
+ * @file cli_place_stages.hpp
+ * @brief `arcoll place`'s report of the pipeline's stages (placement/place.hpp
+ *        PlaceResult): the stage table and the chooser's lines in text, the
+ *        same in the JSON object, and the warning for a refinement cut by
+ *        --time-limit.
+ *
+ * JSON keys added: stages [{name, time_s, hop_bytes, max_congestion,
+ * inter_socket_bytes, seconds, tied[, evaluations][, blend_s]}], chosen,
+ * strategy, tie_tolerance, ranking (blend|count), sets, second_opinion and
+ * path_opinion (when checked: model, start, start_s, refined_s in seconds,
+ * overruled), start_kept. Times are seconds of the estimated communication
+ * time (placement/cost.hpp).
+ */
+#ifndef ARCOLL_TOOLS_CLI_PLACE_STAGES_HPP
+#define ARCOLL_TOOLS_CLI_PLACE_STAGES_HPP
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "place.hpp"
+#include "topology.hpp"
+
+namespace arcoll::tools {
+
+/** What the report needs of the command line. */
+struct StageReportOptions {
+  std::string strategy_name;                      ///< --strategy as given
+  placement::Strategy strategy;                   ///< parsed
+  double tie_tolerance;                           ///< --tie-tolerance, dimensionless
+  double time_limit;                              ///< --time-limit, seconds
+  int random_starts;                              ///< --random-starts
+  long max_evals;                                 ///< the refinement's budget (0 = none)
+};
+
+/** The estimated-time cost of a mapping as JSON: time_s (seconds), hop_bytes, max_congestion,
+ *  inter_socket_bytes (bytes). */
+nlohmann::json cost_json(const placement::CostReport &c);
+
+/** Adds `pr`'s stages and choice to `J`, prints them to stdout when `text`, and warns on stderr for every
+ *  stage stopped by the time limit (with the --max-evals that reproduces it). `g.by_levels` gives "sets". */
+void report_stages(const placement::PlaceResult &pr, const StageReportOptions &o, const placement::Topology &topo,
+                   bool by_levels, bool text, nlohmann::json &J);
+
+}  // namespace arcoll::tools
+
+#endif
