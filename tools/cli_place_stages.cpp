@@ -39,18 +39,16 @@ void report_stages(const ap::PlaceResult &pr, const StageReportOptions &o, const
   J["tie_tolerance"] = o.tie_tolerance;
   J["ranking"] = by_blend ? "blend" : "count";
   J["sets"] = by_levels ? "levels" : "steps";
+  auto opinion = [&](const char *model, size_t start, double start_s, double refined_s, bool overruled) {
+    return nlohmann::json{{"model", model}, {"start", pr.stages[start].name}, {"start_s", start_s},
+                          {"refined_s", refined_s}, {"overruled", overruled}};
+  };
   if (pr.second.checked)
-    J["second_opinion"] = {{"model", "blend"},
-                           {"start", pr.stages[pr.second.start].name},
-                           {"start_s", pr.second.start_s},
-                           {"refined_s", pr.second.refined_s},
-                           {"overruled", pr.second.overruled}};
+    J["second_opinion"] =
+        opinion("blend", pr.second.start, pr.second.start_s, pr.second.refined_s, pr.second.overruled);
   if (pr.path.checked)
-    J["path_opinion"] = {{"model", "critical path, overlap"},
-                         {"start", pr.stages[pr.path.start].name},
-                         {"start_s", pr.path.start_s},
-                         {"refined_s", pr.path.refined_s},
-                         {"overruled", pr.path.overruled}};
+    J["path_opinion"] =
+        opinion("critical path, overlap", pr.path.start, pr.path.start_s, pr.path.refined_s, pr.path.overruled);
   J["start_kept"] = pr.start_kept;
   if (text) {
     std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}{}{}\n", "stage", "est. time (s)",

@@ -99,12 +99,12 @@ def rules(a):
             }
             # arcoll place's choose_stage(): the stages within 1 % of the lowest cost, then the lowest max link
             # load, then hop-bytes; with keep_start the start (identity row) wins when it is within that 1 %.
-            def choose(cands, keep):
-                lo = min(map(c, cands))
-                if keep and "identity" in cands and c("identity") <= 1.01 * lo:
+            def choose(cands, keep, t=c):
+                lo = min(map(t, cands))
+                if keep and "identity" in cands and t("identity") <= 1.01 * lo:
                     return "identity"
-                tied = [r for r in cands if c(r) <= 1.01 * lo]
-                return min(tied, key=lambda r: (rows[r]["max_congestion"], hb(r), c(r)))
+                tied = [r for r in cands if t(r) <= 1.01 * lo]
+                return min(tied, key=lambda r: (rows[r]["max_congestion"], hb(r), t(r)))
             for keep in (False, True):
                 pre, full = choose(ROWS[:-1], keep), choose(ROWS, keep)
                 picks["ties_second_opinion" + ("_keep_start" if keep else "")] = (
@@ -140,14 +140,8 @@ def rules(a):
                                                cpo("refined") * 1.01 < cpo(pre_b) else pre_b)
             # The blend ranking as choose_stage() ranks the count model: the rows within 1 % of the lowest
             # blend cost, then the lowest max link load, then hop-bytes; with keep the start wins within 1 %.
-            def choose_b(cands, keep):
-                lo = min(map(b, cands))
-                if keep and "identity" in cands and b("identity") <= 1.01 * lo:
-                    return "identity"
-                tied = [r for r in cands if b(r) <= 1.01 * lo]
-                return min(tied, key=lambda r: (rows[r]["max_congestion"], hb(r), b(r)))
             for keep in (False, True):
-                full, pre = choose_b(ROWS, keep), choose_b(ROWS[:-1], keep)
+                full, pre = choose(ROWS, keep, b), choose(ROWS[:-1], keep, b)
                 picks["blend_ties_cpo" + ("_keep_start" if keep else "")] = (
                     full if not has_cp or full != "refined" or cpo("refined") * 1.01 < cpo(pre) else pre)
             for h in (0.1, 0.25, 0.5, 0.75):
