@@ -44,20 +44,30 @@ double ranked_time(const Stage &s, Ranking by) {
 }
 }  // namespace
 
-double tie_limit(const std::vector<Stage> &stages, double rel_tol, Ranking by) {
-  double tmin = ranked_time(stages.at(0), by);
-  for (const Stage &s : stages) tmin = std::min(tmin, ranked_time(s, by));
+namespace {
+// The first `leading` stages (all of them when leading >= stages.size()); std::invalid_argument when none.
+size_t leading_count(const std::vector<Stage> &stages, size_t leading) {
+  const size_t n = std::min(leading, stages.size());
+  if (n == 0) throw std::invalid_argument("choose_stage: no stages");
+  return n;
+}
+}  // namespace
+
+double tie_limit(const std::vector<Stage> &stages, double rel_tol, Ranking by, size_t leading) {
+  const size_t n = leading_count(stages, leading);
+  double tmin = ranked_time(stages[0], by);
+  for (size_t i = 1; i < n; ++i) tmin = std::min(tmin, ranked_time(stages[i], by));
   return tmin * (1.0 + std::max(0.0, rel_tol));
 }
 
-size_t choose_stage(const std::vector<Stage> &stages, double rel_tol, Ranking by) {
-  if (stages.empty()) throw std::invalid_argument("choose_stage: no stages");
-  const double limit = tie_limit(stages, rel_tol, by);
-  size_t pick = stages.size();
-  for (size_t i = 0; i < stages.size(); ++i) {
+size_t choose_stage(const std::vector<Stage> &stages, double rel_tol, Ranking by, size_t leading) {
+  const size_t n = leading_count(stages, leading);
+  const double limit = tie_limit(stages, rel_tol, by, n);
+  size_t pick = n;
+  for (size_t i = 0; i < n; ++i) {
     const CostReport &c = stages[i].cost;
     if (ranked_time(stages[i], by) > limit) continue;
-    if (pick == stages.size()) {
+    if (pick == n) {
       pick = i;
       continue;
     }
@@ -87,6 +97,15 @@ bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start,
 }
 
 namespace {
+// PlaceOptions::keep_start: the start (stage 0) is written instead of `pick` when it is within the
+// tolerance of the lowest ranked time among the first `leading` stages. Sets r.start_kept.
+size_t keep_start(const std::vector<Stage> &stages, const PlaceOptions &opt, Ranking by, size_t leading, size_t pick,
+                  bool &start_kept) {
+  start_kept = opt.keep_start && pick != 0 &&
+               ranked_time(stages[0], by) <= tie_limit(stages, opt.tie_tolerance, by, leading);
+  return start_kept ? 0 : pick;
+}
+
 // Strategy::Best under Ranking::Blend, once every stage ran (`refined`: the refinement's index, the last):
 // scores each stage under the blend model, writes choose_stage() by it (the start kept within the
 // tolerance), and a refined mapping only when its overlap critical path also beats the stage ranked first
@@ -96,22 +115,19 @@ void rank_by_blend(const CommGraph &g, const Topology &topo, const PlaceOptions 
   Topology tb = topo;
   tb.contention = Contention::Blend;
   for (Stage &s : r.stages) s.blend_s = estimated_time(g, tb, s.map);
-  auto pick = [&](const std::vector<Stage> &cands) {
-    if (opt.keep_start && cands[0].blend_s <= tie_limit(cands, opt.tie_tolerance, Ranking::Blend)) return size_t{0};
-    return choose_stage(cands, opt.tie_tolerance, Ranking::Blend);
-  };
-  const size_t full = pick(r.stages);
-  const std::vector<Stage> others(r.stages.begin(), r.stages.begin() + static_cast<std::ptrdiff_t>(refined));
-  const size_t pre = pick(others);
-  r.best = full;
-  r.start_kept = full == 0 && choose_stage(r.stages, opt.tie_tolerance, Ranking::Blend) != 0;
-  if (full == refined && opt.path_opinion && g.deps) {
+  const size_t all = r.stages.size();
+  r.best = keep_start(r.stages, opt, Ranking::Blend, all,
+                      choose_stage(r.stages, opt.tie_tolerance, Ranking::Blend), r.start_kept);
+  if (r.best == refined && opt.path_opinion && g.deps) {
+    bool kept = false;
+    const size_t pre = keep_start(r.stages, opt, Ranking::Blend, refined,
+                                  choose_stage(r.stages, opt.tie_tolerance, Ranking::Blend, refined), kept);
     r.path.checked = true;
     r.path.start = pre;
     if (!path_agrees(g, topo, r.stages[pre].map, r.stages[refined].map, r.path, opt.tie_tolerance)) {
       r.path.overruled = true;
       r.best = pre;
-      r.start_kept = pre == 0 && choose_stage(others, opt.tie_tolerance, Ranking::Blend) != 0;
+      r.start_kept = kept;
     }
   }
   r.chosen_index = r.best;
@@ -226,11 +242,7 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       }
     }
   }
-  if (st == Strategy::Best && opt.keep_start && r.best != 0 &&
-      r.stages[0].cost.time_s <= tie_limit(r.stages, opt.tie_tolerance)) {
-    r.best = 0;
-    r.start_kept = true;
-  }
+  if (st == Strategy::Best) r.best = keep_start(r.stages, opt, Ranking::Count, r.stages.size(), r.best, r.start_kept);
   r.chosen_index = st == Strategy::Best ? r.best : chosen;
   return r;
 }

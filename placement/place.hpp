@@ -22,6 +22,7 @@
 #ifndef ARCOLL_PLACEMENT_PLACE_HPP
 #define ARCOLL_PLACEMENT_PLACE_HPP
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -96,14 +97,17 @@ Ranking parse_ranking(const std::string &name);
  * (ties broken by max link load, then hop-bytes); cost.hpp for the metrics.
  */
 size_t choose_stage(const std::vector<Stage> &stages, double rel_tol = kTieTolerance,
-                    Ranking by = Ranking::Count);
+                    Ranking by = Ranking::Count, size_t leading = SIZE_MAX);
 
 /** The estimated time (seconds) at or below which a stage counts as tied with
  *  the lowest of `stages` (non-empty): T_min x (1 + max(0, rel_tol)). Used by
  *  choose_stage(), PlaceOptions::keep_start and `arcoll place`'s "tied" marks.
  *  `by` = Ranking::Blend: T is Stage::blend_s (std::invalid_argument when a
- *  stage has none, blend_s < 0), else Stage::cost.time_s. */
-double tie_limit(const std::vector<Stage> &stages, double rel_tol = kTieTolerance, Ranking by = Ranking::Count);
+ *  stage has none, blend_s < 0), else Stage::cost.time_s. Both functions look
+ *  only at the first `leading` stages (all by default; e.g. the stages before
+ *  the refinement, for its path opinion). */
+double tie_limit(const std::vector<Stage> &stages, double rel_tol = kTieTolerance, Ranking by = Ranking::Count,
+                 size_t leading = SIZE_MAX);
 
 /**
  * Second opinion on the refinement's mapping (Strategy::Best under

@@ -45,6 +45,19 @@ TEST(ChooseStage, ExactTieGoesToTheLowerMaxLinkLoadThenHopBytes) {
   EXPECT_EQ(choose_stage(s), 3u);
 }
 
+TEST(ChooseStage, LeadingStagesOnlyWhenAsked) {
+  // refined is the fastest; among the first three stages metis wins the tie with hopbytes by link load.
+  std::vector<Stage> s{stage("in-order", 2.0, 1, 100), stage("hopbytes", 1.5, 4, 629), stage("metis", 1.5, 1, 419),
+                       stage("refined", 1.0, 2, 482)};
+  EXPECT_EQ(choose_stage(s), 3u);
+  EXPECT_EQ(choose_stage(s, kTieTolerance, Ranking::Count, 3), 2u);
+  EXPECT_EQ(choose_stage(s, kTieTolerance, Ranking::Count, 1), 0u);
+  EXPECT_EQ(choose_stage(s, kTieTolerance, Ranking::Count, 99), 3u);  // more than there are: all
+  EXPECT_DOUBLE_EQ(tie_limit(s, 0.5, Ranking::Count, 3), 2.25);
+  EXPECT_DOUBLE_EQ(tie_limit(s, 0.5), 1.5);
+  EXPECT_THROW(choose_stage(s, kTieTolerance, Ranking::Count, 0), std::invalid_argument);
+}
+
 TEST(ChooseStage, NearTieWithinTheToleranceOnlyNotBeyond) {
   // metis 0.5 % slower than hopbytes but with a quarter of its link load.
   std::vector<Stage> s{stage("in-order", 2.0, 1, 100), stage("hopbytes", 1.0, 4, 629),
