@@ -108,8 +108,9 @@ size_t keep_start(const std::vector<Stage> &stages, const PlaceOptions &opt, Ran
 
 // Strategy::Best under Ranking::Blend, once every stage ran (`refined`: the refinement's index, the last):
 // scores each stage under the blend model, writes choose_stage() by it (the start kept within the
-// tolerance), and a refined mapping only when its overlap critical path also beats the stage ranked first
-// among the others (PathOpinion). placement/SUITE.md "The blend ranking".
+// tolerance), and a refined mapping only when its blend time is below the stage ranked first among the
+// others by more than refined_margin (SecondOpinion) and its overlap critical path also beats that stage
+// (PathOpinion). placement/SUITE.md "The blend ranking", "The margin on the refined mapping".
 void rank_by_blend(const CommGraph &g, const Topology &topo, const PlaceOptions &opt, size_t refined,
                    PlaceResult &r) {
   Topology tb = topo;
@@ -118,10 +119,20 @@ void rank_by_blend(const CommGraph &g, const Topology &topo, const PlaceOptions 
   const size_t all = r.stages.size();
   r.best = keep_start(r.stages, opt, Ranking::Blend, all,
                       choose_stage(r.stages, opt.tie_tolerance, Ranking::Blend), r.start_kept);
-  if (r.best == refined && opt.path_opinion && g.deps) {
-    bool kept = false;
-    const size_t pre = keep_start(r.stages, opt, Ranking::Blend, refined,
-                                  choose_stage(r.stages, opt.tie_tolerance, Ranking::Blend, refined), kept);
+  if (r.best != refined) {
+    r.chosen_index = r.best;
+    return;
+  }
+  bool kept = false;
+  const size_t pre = keep_start(r.stages, opt, Ranking::Blend, refined,
+                                choose_stage(r.stages, opt.tie_tolerance, Ranking::Blend, refined), kept);
+  if (opt.refined_margin > 0)
+    r.second = SecondOpinion{true, false, pre, r.stages[pre].blend_s, r.stages[refined].blend_s, opt.refined_margin};
+  if (r.second.checked && !(r.second.refined_s < r.second.start_s * (1.0 - r.second.margin))) {
+    r.second.overruled = true;
+    r.best = pre;
+    r.start_kept = kept;
+  } else if (opt.path_opinion && g.deps) {
     r.path.checked = true;
     r.path.start = pre;
     if (!path_agrees(g, topo, r.stages[pre].map, r.stages[refined].map, r.path, opt.tie_tolerance)) {

@@ -76,7 +76,7 @@ struct PlaceArgs {
   std::string trace_path, topo_path, hosts_path, out_path, format = "hydra", strategy = "best";
   std::string evaluate_path, initial, contention = "count", hwloc_path;
   uint64_t seed = 1;
-  double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance;
+  double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance, refined_margin = ap::kRefinedMargin;
   long max_evals = 0;
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   int random_starts = 0;
@@ -148,6 +148,8 @@ int run_place(const PlaceArgs &A) {
   if (!(A.linkspeed > 0)) throw UsageError("--linkspeed-gbps must be > 0");
   if (A.max_evals < 0) throw UsageError("--max-evals must be >= 0 (0 = no bound)");
   if (!(A.tie_tolerance >= 0)) throw UsageError("--tie-tolerance must be >= 0 (0 = exact ties only)");
+  if (!(A.refined_margin >= 0 && A.refined_margin < 1))
+    throw UsageError("--refined-margin must be in [0, 1) (a fraction of the blend time; 0 = off)");
   ap::TopologyParams params;
   apply_level(A.lat, "--latency-us", 1e-6, true, params);
   apply_level(A.bw, "--bandwidth-gbps", 1e9 / 8, false, params);
@@ -226,6 +228,7 @@ int run_place(const PlaceArgs &A) {
   popt.ranking = ranking;
   popt.second_opinion = !A.no_second_opinion;
   popt.path_opinion = !A.no_path_opinion;
+  popt.refined_margin = A.refined_margin;
   popt.keep_start = !A.move_on_tie;
   popt.random_starts = A.random_starts;
   popt.refine.blocks = A.block_moves;
@@ -362,6 +365,10 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_flag("--no-second-opinion", A->no_second_opinion,
                "with --strategy best, --contention count and --rank count: write the refined mapping even when the blend model "
                "does not rate it below the refinement's start (placement/place.hpp, SecondOpinion)");
+  pl->add_option("--refined-margin", A->refined_margin,
+                 "with --strategy best and --rank blend: write the refined mapping only when its blend time is "
+                 "below the stage ranked first among the others by more than this fraction (0 = off; "
+                 "placement/place.hpp, SecondOpinion)")->capture_default_str();
   pl->add_flag("--no-path-opinion", A->no_path_opinion,
                "with --strategy best: write the refined mapping even when its critical path with time-overlap "
                "contention is not below the start's (traces that record receives; placement/place.hpp, PathOpinion)");

@@ -43,9 +43,11 @@ void report_stages(const ap::PlaceResult &pr, const StageReportOptions &o, const
     return nlohmann::json{{"model", model}, {"start", pr.stages[start].name}, {"start_s", start_s},
                           {"refined_s", refined_s}, {"overruled", overruled}};
   };
-  if (pr.second.checked)
+  if (pr.second.checked) {
     J["second_opinion"] =
         opinion("blend", pr.second.start, pr.second.start_s, pr.second.refined_s, pr.second.overruled);
+    if (by_blend) J["second_opinion"]["margin"] = pr.second.margin;
+  }
   if (pr.path.checked)
     J["path_opinion"] =
         opinion("critical path, overlap", pr.path.start, pr.path.start_s, pr.path.refined_s, pr.path.overruled);
@@ -64,7 +66,15 @@ void report_stages(const ap::PlaceResult &pr, const StageReportOptions &o, const
                                by_blend ? fmt::format(" {:>16.6e}", s.blend_s) : "",
                                i == pr.chosen_index ? "  <- chosen" : "");
     }
-    if (pr.second.checked)
+    if (pr.second.checked && by_blend)
+      std::cout << fmt::format("margin (blend model): refined {:.6e} s vs \"{}\" {:.6e} s: {}\n", pr.second.refined_s,
+                               pr.stages[pr.second.start].name, pr.second.start_s,
+                               pr.second.overruled
+                                   ? fmt::format("not {:g} % below, \"{}\" is written (--refined-margin 0 writes the "
+                                                 "refined mapping)", 100 * pr.second.margin,
+                                                 pr.stages[pr.second.start].name)
+                                   : fmt::format("more than {:g} % below", 100 * pr.second.margin));
+    else if (pr.second.checked)
       std::cout << fmt::format("second opinion (blend model): refined {:.6e} s vs its start \"{}\" {:.6e} s: {}\n",
                                pr.second.refined_s, pr.stages[pr.second.start].name, pr.second.start_s,
                                pr.second.overruled ? "not confirmed, the start is written (--no-second-opinion "

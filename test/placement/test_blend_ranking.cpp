@@ -5,6 +5,7 @@
 // 49 of 50 default picks within 5 % of the best strategy's SMPI time against 48 for the count ranking.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "critical_path.hpp"
@@ -35,7 +36,23 @@ PlaceOptions fixed_budget(Ranking by) {
   o.refine.max_evals = 3000;  // stops on evaluations, not on the clock
   o.refine.time_limit_s = 60;
   o.ranking = by;
+  o.refined_margin = 0;  // the margin on the refined mapping has its own test
   return o;
+}
+
+// A pipeline with recorded receives (dependency levels), as test_path_opinion.cpp.
+CommGraph pipeline(uint32_t seed) {
+  arcoll::trace::Trace tr;
+  tr.nranks = 32;
+  std::mt19937 rng(seed);
+  std::vector<uint64_t> step(32, 0);
+  for (int i = 0; i < 400; ++i) {
+    const int a = int(rng() % 32), d = (a + 1 + int(rng() % 31)) % 32;
+    const uint64_t bytes = rng() % 4 ? 4096u : 1048576u;
+    tr.ccs.push_back(arcoll::trace::CcsEntry{step[a]++, a, d, bytes, 1});
+    tr.recvs.push_back(arcoll::trace::CcsEntry{step[d]++, a, d, bytes, 1});
+  }
+  return tracefix::by_levels(tr);
 }
 
 Stage stage(double count_s, double blend_s, int max_load, double hop_bytes) {
@@ -105,18 +122,7 @@ TEST(BlendRanking, RefinedMappingNeedsAShorterPathThanTheNextRankedStage) {
   const Topology topo = fixtures::eight_nodes();
   int checked = 0, overruled = 0;
   for (uint32_t seed = 1; seed <= 12; ++seed) {
-    // A pipeline with recorded receives (dependency levels), as test_path_opinion.cpp.
-    arcoll::trace::Trace tr;
-    tr.nranks = 32;
-    std::mt19937 rng(seed);
-    std::vector<uint64_t> step(32, 0);
-    for (int i = 0; i < 400; ++i) {
-      const int a = int(rng() % 32), d = (a + 1 + int(rng() % 31)) % 32;
-      const uint64_t bytes = rng() % 4 ? 4096u : 1048576u;
-      tr.ccs.push_back(arcoll::trace::CcsEntry{step[a]++, a, d, bytes, 1});
-      tr.recvs.push_back(arcoll::trace::CcsEntry{step[d]++, a, d, bytes, 1});
-    }
-    const CommGraph g = tracefix::by_levels(tr);
+    const CommGraph g = pipeline(seed);
     const PlaceResult r = place(g, topo, fixed_budget(Ranking::Blend));
     const size_t refined = r.stages.size() - 1;
     const std::vector<Stage> others(r.stages.begin(), r.stages.end() - 1);
@@ -137,4 +143,47 @@ TEST(BlendRanking, RefinedMappingNeedsAShorterPathThanTheNextRankedStage) {
   // Both outcomes occur among these pipelines, so both paths above ran.
   EXPECT_GT(overruled, 0) << "some refined mapping overruled";
   EXPECT_LT(overruled, checked) << "some refined mapping confirmed";
+}
+
+TEST(BlendRanking, RefinedMappingNeedsTheMarginOverTheNextRankedStage) {
+  const Topology topo = fixtures::eight_nodes();
+  // Without the margin (and without the path opinion): which graphs rank the refined mapping first, and by
+  // how much its blend time is below the stage ranked first among the others.
+  std::vector<std::pair<uint32_t, double>> below;
+  for (uint32_t seed = 1; seed <= 12; ++seed) {
+    PlaceOptions o = fixed_budget(Ranking::Blend);
+    o.path_opinion = false;
+    const PlaceResult r = place(pipeline(seed), topo, o);
+    EXPECT_FALSE(r.second.checked) << "margin 0: off";
+    const size_t refined = r.stages.size() - 1;
+    if (r.chosen_index != refined) continue;
+    const std::vector<Stage> others(r.stages.begin(), r.stages.end() - 1);
+    below.push_back({seed, 1 - r.stages[refined].blend_s / r.stages[expected_pick(others)].blend_s});
+  }
+  ASSERT_GE(below.size(), 2u) << "the refined mapping ranked first on some pipelines";
+  std::vector<double> fr;
+  for (auto &b : below) fr.push_back(b.second);
+  std::sort(fr.begin(), fr.end());
+  ASSERT_LT(fr.front(), fr.back());
+  const double margin = (fr.front() + fr.back()) / 2;  // between the smallest and the largest: both outcomes
+  int overruled = 0;
+  for (auto &[seed, fraction] : below) {
+    PlaceOptions o = fixed_budget(Ranking::Blend);
+    o.path_opinion = false;
+    o.refined_margin = margin;
+    const PlaceResult r = place(pipeline(seed), topo, o);
+    const size_t refined = r.stages.size() - 1;
+    ASSERT_TRUE(r.second.checked) << "seed " << seed;
+    const std::vector<Stage> others(r.stages.begin(), r.stages.end() - 1);
+    EXPECT_EQ(r.second.start, expected_pick(others)) << "seed " << seed;
+    EXPECT_DOUBLE_EQ(r.second.start_s, r.stages[r.second.start].blend_s);
+    EXPECT_DOUBLE_EQ(r.second.refined_s, r.stages[refined].blend_s);
+    EXPECT_DOUBLE_EQ(r.second.margin, margin);
+    EXPECT_EQ(r.second.overruled, fraction <= margin) << "seed " << seed << ": " << fraction << " below";
+    EXPECT_EQ(r.chosen_index, r.second.overruled ? r.second.start : refined) << "seed " << seed;
+    overruled += r.second.overruled;
+  }
+  EXPECT_GT(overruled, 0);
+  EXPECT_LT(overruled, static_cast<int>(below.size()));
+  EXPECT_DOUBLE_EQ(PlaceOptions{}.refined_margin, kRefinedMargin);
 }

@@ -106,3 +106,33 @@ TEST_F(PlaceBudget, NegativeBudgetIsAUsageError) {
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("--max-evals must be >= 0"), std::string::npos) << r.err;
 }
+
+// --strategy best's margin on the refined mapping (placement/place.hpp SecondOpinion under Ranking::Blend):
+// the scrambled ring's refined mapping ranks first; a margin above its lead writes the stage ranked first
+// among the others instead, a smaller one keeps it, 0 checks nothing; all of it in the --json report.
+TEST_F(PlaceBudget, RefinedMarginDecidesBetweenTheRefinedMappingAndTheNextStage) {
+  auto best = [&](const std::string &margin) {
+    Result r = sh(std::string("'") + ARCOLL_CLI + "' place '" + dir + "/ring.arctrace' --topology '" + dir +
+                      "/topology.conf' --hosts '" + dir + "/hosts.txt' --json -o '" + dir +
+                      "/best.hosts' --refined-margin " + margin,
+                  dir);
+    EXPECT_EQ(r.rc, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  };
+  const auto off = best("0");
+  const std::string refined = off.at("stages").back().at("name");
+  ASSERT_EQ(off.at("chosen"), refined) << off.dump(1);
+  EXPECT_FALSE(off.contains("second_opinion"));
+  for (const char *m : {"0.001", "0.999"}) {
+    const auto j = best(m);
+    ASSERT_TRUE(j.contains("second_opinion")) << j.dump(1);
+    const auto &o = j.at("second_opinion");
+    EXPECT_DOUBLE_EQ(o.at("margin").get<double>(), std::stod(m));
+    EXPECT_DOUBLE_EQ(o.at("refined_s").get<double>(), j.at("stages").back().at("blend_s").get<double>());
+    EXPECT_NE(o.at("start"), refined);
+    const bool below = o.at("refined_s").get<double>() < o.at("start_s").get<double>() * (1 - std::stod(m));
+    EXPECT_EQ(o.at("overruled").get<bool>(), !below);
+    EXPECT_EQ(j.at("chosen"), below ? refined : o.at("start").get<std::string>()) << j.dump(1);
+    EXPECT_EQ(below, std::string(m) == "0.001") << "a lead between 0.1 % and 99.9 %";
+  }
+}

@@ -122,7 +122,7 @@ TEST_F(PlaceRank, DefaultRanksByTheBlendTimeAndCountIsTheOldRanking) {
     if (start < 0) start = b;
   }
   ASSERT_GE(chosen, 0.0) << "the chosen stage is among the stages";
-  if (!j.at("start_kept").get<bool>() && !j.contains("path_opinion"))
+  if (!j.at("start_kept").get<bool>() && !j.contains("path_opinion") && !j.contains("second_opinion"))
     EXPECT_LE(chosen, lo * (1 + j.at("tie_tolerance").get<double>())) << r.out;
   if (j.at("start_kept").get<bool>()) EXPECT_LE(start, lo * (1 + j.at("tie_tolerance").get<double>())) << r.out;
   r = place("xdlu.arctrace", "");
@@ -136,4 +136,16 @@ TEST_F(PlaceRank, DefaultRanksByTheBlendTimeAndCountIsTheOldRanking) {
   r = place("xdlu.arctrace", "--rank volume");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("--rank"), std::string::npos) << r.err;
+}
+
+// (The margin's decision and report: test_place_budget.cpp, whose ring ranks the refined mapping first.)
+TEST_F(PlaceRank, RefinedMarginOutsideZeroToOneIsAUsageError) {
+  for (const char *bad : {"1.5", "-0.1", "1"}) {
+    Result r = place("xdlu.arctrace", std::string("--refined-margin ") + bad);
+    EXPECT_EQ(r.rc, 2) << bad;
+    EXPECT_NE(r.err.find("--refined-margin"), std::string::npos) << r.err;
+  }
+  Result r = place("xdlu.arctrace", "--json --refined-margin 0");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(r.out).contains("second_opinion")) << "margin 0: off";
 }
