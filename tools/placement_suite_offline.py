@@ -13,8 +13,14 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       the sum / max of the two normalised costs, a hop-bytes guard on the refined row, and the critical paths
       (placement/critical_path.hpp: by sets cp*, contention-free cpf*, with time overlap cpo*) as a third opinion
       on the refined row, a guard against the start, or the ranking; cpo_opinion_0.01 was `arcoll place`'s
-      default from 29 Nov (PathOpinion, `--rank count`), blend_ties_cpo_keep_start is it since 30 Nov (the
-      blend model's ranking with ties and the kept start, then the path opinion: placement/place.hpp Ranking).
+      default from 29 Nov (PathOpinion, `--rank count`), blend_ties_cpo_keep_start from 30 Nov (the
+      blend model's ranking with ties and the kept start, then the path opinion: placement/place.hpp Ranking),
+      blend_margin_0.05 is it since the twenty-fourth session (the same, the refined row written only when its
+      blend cost is more than 5 % below the next ranked row's: place.hpp SecondOpinion, --refined-margin).
+
+  placement_suite_offline.py fidelity DIR [--build B]
+      Spearman of the count model, the blend model and the overlap critical path with the SMPI time over
+      each workload's fidelity mappings (the suite's Spearman column, with the path added).
 
   placement_suite_offline.py paths DIR [--build B]
       Spearman of the count model and of the overlap critical path with the SMPI time over each setting's
@@ -190,15 +196,42 @@ def paths(a):
                   f"overlap path {rho(cpo):5.2f}")
 
 
+def fidelity(a):
+    """Spearman of the count model, the blend model and the overlap critical path with the SMPI time over
+    every mapping of each workload's fidelity set (the strategies', the picks' and the random ones)."""
+    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    for setting, ws in d.items():
+        machine = setting.replace("-random", "")
+        for w, res in ws.items():
+            pts = res.get("fidelity", {}).get("points", [])
+            if len(pts) < 3:
+                continue
+            trace = os.path.join(a.dir, machine, w + ".arctrace")
+            cpo = []
+            for pt in pts:
+                m = re.fullmatch(r"random seed (\d+)", pt["label"])
+                name = f"random{int(m.group(1)) - 1000}" if m else pt["label"]
+                cpo.append(evaluate(a.arcoll, machine, trace, os.path.join(a.dir, setting, w, name + ".hosts"),
+                                    key="critical_path_overlap_s"))
+            sim = [pt["sim_s"] for pt in pts]
+            if len(set(sim)) < 2:
+                print(f"{setting:14s} {w:18s} n={len(pts):2d} SMPI time equal on all")
+                continue
+            rho = lambda x: spearman(x, sim)
+            path = f"{rho(cpo):5.2f}" if min(cpo) >= 0 else "    -"
+            print(f"{setting:14s} {w:18s} n={len(pts):2d} Spearman count {rho([p['model_s'] for p in pts]):5.2f} "
+                  f"blend {rho([p['model_blend_s'] for p in pts]):5.2f} overlap path {path}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["sets", "rules", "paths"])
+    ap.add_argument("what", choices=["sets", "rules", "paths", "fidelity"])
     ap.add_argument("dir", help="the suite's --out directory")
     ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                                     "build"))
     a = ap.parse_args()
     a.arcoll = os.path.join(a.build, "tools", "arcoll")
-    {"sets": sets, "rules": rules, "paths": paths}[a.what](a)
+    {"sets": sets, "rules": rules, "paths": paths, "fidelity": fidelity}[a.what](a)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@
  *       alltoall: the block of one rank; the v-variants: its mean, blocks of
  *       0.5, 1, 1.5 x that, coll_loop_v.h), rounded down
  *       to whole 4-byte unsigned elements (default 32768)
- *   -n  calls (default 200);  -r root (default 0);  -S seed of `noise` (default 1)
+ *   -n  calls (default 200);  -r root (default 0);  -S seed of `noise` and `moving` (default 1)
  *   -v  every rank prints its own time inside and loop time to stderr (RANK r ...)
  *   -p  rank 0 also prints, per call c, the time inside summed over ranks
  *       (CALL c inside_sum=<s>), one MPI_Reduce of the calls' times after the
@@ -25,7 +25,9 @@
  *                  binomial tree from root 0, subtree P/8; not P/2)
  *       eight_late ranks (i*P/8 + P/16) % P, i = 0..7 (inner nodes with
  *                  children from root 0), the root left out
- *       moving     rank ((call/10)*37 + 11) % P (the next rank if that is the root)
+ *       moving     rank ((call/10)*37 + 11) % P with -S 1, else a rank drawn per
+ *                  window of 10 calls (splitmix64 of (seed, call/10)); the next
+ *                  rank if that is the root
  *       noise      every rank, 0..200 us, splitmix64 of (seed, rank, call)
  *       late_root  the root
  *       seed001    rank P/2 (seed 001: rank 128 of 256 loaded, 3 ms)
@@ -136,7 +138,9 @@ static double delay_of(int scen, int me, int P, int root, int c, double d, uint6
       }
       return 0;
     case S_MOVING: {
-      int r = (int)(((long)(c / 10) * 37 + 11) % P);
+      const long w = c / 10; /* -S 1: the table's sequence; another seed: a random rank per window */
+      int r = seed == 1 ? (int)((w * 37 + 11) % P)
+                        : (int)(splitmix64(splitmix64(seed) ^ (uint64_t)w) % (uint64_t)P);
       if (r == root) r = (r + 1) % P;
       return me == r ? d : 0;
     }
