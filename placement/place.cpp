@@ -48,7 +48,7 @@ namespace {
 // The first `leading` stages (all of them when leading >= stages.size()); std::invalid_argument when none.
 size_t leading_count(const std::vector<Stage> &stages, size_t leading) {
   const size_t n = std::min(leading, stages.size());
-  if (n == 0) throw std::invalid_argument("choose_stage: no stages");
+  if (n == 0) throw std::invalid_argument("choose_stage / tie_limit: no stages");
   return n;
 }
 }  // namespace

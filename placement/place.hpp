@@ -236,9 +236,10 @@ struct PlaceOptions {
  * choose_stage() of all of them by the blend model's T (Ranking::Blend,
  * the default under Contention::Count: every stage's Stage::blend_s is
  * computed) or by the cost in use (Ranking::Count, or another contention
- * model), except that a refined mapping whose critical path is not shorter
- * than that of the stage ranked first among the others gives way to that
- * stage (PathOpinion), under Ranking::Count one the blend model does not
+ * model), except that a refined mapping whose blend time is not more than
+ * PlaceOptions::refined_margin below that of the stage ranked first among
+ * the others (Ranking::Blend, SecondOpinion), or whose critical path is not
+ * shorter than that stage's, gives way to that stage (PathOpinion), under Ranking::Count one the blend model does not
  * confirm gives way to its start (SecondOpinion), and that the start itself
  * is written when it is within the tie tolerance of the lowest estimated
  * time (PlaceOptions::keep_start).
