@@ -122,8 +122,7 @@ double tie_limit(const std::vector<Stage> &stages, double rel_tol = kTieToleranc
  * workload x machine x start settings): 33 default picks within 5 % of the
  * best strategy's SMPI time against 30 for the count model alone (node16
  * halo3d from both starts, umt_like from random).
- */
-/**
+ *
  * Under Ranking::Blend the same struct holds the *margin* check: a refined
  * mapping ranked first is written only when its blend time is below that of
  * the stage ranked first among the others by more than
@@ -141,7 +140,8 @@ double tie_limit(const std::vector<Stage> &stages, double rel_tol = kTieToleranc
 struct SecondOpinion {
   bool checked = false;       ///< the refinement's mapping had the lowest count cost and was compared
   bool overruled = false;     ///< the blend model did not rate it lower: the start was written
-  size_t start = 0;           ///< index of the refinement's start among the stages
+  size_t start = 0;           ///< index of the refinement's start among the stages (Ranking::Count), or of
+                              ///< the stage ranked first among the others (Ranking::Blend)
   double start_s = 0;         ///< blend model T of the start, seconds
   double refined_s = 0;       ///< blend model T of the refinement's mapping, seconds
   double margin = 0;          ///< Ranking::Blend: the fraction refined_s had to be below start_s by (refined_margin)
@@ -239,8 +239,9 @@ struct PlaceOptions {
  * model), except that a refined mapping whose blend time is not more than
  * PlaceOptions::refined_margin below that of the stage ranked first among
  * the others (Ranking::Blend, SecondOpinion), or whose critical path is not
- * shorter than that stage's, gives way to that stage (PathOpinion), under Ranking::Count one the blend model does not
- * confirm gives way to its start (SecondOpinion), and that the start itself
+ * shorter than that stage's (PathOpinion), gives way to that stage; under
+ * Ranking::Count one the blend model does not confirm gives way to its
+ * start (SecondOpinion); and the start itself
  * is written when it is within the tie tolerance of the lowest estimated
  * time (PlaceOptions::keep_start).
  */

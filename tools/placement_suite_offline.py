@@ -153,8 +153,8 @@ def rules(a):
             # The same with a margin on the refined row: a mapping searched to minimise one model carries that
             # model's error in its favour (the optimiser's curse), so it is written only when its blend time is
             # below the stage ranked first among the others by more than the margin.
+            full, pre = choose(ROWS, True, b), choose(ROWS[:-1], True, b)
             for mg in (0.02, 0.03, 0.05, 0.08):
-                full, pre = choose(ROWS, True, b), choose(ROWS[:-1], True, b)
                 picks[f"blend_margin_{mg}"] = (
                     full if full != "refined" or (b("refined") < b(pre) * (1 - mg) and
                                                   (not has_cp or cpo("refined") * 1.01 < cpo(pre))) else pre)
@@ -209,6 +209,7 @@ def fidelity(a):
             trace = os.path.join(a.dir, machine, w + ".arctrace")
             cpo = []
             for pt in pts:
+                # placement_experiments.py labels the mapping file random<k>.hosts "random seed <1000 + k>"
                 m = re.fullmatch(r"random seed (\d+)", pt["label"])
                 name = f"random{int(m.group(1)) - 1000}" if m else pt["label"]
                 cpo.append(evaluate(a.arcoll, machine, trace, os.path.join(a.dir, setting, w, name + ".hosts"),
