@@ -2,6 +2,8 @@
 #include "cost.hpp"
 
 #include <algorithm>
+#include <tuple>
+#include <unordered_map>
 
 #include "fluid.hpp"
 
@@ -102,12 +104,63 @@ double set_time(const std::vector<Message> &msgs, const Topology &topo, const Ma
   return step_cost(msgs, topo, map, load, vload, rbuf, nullptr);
 }
 
+namespace {
+
+// Order-independent hash of a step's messages (sum of mixed per-message hashes).
+uint64_t step_hash(const std::vector<Message> &msgs) {
+  uint64_t h = msgs.size();
+  for (auto &m : msgs) {
+    uint64_t x = (static_cast<uint64_t>(static_cast<uint32_t>(m.src)) << 32 | static_cast<uint32_t>(m.dst)) ^
+                 (m.bytes * 0x9e3779b97f4a7c15ULL);
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL; x ^= x >> 27; x *= 0x94d049bb133111ebULL; x ^= x >> 31;
+    h += x;
+  }
+  return h;
+}
+
+std::vector<Message> sorted_msgs(const std::vector<Message> &msgs) {
+  std::vector<Message> v = msgs;
+  std::sort(v.begin(), v.end(), [](const Message &a, const Message &b) {
+    return std::tie(a.src, a.dst, a.bytes) < std::tie(b.src, b.dst, b.bytes);
+  });
+  return v;
+}
+
+bool same_order(const std::vector<Message> &a, const std::vector<Message> &b) {
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].src != b[i].src || a[i].dst != b[i].dst || a[i].bytes != b[i].bytes) return false;
+  return true;
+}
+
+// The same messages, in any order (the trace's order first: no copy when it matches).
+bool same_msgs(const std::vector<Message> &a, const std::vector<Message> &b) {
+  if (a.size() != b.size()) return false;
+  return same_order(a, b) || same_order(sorted_msgs(a), sorted_msgs(b));
+}
+
+}  // namespace
+
 CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_min_msgs, size_t per_link_budget)
-    : g_(g), topo_(topo), steps_of_rank_(g.nranks), load_(topo.links.size(), 0), pl_of_step_(g.steps.size(), -1),
-      pl_msgs_of_rank_(g.nranks) {
+    : g_(g), topo_(topo), rep_(g.steps.size()), weight_(g.steps.size(), 0.0), steps_of_rank_(g.nranks),
+      load_(topo.links.size(), 0), pl_of_step_(g.steps.size(), -1), pl_msgs_of_rank_(g.nranks) {
+  // Identical steps (the same messages: an iterative program repeats its pattern) are
+  // evaluated once, weighted by their count.
+  std::unordered_map<uint64_t, std::vector<int>> by_hash;
+  for (size_t t = 0; t < g.steps.size(); ++t) {
+    auto &cands = by_hash[step_hash(g.steps[t].msgs)];
+    int r = static_cast<int>(t);
+    for (int c : cands)
+      if (same_msgs(g.steps[c].msgs, g.steps[t].msgs)) { r = c; break; }
+    if (r == static_cast<int>(t)) {
+      cands.push_back(r);
+      unique_.push_back(r);
+    }
+    rep_[t] = r;
+    weight_[r] += 1.0;
+  }
   const size_t L = topo.links.size();
   size_t used = 0;
-  for (size_t t = 0; t < g.steps.size(); ++t) {
+  for (int t : unique_) {
     const auto &msgs = g.steps[t].msgs;
     const bool per_link_model = topo.contention == Contention::Count || topo.contention == Contention::Volume;
     if (per_link_model && !msgs.empty() && msgs.size() >= per_link_min_msgs && used + L <= per_link_budget) {
@@ -126,14 +179,14 @@ CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_m
     for (auto &m : msgs) {
       for (int r : {m.src, m.dst}) {
         auto &v = steps_of_rank_[r];
-        if (v.empty() || v.back() != static_cast<int>(t)) v.push_back(static_cast<int>(t));
+        if (v.empty() || v.back() != t) v.push_back(t);
       }
     }
   }
   touched_mark_.assign(pl_.size(), 0);
 }
 
-double CostModel::step_time(size_t t) const { return step_[t]; }
+double CostModel::step_time(size_t t) const { return step_[rep_[t]]; }
 
 double CostModel::pl_link_value(const PerLinkStep &p, int k) const {
   double v = 0;
@@ -225,7 +278,7 @@ void CostModel::pl_move(int a, int oha, int b, int ohb, bool record) {
     const size_t t = pl_step_[i];
     if (record) usteps_.emplace_back(static_cast<int>(t), step_[t]);
     double nt = pl_[i].seg[1];
-    total_ += nt - step_[t];
+    total_ += weight_[t] * (nt - step_[t]);
     step_[t] = nt;
   }
 }
@@ -234,14 +287,14 @@ double CostModel::reset(const Mapping &map) {
   map_ = map;
   step_.assign(g_.steps.size(), 0);
   total_ = 0;
-  for (size_t t = 0; t < g_.steps.size(); ++t) {
+  for (int t : unique_) {
     if (pl_of_step_[t] >= 0) {
       pl_build(pl_of_step_[t]);
       step_[t] = pl_[pl_of_step_[t]].seg[1];
     } else {
       step_[t] = step_cost(g_.steps[t].msgs, topo_, map_, load_, vload_, rbuf_, nullptr);
     }
-    total_ += step_[t];
+    total_ += weight_[t] * step_[t];
   }
   return total_;
 }
@@ -259,7 +312,7 @@ double CostModel::apply(int a, int ha, int b, int hb) {
   auto redo = [&](int t) {
     usteps_.emplace_back(t, step_[t]);
     double nt = step_cost(g_.steps[t].msgs, topo_, map_, load_, vload_, rbuf_, nullptr);
-    total_ += nt - step_[t];
+    total_ += weight_[t] * (nt - step_[t]);
     step_[t] = nt;
   };
   // Merge the two sorted step lists so that a step of both is evaluated once.

@@ -2,6 +2,8 @@
 // switch<->switch 2 us, 0.5e9 B/s; node-internal 0.1 us, 1e10 B/s).
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "cost.hpp"
 #include "fixtures.hpp"
 
@@ -83,6 +85,43 @@ TEST(Cost, IncrementalModelMatchesFullEvaluation) {
   cm.undo();
   EXPECT_EQ(cm.mapping(), m);
   EXPECT_DOUBLE_EQ(cm.total(), estimated_time(g, t, m));
+}
+
+// Steps with the same messages in another order are evaluated once and counted twice (cost.hpp
+// CostModel): totals, step times and every move still match the full evaluation, under each
+// contention model with a whole-step path and the per-link one (per_link_min_msgs 1).
+TEST(Cost, RepeatedStepsCountedByTheirMultiplicity) {
+  for (Contention c : {Contention::Count, Contention::Volume, Contention::Blend}) {
+    for (size_t per_link : {size_t(256), size_t(1)}) {
+      Topology t = four_single();
+      t.contention = c;
+      CommGraph g = graph(4, {{{0, 2, 1000}, {1, 3, 1000}},
+                              {{2, 1, 9}},
+                              {{1, 3, 1000}, {0, 2, 1000}},  // step 0 in another order
+                              {{0, 2, 1000}, {1, 3, 999}},   // not the same
+                              {{2, 1, 9}}});
+      CostModel cm(g, t, per_link);
+      Mapping m{0, 1, 2, 3};
+      const CostReport full = evaluate(g, t, m);
+      EXPECT_NEAR(cm.reset(m), full.time_s, 1e-18);
+      for (size_t s = 0; s < g.steps.size(); ++s) EXPECT_DOUBLE_EQ(cm.step_time(s), full.step_time_s[s]) << s;
+      std::mt19937 rng(5);
+      for (int k = 0; k < 40; ++k) {
+        const int a = rng() % 4, b = rng() % 4;
+        if (a == b) continue;
+        Mapping next = cm.mapping();
+        std::swap(next[a], next[b]);
+        const double after = cm.apply(a, next[a], b, next[b]);
+        const CostReport e = evaluate(g, t, next);
+        EXPECT_NEAR(after, e.time_s, 1e-12 * e.time_s) << "move " << k;  // the running sum rounds
+        for (size_t s = 0; s < g.steps.size(); ++s) EXPECT_DOUBLE_EQ(cm.step_time(s), e.step_time_s[s]);
+        if (k % 3 == 0) {
+          cm.undo();
+          EXPECT_NEAR(cm.total(), estimated_time(g, t, cm.mapping()), 1e-12 * e.time_s);
+        }
+      }
+    }
+  }
 }
 
 // Contention::Volume (cost.hpp): a message takes L + max over its route's links of (bytes of the
