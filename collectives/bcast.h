@@ -136,8 +136,8 @@ int arcoll_bcast_twotree(void *buf, MPI_Aint count, MPI_Datatype datatype, int r
  * rank sends the message twice per call (the chain: once, binomial: log2 P
  * times), and a late rank on one of the P/2 leaf positions delays nobody:
  * the tree the late-rank orders use for streaming bcasts (adapt/late_order.c).
- * Cost: the pipeline of k segments through the root's 1 (or 2) children
- * and floor(log2 m) levels of fan-out 2 (model_bcast.c).  Honours: order, segment_bytes, tag.
+ * Cost: the pipeline of k segments through the root's 2 children and
+ * floor(log2 m) more levels of fan-out 2 (model_bcast.c).  Honours: order, segment_bytes, tag.
  */
 int arcoll_bcast_binary(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                         MPI_Comm comm, const arcoll_sched_t *s);

@@ -53,15 +53,15 @@ double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double 
     return pipeline(c, NULL, P - 1, k, M / k, 0);
   }
   if (!strcmp(name, "binary")) {
-    /* tree_extra.h arcoll_tree_binary: the root sends to 1 child (2 when
-     * P - 1 is even), then floor(log2 m) levels of the in-order tree over
-     * m = P-1 or P-2 positions, every inner rank sending each segment to
-     * its two children at once. */
+    /* tree_extra.h arcoll_tree_binary: the root sends to 2 children (1
+     * when P = 2), then the deepest path has floor(log2 m) more hops
+     * (m = P-1 or P-2: the in-order tree's levels), every inner rank
+     * sending each segment to its two children at once. */
     const long m = (P - 1) % 2 ? P - 1 : P - 2;
     int D = 1;
     while (m > 0 && (2L << (D - 1)) <= m) ++D;
     if (D > 63) D = 63;
-    fan[0] = m < P - 1 ? 2 : 1;
+    fan[0] = P > 2 ? 2 : 1;
     for (int i = 1; i < D; ++i) fan[i] = 2;
     double k = nsegments(M, seg);
     return pipeline(c, fan, D, k, M / k, 0);

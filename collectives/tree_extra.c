@@ -112,35 +112,65 @@ int arcoll_tree_flat(const int *order, int P, int me, arcoll_tree_t *tree) {
   return fill(tree, P, order[0], me, 0, -1, order + 1, P - 1);
 }
 
+/* Links of position pos in arcoll_tree_binary's tree over P positions, as
+ * positions (parent -1 for the root; children in sending order).  m odd,
+ * h = range_root(1, m) (the in-order tree's top, even): the root's
+ * children are the tops of [h+1, m] and [1, h-1]; position h takes the place
+ * of leaf h+1 (the leftmost node of [h+1, m]), with h+1 as its child, and
+ * position n = P-1 when m < n as its second child. */
+static int binary_links(int P, int pos, int *parent, int ch[2]) {
+  const int n = P - 1, m = n % 2 ? n : n - 1;
+  int nc = 0;
+  *parent = -1;
+  if (m < 3) { /* P <= 3: the root is the parent of every position */
+    if (pos == 0)
+      for (int q = 1; q <= n; ++q) ch[nc++] = q;
+    else *parent = 0;
+    return nc;
+  }
+  const int h = range_root(1, m);
+#define SUB(x) ((x) == h + 1 ? h : (x)) /* position h stands where leaf h+1 was */
+  if (pos == 0) {
+    ch[nc++] = SUB(range_root(h + 1, m));
+    ch[nc++] = range_root(1, h - 1);
+    return nc;
+  }
+  int tp, tl, tr;
+  if (pos > m) { /* n, P-1 even */
+    *parent = h;
+    return 0;
+  }
+  if (pos == h + 1) {
+    *parent = h;
+    return 0;
+  }
+  inorder_links(m, pos == h ? h + 1 : pos, &tp, &tl, &tr);
+  *parent = tp == h ? 0 : SUB(tp);
+  if (pos == h) {
+    ch[nc++] = h + 1;
+    if (m < n) ch[nc++] = n;
+    return nc;
+  }
+  if (tl) ch[nc++] = SUB(tl);
+  if (tr) ch[nc++] = SUB(tr);
+#undef SUB
+  return nc;
+}
+
 int arcoll_binary_parent_pos(int pos, int P) {
   if (pos <= 0 || pos >= P) return -1;
-  const int n = P - 1;
-  /* n even: node n hangs from the root, the others form the tree over 1..n-1 */
-  const int m = n % 2 ? n : n - 1;
-  if (pos > m) return 0;
-  int parent, left, right;
-  inorder_links(m, pos, &parent, &left, &right);
+  int parent, ch[2];
+  binary_links(P, pos, &parent, ch);
   return parent;
 }
 
 int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree) {
-  int pos, rc, ch[2], nc = 0, parent = -1;
+  int pos, rc, ch[2], parent;
   memset(tree, 0, sizeof(*tree));
   if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
-  const int n = P - 1, m = n % 2 ? n : n - 1; /* the in-order tree over 1..m */
-  if (pos == 0) {
-    if (m >= 1) ch[nc++] = order[range_root(1, m)];
-    if (n >= 1 && m < n) ch[nc++] = order[n];
-  } else if (pos > m) {
-    parent = order[0];
-  } else {
-    int tp, tl, tr;
-    inorder_links(m, pos, &tp, &tl, &tr);
-    parent = order[tp];
-    if (tl) ch[nc++] = order[tl];
-    if (tr) ch[nc++] = order[tr];
-  }
-  return fill(tree, P, order[0], me, pos, parent, ch, nc);
+  const int nc = binary_links(P, pos, &parent, ch);
+  for (int i = 0; i < nc; ++i) ch[i] = order[ch[i]];
+  return fill(tree, P, order[0], me, pos, parent < 0 ? -1 : order[parent], ch, nc);
 }
 
 /* Unit radix^i of the lowest non-zero base-radix digit of position q > 0. */

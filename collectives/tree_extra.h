@@ -51,20 +51,32 @@ int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_
 
 /**
  * Binary tree whose subtrees are contiguous ranges of positions (the
- * pipelined binary tree of bcast.h `binary`): the non-root positions 1..m
- * (m = P-1 when P-1 is odd, else P-2) form the in-order tree of
+ * pipelined binary tree of bcast.h `binary`).  Built on the in-order tree
+ * over positions 1..m (m = P-1 when P-1 is odd, else P-2) of
  * arcoll_tree_twotree's T1 (range roots: the numbers with the most trailing
  * zeros, so the odd positions are exactly its leaves and position q's
- * subtree is [q - u + 1, q + u - 1], u = q's lowest set bit); the root has
- * that tree's root as its child and, when P-1 is even, position P-1 as a
- * second one, a leaf.  So the leaves are the leaves of the binomial tree
+ * subtree is [q - u + 1, q + u - 1], u = q's lowest set bit), without its
+ * top h (the largest power of two <= m): the root (position 0) has two
+ * children, the tops of [h+1, m] (sent first: the larger side) and
+ * [1, h-1]; position h stands where leaf h+1 stood, with h+1 as its only
+ * child and, when P-1 is even, position P-1 as its second (P <= 3: the root
+ * is the parent of all).  So the leaves are the leaves of the binomial tree
  * over the same positions (odd positions and P-1), where the late-rank
- * orders put late ranks (adapt/order.h), and with ranks numbered by node
- * and switch a subtree stays on its switch: the heap order (children 2p+1,
- * 2p+2: MPICH's, Open MPI's, SMPI's NTSB) sends every level across the
- * uplinks at once (SMPI two-level tree, 160:1 uplinks, P = 64, 32 KiB
- * bcast, 200 calls: 72.5 s summed inside, against 5.9 for binomial).
- * Every rank has at most 2 children.
+ * orders put late ranks (adapt/order.h); below the root no position has
+ * more than max(h - 2, P - 1 - h) descendants (P/2 - 1 when P is a power
+ * of two; the in-order tree's top had P - 2 below it: a late rank nobody
+ * knows yet, e.g. before the first lateness summary, delayed all of them:
+ * SMPI flat P = 64, 32 KiB bcast, rank 32 late by 3 ms, 200 calls, 1.288 ->
+ * 1.094 s summed inside, bench/README.md "The binary tree's root has two
+ * children");
+ * the depth is at most floor(log2 (P-1)) + 1 hops, that of the in-order
+ * tree under the root; and with ranks numbered by node and switch a subtree
+ * stays on its switch (when P-1 is even, once position P-1 is left out: it
+ * hangs under h): the heap
+ * order (children 2p+1, 2p+2: MPICH's, Open MPI's, SMPI's NTSB) sends every
+ * level across the uplinks at once (SMPI two-level tree, 160:1 uplinks,
+ * P = 64, 32 KiB bcast, 200 calls: 72.5 s summed inside, against 5.9 for
+ * binomial).  Every rank has at most 2 children.
  */
 int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree);
 

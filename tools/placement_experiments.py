@@ -306,7 +306,8 @@ class Runner:
                 return
             seen.add(key)
             ev = self.evaluate(m, trace, map_path)
-            pt = {"label": label, "model_s": ev["time_s"], "hop_bytes": ev["hop_bytes"]}
+            pt = {"label": label, "mapping": os.path.basename(map_path), "model_s": ev["time_s"],
+                  "hop_bytes": ev["hop_bytes"]}
             for c in ALT_MODELS:  # the fluid model is slow: 256 ranks at most
                 ok = self.has["--contention"] and (c != "fluid" or m["nranks"] <= 256)
                 pt[f"model_{c}_s"] = self.evaluate(m, trace, map_path, c)["time_s"] if ok else float("nan")

@@ -196,6 +196,15 @@ def paths(a):
                   f"overlap path {rho(cpo):5.2f}")
 
 
+def mapping_file(pt):
+    """The mapping file of a fidelity point (its "mapping" field; the suites of 30 Nov and before have
+    only the label, and placement_experiments.py wrote "random seed <1000 + k>" to random<k>.hosts)."""
+    if "mapping" in pt:
+        return pt["mapping"]
+    m = re.fullmatch(r"random seed (\d+)", pt["label"])
+    return (f"random{int(m.group(1)) - 1000}" if m else pt["label"]) + ".hosts"
+
+
 def fidelity(a):
     """Spearman of the count model, the blend model and the overlap critical path with the SMPI time over
     every mapping of each workload's fidelity set (the strategies', the picks' and the random ones)."""
@@ -209,10 +218,7 @@ def fidelity(a):
             trace = os.path.join(a.dir, machine, w + ".arctrace")
             cpo = []
             for pt in pts:
-                # placement_experiments.py labels the mapping file random<k>.hosts "random seed <1000 + k>"
-                m = re.fullmatch(r"random seed (\d+)", pt["label"])
-                name = f"random{int(m.group(1)) - 1000}" if m else pt["label"]
-                cpo.append(evaluate(a.arcoll, machine, trace, os.path.join(a.dir, setting, w, name + ".hosts"),
+                cpo.append(evaluate(a.arcoll, machine, trace, os.path.join(a.dir, setting, w, mapping_file(pt)),
                                     key="critical_path_overlap_s"))
             sim = [pt["sim_s"] for pt in pts]
             if len(set(sim)) < 2:

@@ -99,26 +99,29 @@ TEST(Caused, ChainParentIsThePreviousPosition) {
   EXPECT_EQ(c[(root + 4) % P], 0.0);              // delayed by it, did not cause it
 }
 
-TEST(Caused, BinaryParentIsTheRangeRoot) {
+TEST(Caused, BinaryParentComesFromTheBinaryTree) {
   // the binary tree of arcoll_tree_binary (ARCOLL_LATE_BINARY), P = 8: root
-  // -> 4, 4 -> 2 and 6, 2 -> 1 and 3, 6 -> 5 and 7; position 2 late by
-  // 300 us: it caused it, its children 1 and 3 were delayed; position 1
-  // (binomial parent 0) is not charged
+  // -> 6 and 2, 6 -> 4 and 7, 4 -> 5, 2 -> 1 and 3; position 4 late by
+  // 300 us: it caused it, its child 5 was delayed; position 5 (binomial
+  // parent 4, but also position 4's child here) and position 7 (binomial
+  // parent 6, its parent here too) are not charged
   const int P = 8, root = 0;
   const double t = 10e-6;
   std::vector<double> e(P, 0.0), x(P);
   auto depth = [](int p) { int d = 0; while (p > 0) p = arcoll_binary_parent_pos(p, 8), ++d; return d; };
-  EXPECT_EQ(depth(4), 1);
-  EXPECT_EQ(depth(1), 3);
+  EXPECT_EQ(depth(6), 1);
+  EXPECT_EQ(depth(4), 2);
+  EXPECT_EQ(depth(5), 3);
+  EXPECT_EQ(depth(1), 2);
   for (int p = 0; p < P; ++p) x[p] = depth(p) * t;
-  e[2] = 3e-4, x[2] = 3e-4 + 1e-8;
-  x[1] = x[3] = 3e-4 + t;
+  e[4] = 3e-4, x[4] = 3e-4 + 1e-8;
+  x[5] = 3e-4 + t;
   auto rec = call(P, root, e, t, 0, 77, x);
   for (auto &r : rec) r.flags |= ARCOLL_LATE_BINARY;
   auto c = caused(P, root, rec);
-  EXPECT_NEAR(c[2], 3e-4 - t - t, 1e-9);  // after its parent's (position 4) exit at t, one level
+  EXPECT_NEAR(c[4], 3e-4 - t - t, 1e-9);  // after its parent's (position 6) exit at t, one level
   for (int r = 0; r < P; ++r)
-    if (r != 2) EXPECT_EQ(c[r], 0.0) << r;
+    if (r != 4) EXPECT_EQ(c[r], 0.0) << r;
 }
 
 TEST(Caused, TowardTheRootALateLeafIsChargedNotItsParent) {

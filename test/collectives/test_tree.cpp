@@ -73,10 +73,13 @@ TEST(Tree, BinomialAndChainAllSizes) {
 }
 
 // Subtrees are contiguous ranges of positions (locality for ranks numbered
-// by node and switch), the leaves are exactly the binomial tree's leaves
-// over the same positions (where late-rank orders put late ranks), at most
-// two children, depth <= floor(log2 P) + 1, and arcoll_binary_parent_pos
-// agrees with the tree.
+// by node and switch; when P-1 is even, once position P-1 is left out: it
+// hangs under position h, the largest power of two <= P-2), the leaves are
+// exactly the binomial tree's leaves over the same positions (where
+// late-rank orders put late ranks), at most two children, the root two from
+// P = 3 on, no position but the root with P-2 descendants from P = 4 on (at
+// most P/2 - 1 when P is a power of two), depth <= floor(log2 (P-1)) + 1,
+// and arcoll_binary_parent_pos agrees with the tree.
 TEST(Tree, BinaryContiguousSubtreesBinomialLeaves) {
   for (int P = 1; P <= 130; ++P) {
     const std::vector<int> order = random_order(P, 7 * P);
@@ -101,28 +104,60 @@ TEST(Tree, BinaryContiguousSubtreesBinomialLeaves) {
       edges += v.nchildren;
     }
     EXPECT_EQ(edges, P - 1);
+    EXPECT_EQ(t[order[0]].nchildren, std::min(P - 1, 2)) << "P=" << P;
     EXPECT_EQ(arcoll_binary_parent_pos(P, P), -1);
-    int floor_log2 = 0, depth_max = 0;
-    while ((2 << floor_log2) <= P) ++floor_log2;
+    int h = 1;
+    while (2 * h <= P - 2) h *= 2;
+    const int extra = (P - 1) % 2 == 0 && P - 2 >= 3 ? P - 1 : -1;  // the one off its range
+    if (extra > 0) EXPECT_EQ(parent[extra], h) << "P=" << P;
+    const bool pow2 = (P & (P - 1)) == 0;
+    int log2_n = 0, depth_max = 0;
+    while ((2 << log2_n) <= P - 1) ++log2_n;
     for (int pos = 1; pos < P; ++pos) {
-      int d = 0, lo = pos, hi = pos;  // depth, and the positions below pos
+      int d = 0, lo = pos, hi = pos, all = 0;  // depth, and the positions below pos
       for (int q = pos; q > 0; q = parent[q]) ++d;
       depth_max = std::max(depth_max, d);
       for (int x = 1; x < P; ++x)
         for (int q = x; q > 0; q = parent[q])
-          if (q == pos) lo = std::min(lo, x), hi = std::max(hi, x);
+          if (q == pos) {
+            ++all;
+            if (x != extra) lo = std::min(lo, x), hi = std::max(hi, x);
+          }
+      if (P >= 4) EXPECT_LT(all - 1, P - 2) << "P=" << P << " pos=" << pos << ": descendants";
+      if (pow2) EXPECT_LE(all - 1, P / 2 - 1) << "P=" << P << " pos=" << pos << ": descendants";
       int below = 0;
       for (int x = lo; x <= hi; ++x)
         for (int q = x; q > 0; q = parent[q])
           if (q == pos) { ++below; break; }
       EXPECT_EQ(below, hi - lo + 1) << "P=" << P << " pos=" << pos << ": subtree not contiguous";
     }
-    EXPECT_LE(depth_max, P > 1 ? floor_log2 + 1 : 0) << "P=" << P;
+    EXPECT_LE(depth_max, P > 1 ? log2_n + 1 : 0) << "P=" << P;
     for (auto &x : t) arcoll_tree_free(&x);
   }
   const int bad[] = {0, 0, 1};
   arcoll_tree_t x;
   EXPECT_EQ(arcoll_tree_binary(bad, 3, 2, &x), MPI_ERR_ARG);
+}
+
+// P = 64 (the classic order, before any lateness summary): the root sends to
+// 48 and 16, position 32 hangs under 34 with 33 its only child (the in-order
+// tree had 32 as the root's only child, above 62 positions).
+TEST(Tree, KnownBinaryP64) {
+  auto children = [](int P, int pos) {
+    std::vector<int> order(P);
+    for (int i = 0; i < P; ++i) order[i] = i;
+    arcoll_tree_t t;
+    EXPECT_EQ(arcoll_tree_binary(order.data(), P, pos, &t), MPI_SUCCESS);
+    std::vector<int> c(t.children, t.children + t.nchildren);
+    arcoll_tree_free(&t);
+    return c;
+  };
+  EXPECT_EQ(children(64, 0), (std::vector<int>{48, 16}));
+  EXPECT_EQ(children(64, 34), (std::vector<int>{32, 35}));
+  EXPECT_EQ(children(64, 32), (std::vector<int>{33}));
+  EXPECT_EQ(arcoll_binary_parent_pos(32, 64), 34);
+  EXPECT_EQ(children(5, 0), (std::vector<int>{2, 1}));
+  EXPECT_EQ(children(5, 2), (std::vector<int>{3, 4}));
 }
 
 TEST(Tree, KnownBinomialP8) {
