@@ -135,15 +135,11 @@ static int binary_links(int P, int pos, int *parent, int ch[2]) {
     ch[nc++] = range_root(1, h - 1);
     return nc;
   }
+  if (pos == h + 1 || pos > m) { /* h's children: h+1 and (P-1 even) n, both leaves */
+    *parent = h;
+    return 0;
+  }
   int tp, tl, tr;
-  if (pos > m) { /* n, P-1 even */
-    *parent = h;
-    return 0;
-  }
-  if (pos == h + 1) {
-    *parent = h;
-    return 0;
-  }
   inorder_links(m, pos == h ? h + 1 : pos, &tp, &tl, &tr);
   *parent = tp == h ? 0 : SUB(tp);
   if (pos == h) {
