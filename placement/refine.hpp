@@ -56,8 +56,9 @@ struct RefineOptions {
   long max_evals = 0;         ///< bound on candidate evaluations (0 = none): deterministic stop
   int full_neighbourhood = 512;  ///< up to this many ranks, try all swaps
   /// refine_with_blocks(): alternate with block moves (block_moves.hpp); refine() ignores it.
-  /// Off by default (`arcoll place --block-moves`): lower model cost on the 1024-rank fat tree
-  /// (halo2d -6.9 %) but not yet run in SMPI, and it changes the mappings the suite measured.
+  /// Off by default (`arcoll place --block-moves`): in SMPI faster than the refined row on 15 of the
+  /// suite's 50 cells (1024-rank fat tree halo2d -6.7 %), slower on 3, and as the default it would cost
+  /// the chooser 2 of 40 settings (placement/SUITE.md "Opt-in rows and the fidelity at 1024 ranks").
   bool blocks = false;
 };
 

@@ -223,7 +223,7 @@ class Runner:
         kv = dict(t.split("=", 1) for t in mres.group(0).split()[1:] if "=" in t)
         return float(kv["comm_time_s"]), wall
 
-    def place(self, m, trace, out_map, strategy, initial, seed, log_path, contention="count"):
+    def place(self, m, trace, out_map, strategy, initial, seed, log_path, contention="count", extra=()):
         cmd = [self.arcoll, "place", trace, "--topology", m["topology"], "--hosts", m["hosts"], "--json",
                "--seed", str(seed), "--time-limit", str(self.a.time_limit)] + m["params"]
         if self.has["--contention"]:
@@ -234,7 +234,7 @@ class Runner:
             cmd += ["--strategy", strategy]
         if initial != "in-order" and self.has["--initial"]:
             cmd += ["--initial", initial]
-        cmd += ["--format", "slurm", "-o", out_map]
+        cmd += list(extra) + ["--format", "slurm", "-o", out_map]
         p, wall = self.run(cmd, 600, log_path=log_path)
         if p.returncode != 0:
             raise ExperimentError(f"arcoll place failed (exit {p.returncode}): {p.stderr.strip()} (log {log_path})")

@@ -22,6 +22,11 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       Spearman of the count model, the blend model and the overlap critical path with the SMPI time over
       each workload's fidelity mappings (the suite's Spearman column, with the path added).
 
+  placement_suite_offline.py pairs DIR [--gap G]
+      Of the pairs of fidelity mappings whose SMPI times differ by more than G (default 0.05: the chooser's
+      5 % tolerance), the fraction each model (count, blend) orders as SMPI does; pairs closer than G are
+      the ones a chooser within 5 % may order either way (no `arcoll` run: the suite's model columns).
+
   placement_suite_offline.py paths DIR [--build B]
       Spearman of the count model and of the overlap critical path with the SMPI time over each setting's
       distinct strategy mappings.
@@ -158,6 +163,12 @@ def rules(a):
                 picks[f"blend_margin_{mg}"] = (
                     full if full != "refined" or (b("refined") < b(pre) * (1 - mg) and
                                                   (not has_cp or cpo("refined") * 1.01 < cpo(pre))) else pre)
+            # The default (blend_margin_0.05) with a margin on the path opinion too: the refined row is written
+            # only when its overlap critical path is below the other stage's by more than pm (default 1 %).
+            for pm in (0.02, 0.05, 0.08):
+                picks[f"blend_margin_0.05_path_{pm}"] = (
+                    full if full != "refined" or (b("refined") < b(pre) * 0.95 and
+                                                  (not has_cp or cpo("refined") * (1 + pm) < cpo(pre))) else pre)
             for h in (0.1, 0.25, 0.5, 0.75):
                 picks[f"hop_bytes_{h}"] = count if count != "refined" or hb("refined") <= (1 + h) * hb(start) else start
             best = min(rows[r]["sim_s"] for r in ROWS)
@@ -230,15 +241,37 @@ def fidelity(a):
                   f"blend {rho([p['model_blend_s'] for p in pts]):5.2f} overlap path {path}")
 
 
+def pairs(a):
+    """Per workload x setting: the pairs of fidelity mappings more than a.gap apart in SMPI time, and the
+    fraction of them each model orders the same way (ties in a model count as wrong)."""
+    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    total = {"count": [0, 0], "blend": [0, 0]}
+    for setting, ws in d.items():
+        for w, res in ws.items():
+            pts = res.get("fidelity", {}).get("points", [])
+            far = [(p, q) for i, p in enumerate(pts) for q in pts[i + 1:]
+                   if max(p["sim_s"], q["sim_s"]) > (1 + a.gap) * min(p["sim_s"], q["sim_s"])]
+            cells = []
+            for model, key in (("count", "model_s"), ("blend", "model_blend_s")):
+                ok = sum((p[key] - q[key]) * (p["sim_s"] - q["sim_s"]) > 0 for p, q in far)
+                total[model][0] += ok
+                total[model][1] += len(far)
+                cells.append(f"{model} {ok / len(far):5.3f}" if far else f"{model}     -")
+            print(f"{setting:18s} {w:18s} n={len(pts):2d} pairs > {100 * a.gap:g} % apart: {len(far):3d}  "
+                  + "  ".join(cells))
+    print("all: " + ", ".join(f"{m} {ok}/{n} = {ok / n:.3f}" for m, (ok, n) in total.items() if n))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["sets", "rules", "paths", "fidelity"])
+    ap.add_argument("what", choices=["sets", "rules", "paths", "fidelity", "pairs"])
     ap.add_argument("dir", help="the suite's --out directory")
     ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                                     "build"))
+    ap.add_argument("--gap", type=float, default=0.05, help="pairs: the SMPI time ratio - 1 above which a pair counts")
     a = ap.parse_args()
     a.arcoll = os.path.join(a.build, "tools", "arcoll")
-    {"sets": sets, "rules": rules, "paths": paths, "fidelity": fidelity}[a.what](a)
+    {"sets": sets, "rules": rules, "paths": paths, "fidelity": fidelity, "pairs": pairs}[a.what](a)
 
 
 if __name__ == "__main__":
