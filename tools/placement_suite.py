@@ -130,26 +130,23 @@ def run_workload(r, setting, w, args, nfid):
         r.smpi(m, m["inorder"], w + "_prof", args, os.path.join(r.out, machine, w + ".profile.log"), trace)
     sims, by_text, res = {}, {}, {"args": args, "rows": {}}
     fid_rows = []
-    for row in ROWS:
-        mp = os.path.join(wd, row + ".hosts")
-        st, _, _ = r.place(m, trace, mp, row, initial, r.a.seed, mp + ".place.log")
-        sim, _ = r.smpi(m, mp, prog, args, mp + ".smpi.log")
-        sims[row] = sim
-        by_text.setdefault(open(mp).read(), (row, sim))
-        fid_rows.append({"mapping": mp, "strategy": row, "sim_s": sim})
-        res["rows"][row] = {"sim_s": sim, "model_s": st["time_s"], "hop_bytes": st["hop_bytes"],
-                            "max_congestion": st["max_congestion"]}
-        log(f"[{setting}] {w} {row}: model {st['time_s']:.4e} s, maxlink {st['max_congestion']}, SMPI {sim:.4e} s")
-    for row in r.a.extra_rows:
-        strategy, opts = EXTRA_ROWS[row]
+    def place_row(row, strategy, opts, table):
+        """Place with `strategy` (+ opts), simulate, record as res[table][row]; returns (mapping, SMPI s)."""
         mp = os.path.join(wd, row + ".hosts")
         st, _, _ = r.place(m, trace, mp, strategy, initial, r.a.seed, mp + ".place.log", extra=opts)
         sim, _ = r.smpi(m, mp, prog, args, mp + ".smpi.log")
         fid_rows.append({"mapping": mp, "strategy": row, "sim_s": sim})
-        res.setdefault("extra", {})[row] = {"sim_s": sim, "model_s": st["time_s"], "hop_bytes": st["hop_bytes"],
-                                            "max_congestion": st["max_congestion"]}
-        log(f"[{setting}] {w} {row} (extra): model {st['time_s']:.4e} s, maxlink {st['max_congestion']}, "
-            f"SMPI {sim:.4e} s")
+        res.setdefault(table, {})[row] = {"sim_s": sim, "model_s": st["time_s"], "hop_bytes": st["hop_bytes"],
+                                          "max_congestion": st["max_congestion"]}
+        log(f"[{setting}] {w} {row}{' (extra)' if table == 'extra' else ''}: model {st['time_s']:.4e} s, "
+            f"maxlink {st['max_congestion']}, SMPI {sim:.4e} s")
+        return mp, sim
+
+    for row in ROWS:
+        mp, sims[row] = place_row(row, row, [], "rows")
+        by_text.setdefault(open(mp).read(), (row, sims[row]))
+    for row in r.a.extra_rows:
+        place_row(row, *EXTRA_ROWS[row], "extra")
     for model in ("count", "blend"):
         mp = os.path.join(wd, f"best-{model}.hosts")
         st, j, _ = r.place(m, trace, mp, "best", initial, r.a.seed, mp + ".place.log", model)

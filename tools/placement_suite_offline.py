@@ -158,17 +158,15 @@ def rules(a):
             # The same with a margin on the refined row: a mapping searched to minimise one model carries that
             # model's error in its favour (the optimiser's curse), so it is written only when its blend time is
             # below the stage ranked first among the others by more than the margin.
+            # The path opinion's own margin pm (1 % = the tie tolerance, arcoll place's default): the refined
+            # row also needs an overlap critical path below the other stage's by more than pm.
             full, pre = choose(ROWS, True, b), choose(ROWS[:-1], True, b)
+            margin = lambda mg, pm: (full if full != "refined" or (b("refined") < b(pre) * (1 - mg) and (
+                not has_cp or cpo("refined") * (1 + pm) < cpo(pre))) else pre)
             for mg in (0.02, 0.03, 0.05, 0.08):
-                picks[f"blend_margin_{mg}"] = (
-                    full if full != "refined" or (b("refined") < b(pre) * (1 - mg) and
-                                                  (not has_cp or cpo("refined") * 1.01 < cpo(pre))) else pre)
-            # The default (blend_margin_0.05) with a margin on the path opinion too: the refined row is written
-            # only when its overlap critical path is below the other stage's by more than pm (default 1 %).
+                picks[f"blend_margin_{mg}"] = margin(mg, 0.01)
             for pm in (0.02, 0.05, 0.08):
-                picks[f"blend_margin_0.05_path_{pm}"] = (
-                    full if full != "refined" or (b("refined") < b(pre) * 0.95 and
-                                                  (not has_cp or cpo("refined") * (1 + pm) < cpo(pre))) else pre)
+                picks[f"blend_margin_0.05_path_{pm}"] = margin(0.05, pm)
             for h in (0.1, 0.25, 0.5, 0.75):
                 picks[f"hop_bytes_{h}"] = count if count != "refined" or hb("refined") <= (1 + h) * hb(start) else start
             best = min(rows[r]["sim_s"] for r in ROWS)
