@@ -2,92 +2,21 @@
 #include "cost.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <tuple>
 #include <unordered_map>
 
-#include "fluid.hpp"
 
 namespace arcoll::placement {
 
-namespace {
-
-// Time (seconds) of one set of messages; `load` is a zeroed scratch array of
-// size links (left zeroed), `rbuf` a scratch buffer for the routes.
-// `vload` the same for the bytes per link (Contention::Volume only).
-double step_cost(const std::vector<Message> &msgs, const Topology &topo, const Mapping &map, std::vector<int> &load,
-                 std::vector<double> &vload, std::vector<int> &rbuf, CostReport *rep) {
-  const bool volume = topo.contention == Contention::Volume || topo.contention == Contention::Blend;
-  if (volume && vload.size() < load.size()) vload.assign(load.size(), 0.0);
-  const int R = topo.max_route();
-  if (rbuf.size() < msgs.size() * (R + 1)) rbuf.resize(msgs.size() * (R + 1));
-  // Pass 1: routes (length-prefixed) and link loads.
-  int *w = rbuf.data();
-  for (auto &m : msgs) {
-    int n = topo.route_into(map[m.src], map[m.dst], w + 1);
-    w[0] = n;
-    for (int k = 1; k <= n; ++k) ++load[w[k]];
-    if (volume)
-      for (int k = 1; k <= n; ++k) vload[w[k]] += static_cast<double>(m.bytes);
-    w += n + 1;
-  }
-  // Pass 2: per message L + S * coll / B with coll = max load on its route.
-  double worst = 0, max_lat = 0;
-  const int *r = rbuf.data();
-  for (auto &m : msgs) {
-    int n = r[0];
-    int coll = 0;
-    double lat = 0, bw = topo.links[r[1]].bandwidth_Bps, vt = 0;
-    for (int k = 1; k <= n; ++k) {
-      const Link &l = topo.links[r[k]];
-      coll = std::max(coll, load[r[k]]);
-      lat += l.latency_s;
-      bw = std::min(bw, l.bandwidth_Bps);
-      if (volume) vt = std::max(vt, vload[r[k]] / l.bandwidth_Bps);
-    }
-    double t = lat + (volume ? vt : static_cast<double>(m.bytes) * coll / bw);
-    worst = std::max(worst, t);
-    max_lat = std::max(max_lat, lat);
-    if (rep) {
-      if (topo.same_node(map[m.src], map[m.dst])) {
-        if (map[m.src] != map[m.dst]) rep->inter_socket_bytes += static_cast<double>(m.bytes);
-      } else {  // network
-        rep->hop_bytes += static_cast<double>(m.bytes) * n;
-        rep->max_congestion = std::max(rep->max_congestion, coll);
-      }
-    }
-    r += n + 1;
-  }
-  // Pass 3: zero the scratch arrays. A link's load is still set the first time a route
-  // reaches it: there Blend adds its busy time t_k = V_k / B_k, once per link.
-  const bool blend = topo.contention == Contention::Blend;
-  double sum_t = 0, sum_t2 = 0;
-  r = rbuf.data();
-  for (size_t i = 0; i < msgs.size(); ++i) {
-    for (int k = 1; k <= r[0]; ++k) {
-      if (blend && load[r[k]] != 0) {
-        const double t = vload[r[k]] / topo.links[r[k]].bandwidth_Bps;
-        sum_t += t;
-        sum_t2 += t * t;
-      }
-      load[r[k]] = 0;
-      if (volume) vload[r[k]] = 0;
-    }
-    r += r[0] + 1;
-  }
-  if (topo.contention == Contention::Fluid) return fluid_step_time(msgs, topo, map);
-  if (blend && sum_t > 0) return 0.5 * (worst + max_lat + sum_t2 / sum_t);
-  return worst;
-}
-
-}  // namespace
 
 CostReport evaluate(const CommGraph &g, const Topology &topo, const Mapping &map) {
   CostReport r;
-  std::vector<int> load(topo.links.size(), 0), rbuf;
-  std::vector<double> vload;
+  StepScratch scratch(topo);
   r.step_time_s.reserve(g.steps.size());
   for (auto &s : g.steps) {
-    double t = step_cost(s.msgs, topo, map, load, vload, rbuf, &r);
+    double t = step_cost(s.msgs, topo, map, scratch, &r);
     r.step_time_s.push_back(t);
     r.time_s += t;
   }
@@ -99,9 +28,8 @@ double estimated_time(const CommGraph &g, const Topology &topo, const Mapping &m
 }
 
 double set_time(const std::vector<Message> &msgs, const Topology &topo, const Mapping &map) {
-  std::vector<int> load(topo.links.size(), 0), rbuf;
-  std::vector<double> vload;
-  return step_cost(msgs, topo, map, load, vload, rbuf, nullptr);
+  StepScratch scratch(topo);
+  return step_cost(msgs, topo, map, scratch, nullptr);
 }
 
 namespace {
@@ -140,9 +68,10 @@ bool same_msgs(const std::vector<Message> &a, const std::vector<Message> &b) {
 
 }  // namespace
 
-CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_min_msgs, size_t per_link_budget)
+CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_min_msgs, size_t per_link_budget,
+                     size_t memo_budget)
     : g_(g), topo_(topo), rep_(g.steps.size()), weight_(g.steps.size(), 0.0), steps_of_rank_(g.nranks),
-      load_(topo.links.size(), 0), pl_of_step_(g.steps.size(), -1), pl_msgs_of_rank_(g.nranks) {
+      routes_(topo), scratch_(topo, &routes_), pl_of_step_(g.steps.size(), -1), pl_msgs_of_rank_(g.nranks) {
   // Identical steps (the same messages: an iterative program repeats its pattern) are
   // evaluated once, weighted by their count.
   std::unordered_map<uint64_t, std::vector<int>> by_hash;
@@ -184,6 +113,43 @@ CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_m
     }
   }
   touched_mark_.assign(pl_.size(), 0);
+  const size_t H = topo.hosts.size();
+  size_t entries = 0;
+  for (auto &v : steps_of_rank_) entries += v.size() * H;
+  if (entries > 0 && entries <= memo_budget) {
+    memo_.resize(g.nranks);
+    memo_stamp_.resize(g.nranks);
+    for (int r = 0; r < g.nranks; ++r) {
+      memo_[r].assign(steps_of_rank_[r].size() * H, 0.0);
+      memo_stamp_[r].assign(steps_of_rank_[r].size(), 0);
+    }
+    version_.assign(g.steps.size(), 1);
+  }
+}
+
+double CostModel::memo_step(int r, size_t j, int t) {
+  if (memo_.empty()) {
+    ++step_evals_;
+    return step_cost(g_.steps[t].msgs, topo_, map_, scratch_, nullptr);
+  }
+  const size_t H = topo_.hosts.size();
+  double *row = memo_[r].data() + j * H;
+  if (memo_stamp_[r][j] != version_[t]) {
+    std::fill(row, row + H, std::numeric_limits<double>::quiet_NaN());
+    memo_stamp_[r][j] = version_[t];
+  }
+  double &v = row[map_[r]];
+  if (!std::isnan(v)) {
+    ++memo_hits_;
+    return v;
+  }
+  ++step_evals_;
+  return v = step_cost(g_.steps[t].msgs, topo_, map_, scratch_, nullptr);
+}
+
+void CostModel::settle(int r) {
+  if (version_.empty()) return;
+  for (int t : steps_of_rank_[r]) ++version_[t];
 }
 
 double CostModel::step_time(size_t t) const { return step_[rep_[t]]; }
@@ -284,6 +250,13 @@ void CostModel::pl_move(int a, int oha, int b, int ohb, bool record) {
 }
 
 double CostModel::reset(const Mapping &map) {
+  if (ua_ >= 0) {  // the last apply() was kept: its ranks settled where they are
+    settle(ua_);
+    if (ub_ >= 0) settle(ub_);
+    ua_ = -1;
+  }
+  for (int r = 0; r < g_.nranks; ++r)
+    if (map_.size() == map.size() && map_[r] != map[r]) settle(r);
   map_ = map;
   step_.assign(g_.steps.size(), 0);
   total_ = 0;
@@ -292,7 +265,7 @@ double CostModel::reset(const Mapping &map) {
       pl_build(pl_of_step_[t]);
       step_[t] = pl_[pl_of_step_[t]].seg[1];
     } else {
-      step_[t] = step_cost(g_.steps[t].msgs, topo_, map_, load_, vload_, rbuf_, nullptr);
+      step_[t] = step_cost(g_.steps[t].msgs, topo_, map_, scratch_, nullptr);
     }
     total_ += weight_[t] * step_[t];
   }
@@ -300,6 +273,10 @@ double CostModel::reset(const Mapping &map) {
 }
 
 double CostModel::apply(int a, int ha, int b, int hb) {
+  if (ua_ >= 0) {  // the last apply() was kept: its ranks settled where they are
+    settle(ua_);
+    if (ub_ >= 0) settle(ub_);
+  }
   ua_ = a;
   uha_ = map_[a];
   ub_ = b;
@@ -309,21 +286,30 @@ double CostModel::apply(int a, int ha, int b, int hb) {
   map_[a] = ha;
   if (b >= 0) map_[b] = hb;
   pl_move(a, uha_, b, uhb_, true);
-  auto redo = [&](int t) {
+  auto redo = [&](int t, double nt) {
     usteps_.emplace_back(t, step_[t]);
-    double nt = step_cost(g_.steps[t].msgs, topo_, map_, load_, vload_, rbuf_, nullptr);
     total_ += weight_[t] * (nt - step_[t]);
     step_[t] = nt;
   };
-  // Merge the two sorted step lists so that a step of both is evaluated once.
+  // Merge the two sorted step lists so that a step of both is evaluated once. A step of one
+  // of the two ranks depends on that rank's host only (the memo); a step of both is computed.
   static const std::vector<int> none;
   const auto &sa = steps_of_rank_[a];
   const auto &sb = b >= 0 ? steps_of_rank_[b] : none;
   size_t i = 0, j = 0;
   while (i < sa.size() || j < sb.size()) {
-    if (j == sb.size() || (i < sa.size() && sa[i] < sb[j])) redo(sa[i++]);
-    else if (i == sa.size() || sb[j] < sa[i]) redo(sb[j++]);
-    else { redo(sa[i]); ++i; ++j; }
+    if (j == sb.size() || (i < sa.size() && sa[i] < sb[j])) {
+      redo(sa[i], memo_step(a, i, sa[i]));
+      ++i;
+    } else if (i == sa.size() || sb[j] < sa[i]) {
+      redo(sb[j], memo_step(b, j, sb[j]));
+      ++j;
+    } else {
+      ++step_evals_;
+      redo(sa[i], step_cost(g_.steps[sa[i]].msgs, topo_, map_, scratch_, nullptr));
+      ++i;
+      ++j;
+    }
   }
   return total_;
 }

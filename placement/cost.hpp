@@ -64,12 +64,11 @@
 #include <vector>
 
 #include "comm_graph.hpp"
+#include "route_table.hpp"
+#include "step_cost.hpp"
 #include "topology.hpp"
 
 namespace arcoll::placement {
-
-/** A mapping: host index (Topology::hosts) of each rank; size nranks. */
-using Mapping = std::vector<int>;
 
 struct CostReport {
   double time_s = 0;        ///< T(pi), seconds
@@ -93,7 +92,8 @@ double set_time(const std::vector<Message> &msgs, const Topology &topo, const Ma
  * Incremental evaluator for local search: keeps the per-step times and, per
  * rank, the list of steps it takes part in, so that moving one or two ranks
  * re-evaluates only the steps of those ranks (exactly, with the formula
- * above; other steps keep their cached time). Every apply() is exact: the sum
+ * above; other steps keep their cached time; the routes of small machines
+ * come from a RouteTable, route_table.hpp). Every apply() is exact: the sum
  * is the same (up to rounding of the running sum) as evaluate() on the new
  * mapping. Steps with the same messages (src, dst, bytes, in any order: an
  * iterative program repeats its pattern) are kept once, weighted by their
@@ -123,11 +123,26 @@ double set_time(const std::vector<Message> &msgs, const Topology &topo, const Ma
  *    bounded by `per_link_budget` link-steps, ~60 bytes each (default 4M:
  *    ~250 MB; 100k ranks on 4096 hosts need 0.3M; larger steps beyond the budget
  *    use the whole-step path).
+ *
+ * The memo of whole steps: a step t of rank r but not of the other rank of the
+ * move depends on r's host only (the others stay), so its time with r on host h
+ * is kept per (r, t, h) until a rank of t settles on another host (an apply()
+ * kept: the next apply() or reset() settles it; undo() changes nothing). A
+ * search that tries r on every host in turn (refine.cpp: r swapped with every
+ * other rank) computes each (r, t, h) once per change of t. Steps of both
+ * ranks of a swap are computed. Answers are the computed values themselves, so
+ * totals are bit-identical with and without the memo (memo_budget 0 = off).
+ * Memory: 8 bytes x H per (rank, step of the rank) plus a stamp; off when that
+ * exceeds `memo_budget` entries (default 8M: 64 MB). On the placement suite's
+ * ScaLAPACK LU trace (32 ranks on 16 hosts, ~660 distinct steps per rank) it
+ * answers half of the step evaluations of the refinement (placement/EXPERIMENTS.md).
  */
 class CostModel {
  public:
   CostModel(const CommGraph &g, const Topology &topo, size_t per_link_min_msgs = 256,
-            size_t per_link_budget = size_t(1) << 22);
+            size_t per_link_budget = size_t(1) << 22, size_t memo_budget = size_t(1) << 23);
+  CostModel(const CostModel &) = delete;  // its scratch points into its own route table
+  CostModel &operator=(const CostModel &) = delete;
   /** T(pi) of `map`, and remembers `map` and its per-step times. */
   double reset(const Mapping &map);
   double total() const { return total_; }
@@ -140,6 +155,9 @@ class CostModel {
   double step_time(size_t t) const;
   /** Number of steps evaluated per link (the rest whole-step). */
   size_t per_link_steps() const { return pl_.size(); }
+  /** Whole-step evaluations answered from the memo / computed (since construction). */
+  long memo_hits() const { return memo_hits_; }
+  long step_evaluations() const { return step_evals_; }
 
  private:
   /** (L, S, B) of the messages through one link of one step, with their count. */
@@ -173,9 +191,9 @@ class CostModel {
   std::vector<double> step_;    // per representative step: its time
   std::vector<std::vector<int>> steps_of_rank_;  // whole-step steps only
   double total_ = 0;
-  std::vector<int> load_;   // scratch: messages per link
-  std::vector<double> vload_;  // scratch: bytes per link (Contention::Volume)
-  std::vector<int> rbuf_;   // scratch: routes of one step
+  RouteTable routes_;       // host-pair routes (small machines; route_table.hpp)
+  StepScratch scratch_;     // of step_cost()
+  std::vector<int> rbuf_;   // scratch: one route (per-link steps)
   // per-link steps
   std::vector<int> pl_of_step_;                  // index into pl_, or -1
   std::vector<size_t> pl_step_;                  // step of pl_[i]
@@ -184,6 +202,16 @@ class CostModel {
   std::vector<std::pair<int, int>> dirty_;       // (pl index, link)
   std::vector<int> touched_;                     // pl indices touched by one move
   std::vector<char> touched_mark_;
+  // The memo of whole-step times (see the class comment): per rank r and j-th step t of
+  // steps_of_rank_[r], the time of t with r on host h and its other ranks where they are,
+  // at memo_[r][j * H + h]; valid while memo_stamp_[r][j] == version_[t] (bumped when a rank
+  // of t settles on another host). Empty when over memo_budget.
+  std::vector<std::vector<double>> memo_;
+  std::vector<std::vector<uint32_t>> memo_stamp_;
+  std::vector<uint32_t> version_;  // per step
+  double memo_step(int r, size_t j, int t);
+  void settle(int r);
+  long memo_hits_ = 0, step_evals_ = 0;
   // undo information
   int ua_ = -1, uha_ = -1, ub_ = -1, uhb_ = -1;
   double utotal_ = 0;

@@ -82,6 +82,14 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
     return cost_better(after, before) || (cost_same(after, before) && hb_after < hb_before - 1e-9 * std::max(1.0, hb_before));
   };
 
+  // Swaps already evaluated and rejected since the last change of the mapping: the same swap
+  // from the same state gives the same answer, so it is answered without the model (and still
+  // counted as an evaluation: the search, its budget and its result are unchanged). Full
+  // neighbourhood only (n^2 entries), and without per-link steps, whose sums depend on the order
+  // of the two ranks (cost.hpp).
+  long epoch = 0;
+  const bool skip_repeats = opt.skip_repeated_swaps && full && model.per_link_steps() == 0;
+  std::vector<long> rejected(skip_repeats ? static_cast<size_t>(n) * n : 0, -1);
   std::vector<int> hosts_c, ranks_c;
   auto candidates = [&](int a) {
     hosts_c.clear();
@@ -129,6 +137,7 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
             moved(a, ha, h);
             hbytes += post - pre;
             improved = true;
+            ++epoch;
           } else {
             model.undo();
           }
@@ -139,6 +148,12 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
           if (stop) break;
           int ha = model.mapping()[a], hb = model.mapping()[b];
           if (b == a || ha == hb) continue;
+          long *seen = skip_repeats ? &rejected[static_cast<size_t>(std::min(a, b)) * n + std::max(a, b)] : nullptr;
+          if (seen && *seen == epoch) {
+            ++res.evaluations;
+            out_of_budget();
+            continue;
+          }
           double cur = model.total();
           double pre = hb_rank(a) + hb_rank(b);
           ++res.evaluations;
@@ -149,8 +164,10 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
             std::swap(on[ha][pos[a]], on[hb][pos[b]]);
             std::swap(pos[a], pos[b]);
             improved = true;
+            ++epoch;
           } else {
             model.undo();
+            if (seen) *seen = epoch;
           }
           out_of_budget();
         }
@@ -166,6 +183,7 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
   descend();
   for (int k = 0; k < opt.restarts && !stop && !act.empty(); ++k) {
     model.reset(res.map);
+    ++epoch;
     for (int s = 0; s < opt.kick; ++s) {
       int a = act[rng() % act.size()];
       int b = static_cast<int>(rng() % n);

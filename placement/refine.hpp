@@ -60,6 +60,11 @@ struct RefineOptions {
   /// suite's 50 cells (1024-rank fat tree halo2d -6.7 %), slower on 3, and as the default it would cost
   /// the chooser 2 of 40 settings (placement/SUITE.md "Opt-in rows and the fidelity at 1024 ranks").
   bool blocks = false;
+  /// Answer a swap already evaluated and rejected since the mapping last changed from that
+  /// rejection instead of the cost model (full neighbourhood, no per-link steps: refine.cpp).
+  /// The search, its evaluation count and its result are the same either way (checked by
+  /// test/placement/test_cost_memo.cpp); off only to show that.
+  bool skip_repeated_swaps = true;
 };
 
 struct RefineResult {
