@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <cstdint>
 
 namespace arcoll::placement {
 
@@ -53,12 +54,68 @@ std::vector<double> set_costs(const CommGraph &g, const Topology &topo, const Ma
   return cost;
 }
 
+// The happened-before graph with the rendezvous protocol's waits (critical_path.hpp "Rendezvous"): per
+// send entry of messages of at least `rendezvous` bytes (on average) sent by blocking calls, a virtual node X_i = the end of its
+// transfer, which starts when the sender is there (after its earlier such sends of the step, in entry
+// order) and the receiver is in the step it receives in: edges prev -> X_i and (dst, b) -> X_i weighted
+// by the send's cost, X_i -> (dst, b + 1) and, after the step's last one, X_i -> (src, a + 1).
+struct Protocol {
+  DepGraph g;
+  std::vector<int64_t> edge_send;  // per edge of g: the send entry whose cost weighs it, or -1 (0 s)
+  std::vector<uint64_t> xnode;     // per send entry: X_i, or UINT64_MAX (eager, or not blocking)
+};
+
+Protocol protocol(const Dependencies &d, uint64_t rendezvous) {
+  Protocol p{d.graph, {}, std::vector<uint64_t>(d.msg.size(), UINT64_MAX)};
+  DepGraph &g = p.g;
+  p.edge_send.assign(g.edges.size(), -1);
+  std::vector<std::vector<std::size_t>> edges_of(d.msg.size());
+  for (std::size_t k = 0; k < g.edges.size(); ++k)
+    if (g.edges[k].kind == DepKind::Message) {
+      p.edge_send[k] = static_cast<int64_t>(g.edges[k].send);
+      edges_of[g.edges[k].send].push_back(k);
+    }
+  if (rendezvous == 0) return p;
+  auto add = [&](uint64_t from, uint64_t to, int64_t send) {
+    g.edges.push_back({from, to, DepKind::Message, send >= 0 ? static_cast<uint64_t>(send) : 0});
+    p.edge_send.push_back(send);
+  };
+  int last_src = -1;
+  uint64_t last_step = 0, last_x = UINT64_MAX;
+  auto close = [&]() {  // the sender's next step waits for its last transfer of the step
+    if (last_x != UINT64_MAX && g.node(last_src, last_step + 1) < g.base[last_src + 1])
+      add(last_x, g.node(last_src, last_step + 1), -1);
+  };
+  for (std::size_t i = 0; i < d.msg.size(); ++i) {
+    const auto &e = d.msg[i];
+    // per message: an entry sums a step's messages to one destination
+    if (e.src == e.dst || e.blocking == 0 || e.bytes / std::max<uint64_t>(1, e.count) < rendezvous ||
+        edges_of[i].empty())
+      continue;
+    if (e.src != last_src || e.step != last_step) {
+      close();
+      last_src = e.src, last_step = e.step, last_x = UINT64_MAX;
+    }
+    const uint64_t x = g.nnodes++;
+    p.xnode[i] = x;
+    add(last_x != UINT64_MAX ? last_x : g.node(e.src, e.step), x, static_cast<int64_t>(i));
+    for (std::size_t k : edges_of[i]) {
+      const uint64_t to = g.edges[k].to;
+      add(to - 1, x, static_cast<int64_t>(i));
+      add(x, to, -1);
+    }
+    last_x = x;
+  }
+  close();
+  return p;
+}
+
 // Longest path of the happened-before graph with each message edge weighted by its send's cost.
-std::vector<double> paths(const Dependencies &d, const std::vector<double> &cost) {
-  const DepGraph &dg = d.graph;
+std::vector<double> paths(const Protocol &p, const std::vector<double> &cost) {
+  const DepGraph &dg = p.g;
   std::vector<double> edge_w(dg.edges.size(), 0.0), progress_w(dg.rank_nodes(), 0.0);
   for (std::size_t i = 0; i < dg.edges.size(); ++i)
-    if (dg.edges[i].kind == DepKind::Message) edge_w[i] = cost[dg.edges[i].send];
+    if (p.edge_send[i] >= 0) edge_w[i] = cost[p.edge_send[i]];
   return longest_paths(dg, edge_w, progress_w, nullptr);
 }
 
@@ -107,9 +164,14 @@ std::vector<double> overlap_paths(const CommGraph &g, const Topology &topo, cons
   }
   LinkActivity link;
   std::vector<double> coll(M);
+  const Protocol proto = protocol(d, topo.rendezvous_bytes);
   for (int it = 0; it < kOverlapIterations; ++it) {
-    const auto value = paths(d, cost);
-    for (std::size_t i = 0; i < M; ++i) start[i] = value[d.graph.node(d.msg[i].src, d.msg[i].step)], coll[i] = 1;
+    const auto value = paths(proto, cost);
+    for (std::size_t i = 0; i < M; ++i) {
+      start[i] = proto.xnode[i] != UINT64_MAX ? value[proto.xnode[i]] - cost[i]
+                                               : value[d.graph.node(d.msg[i].src, d.msg[i].step)];
+      coll[i] = 1;
+    }
     for (auto &L : on) {
       if (L.size() < 2) continue;
       link.build(L, start, cost);
@@ -120,7 +182,7 @@ std::vector<double> overlap_paths(const CommGraph &g, const Topology &topo, cons
       if (d.msg[i].src != d.msg[i].dst)
         cost[i] = 0.5 * cost[i] + 0.5 * (lat[i] + static_cast<double>(d.msg[i].bytes) * coll[i] / bw[i]);
   }
-  return paths(d, cost);
+  return paths(proto, cost);
 }
 
 }  // namespace
@@ -129,7 +191,7 @@ double critical_path_time(const CommGraph &g, const Topology &topo, const Mappin
   if (!g.deps) return -1;
   const auto value = mode == PathContention::Overlap
                          ? overlap_paths(g, topo, map)
-                         : paths(*g.deps, set_costs(g, topo, map, mode == PathContention::Sets));
+                         : paths(protocol(*g.deps, topo.rendezvous_bytes), set_costs(g, topo, map, mode == PathContention::Sets));
   return value.empty() ? 0.0 : *std::max_element(value.begin(), value.end());
 }
 

@@ -36,6 +36,21 @@
  * kOverlapIterations times. Measured on the placement suite
  * (placement/SUITE.md "Critical path").
  *
+ * Rendezvous: a blocking send (MPI_Send, MPI_Ssend, MPI_Rsend,
+ * MPI_Sendrecv: CcsEntry::blocking, recorded since 1 Dec 2026) of at least
+ * Topology::rendezvous_bytes (`arcoll place --rendezvous-bytes`, default
+ * 65536: SMPI's smpi/send-is-detached-thresh) waits for its receiver: its
+ * transfer starts when the sender is there and the receiver has reached the
+ * step it receives in, the sender's blocking sends of one step go one after
+ * another (in the trace's order: by destination rank), and the sender's next
+ * step waits for the last. A pipeline of such sends (a wavefront of
+ * MPI_Recv / MPI_Send of 64 KiB) then couples every rank to its successors;
+ * a mapping that puts more of the pipeline's edges on the network lengthens
+ * that chain (placement/SUITE.md "The wavefront miss is the rendezvous
+ * protocol": at 65532 B the two mappings ran equally fast under SMPI, at
+ * 65536 B 27 % apart). Nonblocking sends, eager ones and traces without the
+ * record keep the eager schedule (a message leaves at its sender's step).
+ *
  * Source: not in the seeds; the critical-path view of a trace replay
  * (LogGOPSim-style, Hoefler et al., HPDC 2010) without its overheads.
  * Used by the chooser (place.hpp, PathOpinion) and shown by

@@ -108,6 +108,7 @@ void Topology::finalize(const TopologyParams &p) {
                                     maxd, hosts.empty() ? "" : hosts[0].name));
   max_route_ = std::max(has_sockets_ ? 2 : 1, 2 * maxd);
   contention = p.contention;
+  rendezvous_bytes = p.rendezvous_bytes;
 }
 
 int Topology::route_into(int p, int q, int *buf) const {

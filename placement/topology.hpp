@@ -91,6 +91,10 @@ struct TopologyParams {
   LinkParams socket{0.2e-6, 10e9};
   double linkspeed_gbps = 1.0;              ///< Gbit/s per unit of Slurm's LinkSpeed
   Contention contention = Contention::Count; ///< collision model of the cost (cost.hpp)
+  /// Smallest message, bytes, that a blocking send transfers by the rendezvous protocol (the sender
+  /// waits for the receiver; critical_path.hpp "Rendezvous"); 0 = every message eager. Default 65536:
+  /// SMPI's smpi/send-is-detached-thresh (MPI libraries' eager limits are 8-64 KiB over networks).
+  uint64_t rendezvous_bytes = 65536;
 };
 
 /**
@@ -156,6 +160,7 @@ class Topology {
   std::vector<Host> hosts;
   int root = -1;
   Contention contention = Contention::Count;  ///< set by finalize() from TopologyParams
+  uint64_t rendezvous_bytes = 65536;            ///< set by finalize() from TopologyParams
 
   /** Vertex index by name, -1 if absent. */
   int find(const std::string &name) const;

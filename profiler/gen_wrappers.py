@@ -155,8 +155,9 @@ def wrapper(e, large):
         body.append(f"  arcoll_coll_end(&ctx_, rc, {e['op']}, flags_, {root}, comm, bytes_, ra_);")
     elif k == "send":
         body.append(f"  int rc = {pname}({args});")
+        hook = "arcoll_p2p_send_blocking" if e.get("blocking") else "arcoll_p2p_send"
         body.append(f"  if (rc == MPI_SUCCESS && arcoll_enabled()) "
-                    f"arcoll_p2p_send({e['dest']}, comm, (int64_t)({e['sbytes']}));")
+                    f"{hook}({e['dest']}, comm, (int64_t)({e['sbytes']}));")
     elif k in ("recv", "sendrecv"):
         # The status tells the source of an MPI_ANY_SOURCE receive and the
         # received size: a local one stands in for MPI_STATUS_IGNORE.
@@ -166,7 +167,7 @@ def wrapper(e, large):
         body.append(f"  int rc = {pname}({sargs});")
         body.append("  if (rc == MPI_SUCCESS) {")
         if k == "sendrecv":
-            body.append(f"    arcoll_p2p_send({e['dest']}, comm, (int64_t)({e['sbytes']}));")
+            body.append(f"    arcoll_p2p_send_blocking({e['dest']}, comm, (int64_t)({e['sbytes']}));")
         body.append(f"    arcoll_p2p_recv_status(source, st_, comm, (int64_t)({e['rbytes']}));")
         body.append("  }")
         body.append("  arcoll_sync_point();")

@@ -164,9 +164,10 @@ def entries():
                     large=False))
     out.append(dict(name="Pcontrol", kind="pcontrol", params="const int level, ...", large=False))
     out.append(dict(name="Abort", kind="abort", params="MPI_Comm comm, int errorcode", large=False))
+    # blocking: the call returns after the transfer (MPI_Bsend copies into the attached buffer).
     for n in ("Send", "Ssend", "Bsend", "Rsend"):
         out.append(dict(name=n, kind="send", params=_SEND_PARAMS, large=True,
-                        dest="dest", sbytes="count*TS(datatype)"))
+                        dest="dest", sbytes="count*TS(datatype)", blocking=n != "Bsend"))
     for n in ("Isend", "Issend", "Ibsend", "Irsend"):
         out.append(dict(name=n, kind="send", params=_ISEND_PARAMS, large=True,
                         dest="dest", sbytes="count*TS(datatype)"))

@@ -235,7 +235,7 @@ namespace {
 
 // Adds `bytes` to the step's table entry for `key` (a world rank w for a send
 // to w, -(w + 2) for a receive from w: CcsSlot).
-void note_p2p(int peer, MPI_Comm comm, int64_t bytes, bool recv) {
+void note_p2p(int peer, MPI_Comm comm, int64_t bytes, bool recv, bool blocking = false) {
   State &s = S();
   if (!s.enabled || s.paused || peer == MPI_PROC_NULL || peer < 0) return;
   CommInfo *ci = comm_info(comm);
@@ -255,6 +255,7 @@ void note_p2p(int peer, MPI_Comm comm, int64_t bytes, bool recv) {
     if (c.dst == key) {
       c.bytes += b;
       c.count++;
+      c.blocking += blocking;
       return;
     }
     if (c.dst == -1) {
@@ -262,6 +263,7 @@ void note_p2p(int peer, MPI_Comm comm, int64_t bytes, bool recv) {
       c.dst = key;
       c.bytes = b;
       c.count = 1;
+      c.blocking = blocking;
       s.ccs_used[s.nccs_used++] = int(h);
       return;
     }
@@ -270,13 +272,14 @@ void note_p2p(int peer, MPI_Comm comm, int64_t bytes, bool recv) {
   // merges entries of the same step, src and dst) and start again.
   flush_ccs_locked();
   h = unsigned(key) * 2654435761u % kCcsSlots;
-  s.ccs[h] = CcsSlot{key, 1, b};
+  s.ccs[h] = CcsSlot{key, 1, b, blocking};
   s.ccs_used[s.nccs_used++] = int(h);
 }
 
 }  // namespace
 
 void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes) { note_p2p(dest, comm, bytes, false); }
+void arcoll_p2p_send_blocking(int dest, MPI_Comm comm, int64_t bytes) { note_p2p(dest, comm, bytes, false, true); }
 
 void arcoll_p2p_recv(int source, MPI_Comm comm, int64_t bytes) { note_p2p(source, comm, bytes, true); }
 

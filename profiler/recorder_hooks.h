@@ -48,6 +48,9 @@ void arcoll_coll_end(arcoll_coll_ctx *ctx, int rc, int op, unsigned flags, int r
                      MPI_Comm comm, int64_t bytes, void *ra);
 /** A send of `bytes` bytes to comm rank `dest` of `comm` (MPI_PROC_NULL ignored). */
 void arcoll_p2p_send(int dest, MPI_Comm comm, int64_t bytes);
+/** The same for a send by a blocking call (MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Sendrecv(_replace)):
+ *  counted in arcoll_rec_ccs::blocking as well. */
+void arcoll_p2p_send_blocking(int dest, MPI_Comm comm, int64_t bytes);
 /** A receive from comm rank `source` of `comm` of (at most) `bytes` bytes,
  *  noted in the current step (RT_RECV: the synchronisation point that ends
  *  the step completes it). MPI_Irecv calls it when posting (a known source);

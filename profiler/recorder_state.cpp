@@ -50,6 +50,7 @@ void flush_ccs_locked() {
     r.step = s.step;
     r.bytes = c.bytes;
     r.count = c.count;
+    r.blocking = c.blocking;
     if (c.dst >= 0) {
       r.src = s.world_rank;
       r.dst = c.dst;

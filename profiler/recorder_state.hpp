@@ -52,6 +52,7 @@ struct CcsSlot {
   int dst;  // world rank w >= 0: sends to w; -(w + 2): receives from w; -1: empty
   uint32_t count;
   uint64_t bytes;
+  uint32_t blocking;  // sends by blocking calls (arcoll_rec_ccs::blocking)
 };
 
 struct State {

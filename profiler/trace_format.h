@@ -172,7 +172,9 @@ typedef struct {
   int32_t dst;        /**< world rank of the receiver */
   uint64_t bytes;     /**< total bytes sent src -> dst in this step */
   uint32_t count;     /**< number of messages */
-  uint32_t pad;
+  uint32_t blocking;  /**< RT_CCS: how many of them a blocking call sent (MPI_Send, MPI_Ssend, MPI_Rsend,
+                           MPI_Sendrecv(_replace): the sender waits for the transfer, placement/critical_path.hpp);
+                           0 in traces written before 1 Dec 2026 and in RT_RECV */
 } arcoll_rec_ccs;
 
 /** Clock model: global = local + off_init + (off_fini - off_init) * (local - t_init) / (t_fini - t_init). */

@@ -185,6 +185,7 @@ Trace Parser::finish() {
           merged.back().dst == c.dst) {
         merged.back().bytes += c.bytes;
         merged.back().count += c.count;
+        merged.back().blocking += c.blocking;
       } else {
         merged.push_back(c);
       }

@@ -66,6 +66,7 @@ struct CcsEntry {
   int src, dst;               ///< world ranks
   uint64_t bytes;
   uint32_t count;
+  uint32_t blocking = 0;  ///< sends: how many of the `count` a blocking call sent (arcoll_rec_ccs::blocking)
 };
 
 struct Communicator {

@@ -1,6 +1,7 @@
 // The records of a rank section (format: trace_format.h): one case per
 // record type, each checked against its length and the section's state
 // (class: trace_parser.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -146,7 +147,7 @@ void Parser::record(uint32_t type, uint64_t roff, uint64_t p, uint32_t len, int 
       if (c.dst < 0 || c.dst >= t_.nranks)
         fail(roff, "RT_CCS destination rank " + std::to_string(c.dst) + " out of range [0, " +
                        std::to_string(t_.nranks) + ")");
-      t_.ccs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count});
+      t_.ccs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count, std::min(c.blocking, c.count)});
       nccs_++;
       break;
     }

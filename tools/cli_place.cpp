@@ -78,6 +78,7 @@ struct PlaceArgs {
   uint64_t seed = 1;
   double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance, refined_margin = ap::kRefinedMargin;
   long max_evals = 0;
+  uint64_t rendezvous_bytes = 65536;
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   int random_starts = 0;
   std::vector<std::string> lat, bw;
@@ -154,6 +155,7 @@ int run_place(const PlaceArgs &A) {
   apply_level(A.lat, "--latency-us", 1e-6, true, params);
   apply_level(A.bw, "--bandwidth-gbps", 1e9 / 8, false, params);
   params.linkspeed_gbps = A.linkspeed;
+  params.rendezvous_bytes = A.rendezvous_bytes;
   if (A.contention == "count") params.contention = ap::Contention::Count;
   else if (A.contention == "volume") params.contention = ap::Contention::Volume;
   else if (A.contention == "fluid") params.contention = ap::Contention::Fluid;
@@ -356,6 +358,11 @@ std::function<int()> add_place(CLI::App &app) {
                  "on the route's busiest link / its bandwidth), fluid (max-min fair sharing; slow, for "
                  "--evaluate and small runs) or blend (volume averaged with the busy-time-weighted mean link "
                  "busy time: steps that overlap, no barrier between them)")->capture_default_str();
+  pl->add_option("--rendezvous-bytes", A->rendezvous_bytes,
+                 "smallest message (bytes) a blocking send (MPI_Send, MPI_Sendrecv, as the trace records) "
+                 "transfers by rendezvous, waiting for the receiver: the critical path's model "
+                 "(placement/critical_path.hpp); 0 = every message eager; your MPI's eager limit "
+                 "(SMPI: smpi/send-is-detached-thresh)")->capture_default_str();
   pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
   pl->add_option("--rank", A->rank,
                  "with --strategy best and --contention count: rank the stages by the blend model's time (blend; "

@@ -178,6 +178,9 @@ static void check_p2p(const Trace &t, int P, int delayed) {
     }
     EXPECT(c.bytes == it->second.first && c.count == it->second.second,
            "CCS step " << c.step << " " << c.src << "->" << c.dst << " bytes " << c.bytes << " count " << c.count);
+    // step 0's MPI_Sendrecv blocks, step 1's MPI_Isend do not (arcoll_rec_ccs::blocking)
+    EXPECT(c.blocking == (c.step == 0 ? 1u : 0u), "CCS step " << c.step << " " << c.src << "->" << c.dst
+                                                               << " blocking " << c.blocking);
   }
   // Receives in the receiver's step: the Sendrecv's (size from the status,
   // MPI_STATUS_IGNORE passed) in step 0, the two MPI_Irecv in step 1.
@@ -193,7 +196,7 @@ static void check_p2p(const Trace &t, int P, int delayed) {
   EXPECT(t.recvs.size() == want_recv.size(), "receive entries " << t.recvs.size() << " expected " << want_recv.size());
   for (auto &c : t.recvs) {
     auto it = want_recv.find({c.step, c.src, c.dst});
-    EXPECT(it != want_recv.end() && c.bytes == it->second.first && c.count == it->second.second,
+    EXPECT(it != want_recv.end() && c.bytes == it->second.first && c.count == it->second.second && c.blocking == 0,
            "receive step " << c.step << " " << c.src << "->" << c.dst << " bytes " << c.bytes << " count " << c.count);
   }
   int nb = 0, nbar = 0;

@@ -1,0 +1,67 @@
+// The critical path's rendezvous waits (placement/critical_path.hpp "Rendezvous"): a blocking send of at
+// least TopologyParams::rendezvous_bytes starts when its receiver is in the step it receives in, and a
+// rank's blocking sends of one step go one after another; eager and nonblocking sends do not wait.
+#include <gtest/gtest.h>
+
+#include "comm_graph.hpp"
+#include "critical_path.hpp"
+#include "fixtures.hpp"
+#include "trace_fixtures.hpp"
+
+using namespace arcoll::placement;
+using arcoll::trace::CcsEntry;
+using arcoll::trace::Trace;
+
+namespace {
+
+constexpr uint64_t kBig = 1 << 20;
+
+// Rank 2 sends 100 B to rank 1 (rank 1 receives it in its step 0: it reaches step 1 after that message);
+// rank 0 sends kBig to rank 1 (received in rank 1's step 1), then kBig to rank 2 (received in rank 2's
+// step 0), both in its step 0, `blocking` of each by a blocking call.
+Trace late_receiver(uint32_t blocking) {
+  Trace tr;
+  tr.path = "rendezvous.arctrace";
+  tr.nranks = 3;
+  tr.ccs = {CcsEntry{0, 0, 1, kBig, 1, blocking}, CcsEntry{0, 0, 2, kBig, 1, blocking},
+            CcsEntry{0, 2, 1, 100, 1, 1}};
+  tr.recvs = {CcsEntry{0, 2, 1, 100, 1}, CcsEntry{1, 0, 1, kBig, 1}, CcsEntry{0, 0, 2, kBig, 1}};
+  return tr;
+}
+
+}  // namespace
+
+TEST(RendezvousPath, BlockingSendsWaitForTheReceiverAndForEachOther) {
+  const CommGraph g = tracefix::by_levels(late_receiver(1));
+  ASSERT_TRUE(g.deps);
+  const Mapping m{0, 1, 2};  // node01, node02 (one leaf), node03 (the other leaf)
+  for (uint64_t threshold : {uint64_t(0), uint64_t(65536), kBig, kBig + 1}) {
+    SCOPED_TRACE(testing::Message() << "rendezvous_bytes " << threshold);
+    TopologyParams p = fixtures::round_params();
+    p.rendezvous_bytes = threshold;
+    const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3, p);
+    auto c = [&](int a, int b, uint64_t bytes) { return t.latency(m[a], m[b]) + bytes / t.bandwidth(m[a], m[b]); };
+    const double c0 = c(2, 1, 100), c1 = c(0, 1, kBig), c2 = c(0, 2, kBig);
+    const bool rendezvous = threshold != 0 && threshold <= kBig;
+    // Eager: each message leaves at its sender's step; the longest chain is one big message.
+    // Rendezvous: 0 -> 1 starts when rank 1 has received rank 2's message, 0 -> 2 after it.
+    const double want = rendezvous ? c0 + c1 + c2 : std::max(c1, c2);
+    EXPECT_NEAR(critical_path_time(g, t, m, PathContention::Free), want, 1e-15);
+    // The two big messages share rank 0's link (one set): the collisions only add.
+    EXPECT_GT(critical_path_time(g, t, m, PathContention::Sets), want);
+  }
+}
+
+TEST(RendezvousPath, NonblockingSendsDoNotWait) {
+  const CommGraph blocking = tracefix::by_levels(late_receiver(1)), isend = tracefix::by_levels(late_receiver(0));
+  const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3);
+  const Mapping m{0, 1, 2};
+  const double c1 = t.latency(0, 1) + kBig / t.bandwidth(0, 1), c2 = t.latency(0, 2) + kBig / t.bandwidth(0, 2);
+  EXPECT_NEAR(critical_path_time(isend, t, m, PathContention::Free), std::max(c1, c2), 1e-15);
+  EXPECT_GT(critical_path_time(blocking, t, m, PathContention::Free), c1 + c2);
+  // The overlap schedule starts each transfer where the path does: the rendezvous transfers follow each
+  // other on rank 0's link (no overlap, the free costs), the eager ones share it (slower than alone).
+  const double c0 = t.latency(2, 1) + 100.0 / t.bandwidth(2, 1);
+  EXPECT_NEAR(critical_path_time(blocking, t, m, PathContention::Overlap), c0 + c1 + c2, 1e-12);
+  EXPECT_GT(critical_path_time(isend, t, m, PathContention::Overlap), std::max(c1, c2) * 1.01);
+}
