@@ -135,7 +135,8 @@ double set_time(const std::vector<Message> &msgs, const Topology &topo, const Ma
  * Memory: 8 bytes x H per (rank, step of the rank) plus a stamp; off when that
  * exceeds `memo_budget` entries (default 8M: 64 MB). On the placement suite's
  * ScaLAPACK LU trace (32 ranks on 16 hosts, ~660 distinct steps per rank) it
- * answers half of the step evaluations of the refinement (placement/EXPERIMENTS.md).
+ * answers half of the refinement's step evaluations, 28 % of those left once
+ * refine() skips repeated swaps (placement/EXPERIMENTS.md "Mapping time").
  */
 class CostModel {
  public:
