@@ -128,10 +128,7 @@ CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_m
 }
 
 double CostModel::memo_step(int r, size_t j, int t) {
-  if (memo_.empty()) {
-    ++step_evals_;
-    return step_cost(g_.steps[t].msgs, topo_, map_, scratch_, nullptr);
-  }
+  if (memo_.empty()) return compute(t);
   const size_t H = topo_.hosts.size();
   double *row = memo_[r].data() + j * H;
   if (memo_stamp_[r][j] != version_[t]) {
@@ -143,13 +140,23 @@ double CostModel::memo_step(int r, size_t j, int t) {
     ++memo_hits_;
     return v;
   }
-  ++step_evals_;
-  return v = step_cost(g_.steps[t].msgs, topo_, map_, scratch_, nullptr);
+  return v = compute(t);
 }
 
 void CostModel::settle(int r) {
   if (version_.empty()) return;
   for (int t : steps_of_rank_[r]) ++version_[t];
+}
+
+void CostModel::settle_kept() {
+  if (ua_ < 0) return;  // the last apply() was undone (or none)
+  settle(ua_);
+  if (ub_ >= 0) settle(ub_);
+}
+
+double CostModel::compute(int t) {
+  ++step_evals_;
+  return step_cost(g_.steps[t].msgs, topo_, map_, scratch_, nullptr);
 }
 
 double CostModel::step_time(size_t t) const { return step_[rep_[t]]; }
@@ -250,11 +257,8 @@ void CostModel::pl_move(int a, int oha, int b, int ohb, bool record) {
 }
 
 double CostModel::reset(const Mapping &map) {
-  if (ua_ >= 0) {  // the last apply() was kept: its ranks settled where they are
-    settle(ua_);
-    if (ub_ >= 0) settle(ub_);
-    ua_ = -1;
-  }
+  settle_kept();
+  ua_ = -1;
   for (int r = 0; r < g_.nranks; ++r)
     if (map_.size() == map.size() && map_[r] != map[r]) settle(r);
   map_ = map;
@@ -273,10 +277,7 @@ double CostModel::reset(const Mapping &map) {
 }
 
 double CostModel::apply(int a, int ha, int b, int hb) {
-  if (ua_ >= 0) {  // the last apply() was kept: its ranks settled where they are
-    settle(ua_);
-    if (ub_ >= 0) settle(ub_);
-  }
+  settle_kept();
   ua_ = a;
   uha_ = map_[a];
   ub_ = b;
@@ -305,8 +306,7 @@ double CostModel::apply(int a, int ha, int b, int hb) {
       redo(sb[j], memo_step(b, j, sb[j]));
       ++j;
     } else {
-      ++step_evals_;
-      redo(sa[i], step_cost(g_.steps[sa[i]].msgs, topo_, map_, scratch_, nullptr));
+      redo(sa[i], compute(sa[i]));
       ++i;
       ++j;
     }

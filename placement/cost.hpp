@@ -211,7 +211,9 @@ class CostModel {
   std::vector<std::vector<uint32_t>> memo_stamp_;
   std::vector<uint32_t> version_;  // per step
   double memo_step(int r, size_t j, int t);
+  double compute(int t);  // step_cost() of step t under map_, counted
   void settle(int r);
+  void settle_kept();     // settles the ranks of the last apply() if it was kept
   long memo_hits_ = 0, step_evals_ = 0;
   // undo information
   int ua_ = -1, uha_ = -1, ub_ = -1, uhb_ = -1;
