@@ -22,12 +22,8 @@ std::vector<StepAdvice> barrier_advice(const CommGraph &g, const Topology &topo,
     double maxlat = 0;
     for (auto &m : g.steps[t].msgs) {
       int n = topo.route_into(map[m.src], map[m.dst], buf.data());
-      double lat = 0;
-      for (int k = 0; k < n; ++k) {
-        mark[buf[k]] = static_cast<int>(t);
-        lat += topo.links[buf[k]].latency_s;
-      }
-      maxlat = std::max(maxlat, lat);
+      for (int k = 0; k < n; ++k) mark[buf[k]] = static_cast<int>(t);
+      maxlat = std::max(maxlat, topo.route_lb(buf.data(), n).latency_s);
     }
     for (auto &m : g.steps[t + 1].msgs) {
       int n = topo.route_into(map[m.src], map[m.dst], buf.data());

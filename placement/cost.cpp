@@ -179,12 +179,8 @@ void CostModel::pl_touch(size_t i, const Message &m, int hs, int hd, int sign) {
   if (rbuf_.size() < static_cast<size_t>(topo_.max_route())) rbuf_.resize(topo_.max_route());
   int *r = rbuf_.data();
   const int n = topo_.route_into(hs, hd, r);
-  // (L, B) summed / minimised in route order, as step_cost() does.
-  double lat = 0, bw = topo_.links[r[0]].bandwidth_Bps;
-  for (int k = 0; k < n; ++k) {
-    lat += topo_.links[r[k]].latency_s;
-    bw = std::min(bw, topo_.links[r[k]].bandwidth_Bps);
-  }
+  const Topology::RouteLB lb = topo_.route_lb(r, n);  // as step_cost() has them
+  const double lat = lb.latency_s, bw = lb.bandwidth_Bps;
   for (int k = 0; k < n; ++k) {
     const int l = r[k];
     p.load[l] += sign;

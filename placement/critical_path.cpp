@@ -13,8 +13,8 @@ namespace {
 int route_of(const Topology &topo, const Mapping &map, int src, int dst, std::vector<int> &route, double &lat,
              double &bw) {
   const int n = topo.route_into(map[src], map[dst], route.data());
-  lat = 0, bw = topo.links[route[0]].bandwidth_Bps;
-  for (int k = 0; k < n; ++k) lat += topo.links[route[k]].latency_s, bw = std::min(bw, topo.links[route[k]].bandwidth_Bps);
+  const Topology::RouteLB lb = topo.route_lb(route.data(), n);
+  lat = lb.latency_s, bw = lb.bandwidth_Bps;
   return n;
 }
 

@@ -1,8 +1,6 @@
 // Precomputed host-pair routes. See route_table.hpp.
 #include "route_table.hpp"
 
-#include <algorithm>
-
 namespace arcoll::placement {
 
 RouteTable::RouteTable(const Topology &topo, size_t budget_ints) {
@@ -20,14 +18,9 @@ RouteTable::RouteTable(const Topology &topo, size_t budget_ints) {
       int *r = &links_[i * stride];
       const int n = topo.route_into(static_cast<int>(p), static_cast<int>(q), r);
       len_[i] = n;
-      // In route order, as the cost model sums and minimises them.
-      double lat = 0, bw = topo.links[r[0]].bandwidth_Bps;
-      for (int k = 0; k < n; ++k) {
-        lat += topo.links[r[k]].latency_s;
-        bw = std::min(bw, topo.links[r[k]].bandwidth_Bps);
-      }
-      lat_[i] = lat;
-      bw_[i] = bw;
+      const Topology::RouteLB lb = topo.route_lb(r, n);
+      lat_[i] = lb.latency_s;
+      bw_[i] = lb.bandwidth_Bps;
     }
 }
 

@@ -40,13 +40,9 @@ double step_cost(const std::vector<Message> &msgs, const Topology &topo, const M
       n = topo.route_into(p, q, w);
       r = w;
       w += n;
-      double lat = 0, bw = topo.links[r[0]].bandwidth_Bps;
-      for (int k = 0; k < n; ++k) {
-        lat += topo.links[r[k]].latency_s;
-        bw = std::min(bw, topo.links[r[k]].bandwidth_Bps);
-      }
-      s.lat[i] = lat;
-      s.bw[i] = bw;
+      const Topology::RouteLB lb = topo.route_lb(r, n);
+      s.lat[i] = lb.latency_s;
+      s.bw[i] = lb.bandwidth_Bps;
     }
     s.route[i] = r;
     s.len[i] = n;

@@ -140,20 +140,23 @@ std::vector<int> Topology::route(int p, int q) const {
   return r;
 }
 
+Topology::RouteLB Topology::route_lb(const int *route, int n) const {
+  RouteLB r{0.0, links[route[0]].bandwidth_Bps};
+  for (int k = 0; k < n; ++k) {
+    r.latency_s += links[route[k]].latency_s;
+    r.bandwidth_Bps = std::min(r.bandwidth_Bps, links[route[k]].bandwidth_Bps);
+  }
+  return r;
+}
+
 double Topology::latency(int p, int q) const {
   int buf[128];
-  int n = route_into(p, q, buf);
-  double lat = 0;
-  for (int i = 0; i < n; ++i) lat += links[buf[i]].latency_s;
-  return lat;
+  return route_lb(buf, route_into(p, q, buf)).latency_s;
 }
 
 double Topology::bandwidth(int p, int q) const {
   int buf[128];
-  int n = route_into(p, q, buf);
-  double bw = links[buf[0]].bandwidth_Bps;
-  for (int i = 1; i < n; ++i) bw = std::min(bw, links[buf[i]].bandwidth_Bps);
-  return bw;
+  return route_lb(buf, route_into(p, q, buf)).bandwidth_Bps;
 }
 
 int Topology::hops(int p, int q) const {

@@ -191,6 +191,16 @@ class Topology {
   int route_into(int p, int q, int *buf) const;
   /** Route from host index p to host index q: the directed links in order. */
   std::vector<int> route(int p, int q) const;
+  /** L and B of a route: the sum of its links' latencies (seconds, added in
+   *  route order, as every cost model of this directory adds them, so that
+   *  their totals are bit-identical) and its bottleneck (minimum) bandwidth
+   *  (bytes/s). `route`: n >= 1 links as route_into() writes them (a route
+   *  has at least one link: the node-internal one inside a host). */
+  struct RouteLB {
+    double latency_s;
+    double bandwidth_Bps;
+  };
+  RouteLB route_lb(const int *route, int n) const;
   /** Sum of the latencies of route(p,q), seconds. */
   double latency(int p, int q) const;
   /** Bottleneck (minimum) bandwidth of route(p,q), bytes/s. */

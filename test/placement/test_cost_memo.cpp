@@ -4,6 +4,8 @@
 // skip_repeated_swaps) against the search without them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
 #include <random>
 
 #include "cost.hpp"
@@ -57,6 +59,11 @@ TEST(RouteTable, EveryHostPairAsTheTopologyRoutesIt) {
         EXPECT_EQ(std::vector<int>(l, l + n), t.route(p, q)) << p << "->" << q;
         EXPECT_EQ(rt.latency(p, q), t.latency(p, q));      // bit-identical: summed in route order
         EXPECT_EQ(rt.bandwidth(p, q), t.bandwidth(p, q));
+        // Topology::route_lb: latencies added in route order, the smallest bandwidth.
+        double lat = 0, bw = std::numeric_limits<double>::infinity();
+        for (int k : t.route(p, q)) lat += t.links[k].latency_s, bw = std::min(bw, t.links[k].bandwidth_Bps);
+        EXPECT_EQ(t.latency(p, q), lat);
+        EXPECT_EQ(t.bandwidth(p, q), bw);
       }
     // Over its budget (H^2 x (max_route + 1) ints) the table is not built.
     EXPECT_FALSE(RouteTable(t, static_cast<size_t>(H) * H * (t.max_route() + 1) - 1).enabled());
