@@ -43,7 +43,9 @@ int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cac
   if (!usable || !arcoll_late_applies(c, bytes) || !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER))
     return MPI_SUCCESS;
   if (!(lc->lt = arcoll_late(st, c, &rc))) return rc;
-  return arcoll_late_enter(lc->lt, root, &lc->entry, &lc->order);
+  rc = arcoll_late_enter(lc->lt, root, &lc->entry, &lc->order);
+  if (c == ARCOLL_COLL_REDUCE) lc->detached = arcoll_history_detached(&lc->lt->hist, lc->order);
+  return rc;
 }
 
 int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, int root,
@@ -84,7 +86,8 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
      * waits for every rank) - SMPI two-level tree, P = 64, 32 KiB, 0-200 us
      * noise, whose first summary listed 7 ranks late: rsag in that order
      * 3.4 ms per call, in rank order 1.0 */
-    if (lc->order && strcmp(ch->algo->name, arcoll_tolerant_tree(c, bytes))) lc->order = NULL;
+    if (lc->order && strcmp(ch->algo->name, arcoll_tolerant_tree(c, bytes)))
+      lc->order = NULL, lc->detached = NULL;
     return ch;
   }
   if (!t || !(lc->order || (ch->ex && (t->exchanges == 0 || t->late_seen)))) return ch;

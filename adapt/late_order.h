@@ -44,6 +44,7 @@ ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *s
 typedef struct arcoll_late_call {
   arcoll_late_tracker_t *lt; /**< NULL: the classic order, nothing recorded */
   const int *order;          /**< order of this call (NULL: classic) */
+  const unsigned char *detached; /**< reduce: its detached positions (order.h), else NULL */
   double entry;              /**< entry time, common clock, seconds */
   int trial;                 /**< the call runs a tolerant tree on trial (late_trees.h) */
   int root;                  /**< the call's root */
@@ -54,8 +55,11 @@ typedef struct arcoll_late_call {
  * `bytes` bytes with the choice ch: when late-rank orders apply
  * (arcoll_late_applies(), an algorithm that honours an order, usable != 0 -
  * e.g. reduce: commutative op -, P > 2) lc->order is the tracker's order for
- * this call (late ranks on leaves, order.h) and the entry is recorded.
- * Returns MPI_SUCCESS or an MPI error.
+ * this call (late ranks on leaves, order.h), for a reduce lc->detached its
+ * detached positions (the latest ranks' results straight to the root:
+ * order.h arcoll_history_detached; reset with the order by
+ * arcoll_late_algorithm when the choice is not the tolerant tree), and the
+ * entry is recorded.  Returns MPI_SUCCESS or an MPI error.
  */
 ARCOLL_HIDDEN int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c,
                                     const arcoll_cached_t *ch, int root, int usable,

@@ -43,8 +43,8 @@ void arcoll_history_set_up(arcoll_history_t *h) {
 }
 
 static void entry_free(arcoll_site_entry_t *e) {
-  free(e->ewma), free(e->late), free(e->order);
-  e->ewma = NULL, e->late = NULL, e->order = NULL;
+  free(e->ewma), free(e->late), free(e->order), free(e->detached);
+  e->ewma = NULL, e->late = NULL, e->order = NULL, e->detached = NULL;
 }
 
 void arcoll_history_free(arcoll_history_t *h) {
@@ -69,7 +69,8 @@ static arcoll_site_entry_t *new_entry(arcoll_history_t *h, uint64_t site, int ro
     e->ewma = calloc((size_t)h->P, sizeof(double));
     e->late = calloc((size_t)h->P, 1);
     e->order = malloc(sizeof(int) * (size_t)h->P);
-    if (!e->ewma || !e->late || !e->order) {
+    e->detached = calloc((size_t)h->P, 1);
+    if (!e->ewma || !e->late || !e->order || !e->detached) {
       entry_free(e);
       return NULL;
     }
@@ -84,6 +85,7 @@ static arcoll_site_entry_t *new_entry(arcoll_history_t *h, uint64_t site, int ro
   e->root = root;
   e->nobs = 0;
   e->nlate = 0;
+  e->ndetached = 0;
   e->seeded = 0;
   return e;
 }
@@ -158,6 +160,25 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
   free(reserved);
 }
 
+/* Toward the root: the positions of e->order whose late rank is detached (order.h
+ * arcoll_history_detached): latest first, while the i-th (from 1) has EWMA >= i t_level.
+ * Set at every fold (the EWMAs move while the order stays). */
+static void detach(const arcoll_history_t *h, arcoll_site_entry_t *e) {
+  e->ndetached = 0;
+  memset(e->detached, 0, (size_t)h->P);
+  if (!h->up || e->nlate == 0 || !(e->t_level > 0)) return;
+  for (;;) { /* the latest not yet detached (ties: the lower position), O(nlate P) */
+    int best = -1;
+    for (int pos = 1; pos < h->P; ++pos) {
+      const int r = e->order[pos];
+      if (e->late[r] && !e->detached[pos] && (best < 0 || e->ewma[r] > e->ewma[e->order[best]])) best = pos;
+    }
+    if (best < 0 || (e->ndetached + 1) * e->t_level > e->ewma[e->order[best]]) return;
+    e->detached[best] = 1;
+    ++e->ndetached;
+  }
+}
+
 /* The entry of `root` folded last (seeded_only: among the seeded entries
  * no summary has matched yet - the earlier run's latest), or NULL. */
 static arcoll_site_entry_t *latest_entry(const arcoll_history_t *h, int root, int seeded_only) {
@@ -201,6 +222,7 @@ static int fold(arcoll_history_t *h, const arcoll_late_group_t *g, int *changed,
   }
   e->nlate = nlate;
   if (nlate > 0 && (diff || e->nobs == 1)) build_order(h, e);
+  detach(h, e);
   if (changed) *changed = diff;
   return 0;
 }
@@ -280,6 +302,12 @@ const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int ro
   return e && e->nlate > 0 ? e->order : NULL;
 }
 
+const unsigned char *arcoll_history_detached(const arcoll_history_t *h, const int *order) {
+  for (int i = 0; order && i < h->nentries; ++i)
+    if (h->entries[i].order == order) return h->entries[i].ndetached > 0 ? h->entries[i].detached : NULL;
+  return NULL;
+}
+
 int arcoll_history_seed(arcoll_history_t *h, const arcoll_late_group_t *g) {
   if (g->root < 0 || g->root >= h->P) return 0;
   if (fold(h, g, NULL, 0) != 0) return -1;
@@ -291,6 +319,7 @@ int arcoll_history_seed(arcoll_history_t *h, const arcoll_late_group_t *g) {
     if (r >= 0 && r < h->P && r != g->root && !e->late[r]) e->late[r] = 1, ++e->nlate, added = 1;
   }
   if (added) build_order(h, e);
+  if (e) detach(h, e);
   return 0;
 }
 

@@ -43,6 +43,8 @@ typedef struct arcoll_site_entry {
   unsigned char *late; /**< [P] 1 = late in the current decision */
   int nlate;
   int *order;     /**< [P] order with the late ranks on leaves (valid when nlate > 0) */
+  unsigned char *detached; /**< [P] per position of order: 1 = detached (arcoll_history_detached) */
+  int ndetached;
   int seeded;     /**< 1: from arcoll_history_seed, no summary group folded into it yet */
 } arcoll_site_entry_t;
 
@@ -133,6 +135,24 @@ int arcoll_history_predict(const arcoll_history_t *h, uint64_t call, int root, u
  * built when the entry is folded, not per call.
  */
 const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int root);
+
+/**
+ * Toward the root only (arcoll_history_set_up): the positions of `order` (a
+ * pointer arcoll_history_order returned) whose late rank sends its result
+ * straight to the root, which takes it after its tree children
+ * (arcoll_sched_t::detached, collectives/coll.h), or NULL when none.  In a
+ * reduce every ancestor of a late rank waits for it (eight late ranks on the
+ * leaves of a binomial tree: eight parents and their ancestors wait, SMPI
+ * flat P = 64, 8 B, 8 ms summed inside per call for a 1 ms delay); detached,
+ * only the root does, which waits for everything anyway.  The cost is the
+ * root's: one more receive (and reduction) per detached rank, about one tree
+ * level of the model (the entry's t_level).  So the latest ranks are
+ * detached, latest first, while the i-th (from 1) is late by at least i tree
+ * levels (its EWMA >= i x t_level): at 1 MiB a late set of several ranks
+ * would otherwise pour that many megabytes into the root's link.  Built with
+ * the order when the entry is folded; the same on every rank.
+ */
+const unsigned char *arcoll_history_detached(const arcoll_history_t *h, const int *order);
 
 /**
  * Start the entry of (g->site, g->root) from an earlier run's late set

@@ -38,14 +38,15 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   const arcoll_cached_t *ch = arcoll_choose(st, C, bytes, commut);
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
-  /* late ranks on the leaves nearest the root (late_order.c); the
-   * algorithms honour an order for commutative ops only */
+  /* late ranks on the leaves nearest the root, the latest sending to the root
+   * directly (late_order.c, order.h); the algorithms honour an order for
+   * commutative ops only */
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, C, ch, root, commut, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
   const arcoll_cached_t *chosen = ch;
   ch = arcoll_late_algorithm(st, C, bytes, ch, &lc);
-  const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
+  const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C), lc.detached};
   const double t0 = arcoll_online_t0(chosen);
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);
   rc = arcoll_late_done(st, chosen, ch, t0, rc);

@@ -132,7 +132,7 @@ static void noop_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
 static double measure(const bench_call_t *x, const bench_call_t *warm,
                       const arcoll_algo_desc_t *a, const arcoll_sched_t *s, int reps) {
   double best = -1;
-  arcoll_sched_t bar = {NULL, 0, 0, 32000};
+  arcoll_sched_t bar = {NULL, 0, 0, 32000, NULL};
   /* Warm-up: one untimed smallest call of the same configuration, so that
    * first-call costs (SMPI's selectors build the node map of the
    * communicator on first use: an internal allgather, ~0.1 ms simulated)
@@ -316,7 +316,7 @@ int main(int argc, char **argv) {
           long long seg = segs[gi];
           if (!(a->flags & ARCOLL_ALGO_SEGMENTED) && seg != 0) continue;
           if (seg != 0 && (seg >= m || (m + seg - 1) / seg > max_segs)) continue;
-          arcoll_sched_t s = {NULL, (MPI_Aint)seg, 0, tag};
+          arcoll_sched_t s = {NULL, (MPI_Aint)seg, 0, tag, NULL};
           double t = measure(&x, &warm, a, &s, reps);
           emit((coll_t)c, m, "algo", a->name, seg, 0, t, -1);
           if (nswept < MAXSWEPT) swept[nswept++] = (swept_t){a, seg, t};
@@ -339,7 +339,7 @@ int main(int argc, char **argv) {
       const arcoll_choice_t *ch;
       double explore_s = 0;
       while ((ch = arcoll_explorer_next(&ex)) != NULL) { /* every round */
-        arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, tag};
+        arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, tag, NULL};
         double t = sweep_time(swept, nswept, ch);
         if (t < 0) t = measure(&x, &warm, ch->algo, &s, reps);
         explore_s += t;
@@ -358,7 +358,7 @@ int main(int argc, char **argv) {
       const arcoll_choice_t *w = &ex.best;
       double best_t = ex.best_max_s;
       if (!isfinite(ex.best_s)) { /* no decision (the imbalance check ended it): run it */
-        arcoll_sched_t s = {NULL, w->segment_bytes, w->k, tag};
+        arcoll_sched_t s = {NULL, w->segment_bytes, w->k, tag, NULL};
         best_t = measure(&x, &warm, w->algo, &s, reps);
       }
       emit((coll_t)c, m, "auto", w->algo->name, (long long)w->segment_bytes, w->k, best_t,

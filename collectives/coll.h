@@ -39,6 +39,11 @@ typedef struct arcoll_sched {
   int k;
   /** point-to-point tag of every message; callers run on a private communicator */
   int tag;
+  /** per position (size P, position 0 never set): 1 = the rank there sends its subtree's
+   *  result straight to the root, which receives it after its tree children (adapt/order.h
+   *  "detached": late ranks of a reduce); NULL = none.  Read by the binomial and k-nomial
+   *  reduce for commutative ops only (reduce.h); every other algorithm ignores it. */
+  const unsigned char *detached;
 } arcoll_sched_t;
 
 /** Default radix of the k-nomial broadcast tree (bcast knomial; MVAPICH2's). */

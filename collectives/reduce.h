@@ -41,7 +41,9 @@ typedef int (*arcoll_reduce_fn)(const void *sendbuf, void *recvbuf, MPI_Aint cou
  * Non-commutative ops: order-preserving variant (tree over ranks 0..P-1, each
  * parent combines its lower block with the child's higher block, as MPICH's
  * MPIR_Reduce_intra_binomial), then rank 0 sends the result to the root (+1
- * T_send(M) when root != 0).  Honours: order (commutative only), tag.
+ * T_send(M) when root != 0).  Honours: order and detached (commutative
+ * only: a detached position sends its subtree's result to the root, which
+ * receives those after its tree children; coll.h), tag.
  * Receives: all children's posted at once when their buffers take at most
  * ARCOLL_REDUCE_PREPOST_BYTES bytes, else two at a time.
  */
@@ -108,7 +110,7 @@ int arcoll_reduce_chain(const void *sendbuf, void *recvbuf, MPI_Aint count,
  * every message crosses the root's link at once).
  * Non-commutative ops: the tree over ranks 0..P-1 (children's ranges follow
  * the parent's, combined acc op child), then rank 0 sends to the root.
- * Honours: order (commutative only), k, tag.
+ * Honours: order and detached (commutative only, as the binomial reduce), k, tag.
  */
 int arcoll_reduce_knomial(const void *sendbuf, void *recvbuf, MPI_Aint count,
                           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,

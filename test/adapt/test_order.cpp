@@ -207,6 +207,53 @@ TEST(Order, TowardTheRootLateRanksTakeTheShallowestLeafOfTheirOwnSubtreeElseNear
   EXPECT_EQ(where(o2, 2), 1);  // its own subtree's only leaf is taken: the root's leaf child
 }
 
+// Toward the root the latest ranks are detached (their result straight to the root) while the
+// i-th is late by i tree levels; toward the leaves none is.
+TEST(Order, TowardTheRootTheLatestRanksAreDetachedWhileLateByATreeLevelEach) {
+  const int P = 16;
+  History H(P);
+  arcoll_history_set_up(&H.h);
+  // t_level 1 ms: rank 8 (3 ms) and 4 (2 ms) detached, 3 (1 ms, third: needs 3 ms) not
+  fold(H, group(1, 0, 1e-3, {{8, 3e-3}, {4, 2e-3}, {3, 1e-3}}), 0);
+  const int *o = arcoll_history_order(&H.h, 1, 0);
+  ASSERT_NE(o, nullptr);
+  const unsigned char *d = arcoll_history_detached(&H.h, o);
+  ASSERT_NE(d, nullptr);
+  const auto order = order_of(H, 1, 0);
+  for (int pos = 0; pos < P; ++pos)
+    EXPECT_EQ(d[pos] != 0, order[pos] == 8 || order[pos] == 4) << "position " << pos << " rank " << order[pos];
+  // a shorter tree level: all three
+  History A(P);
+  arcoll_history_set_up(&A.h);
+  fold(A, group(1, 0, 1e-5, {{8, 3e-3}, {4, 2e-3}, {3, 1e-3}}), 0);
+  const int *oa = arcoll_history_order(&A.h, 1, 0);
+  const unsigned char *da = arcoll_history_detached(&A.h, oa);
+  ASSERT_NE(da, nullptr);
+  int n = 0;
+  for (int pos = 0; pos < P; ++pos) n += da[pos];
+  EXPECT_EQ(n, 3);
+  EXPECT_EQ(da[0], 0);
+  // still late (hysteresis) but by less than a tree level: late, not detached
+  History N(P, 0.5);
+  arcoll_history_set_up(&N.h);
+  fold(N, group(1, 0, 1e-3, {{8, 3e-3}}), 0);
+  EXPECT_NE(arcoll_history_detached(&N.h, arcoll_history_order(&N.h, 1, 0)), nullptr);  // EWMA 3 ms
+  fold(N, group(1, 0, 1e-3, {}), 1);  // 1.5 ms
+  EXPECT_NE(arcoll_history_detached(&N.h, arcoll_history_order(&N.h, 2, 0)), nullptr);
+  fold(N, group(1, 0, 1e-3, {}), 2);  // 0.75 ms: above half the threshold, below a level
+  const int *on = arcoll_history_order(&N.h, 3, 0);
+  ASSERT_NE(on, nullptr);
+  EXPECT_EQ(where(order_of(N, 3, 0), 8), 9);
+  EXPECT_EQ(arcoll_history_detached(&N.h, on), nullptr);
+  // toward the leaves: never
+  History B(P);
+  fold(B, group(1, 0, 1e-5, {{8, 3e-3}, {4, 2e-3}}), 0);
+  const int *ob = arcoll_history_order(&B.h, 1, 0);
+  ASSERT_NE(ob, nullptr);
+  EXPECT_EQ(arcoll_history_detached(&B.h, ob), nullptr);
+  EXPECT_EQ(arcoll_history_detached(&B.h, nullptr), nullptr);
+}
+
 TEST(Order, SameFoldsGiveTheSameOrderEverywhere) {
   // two "ranks" fed the same summaries compute identical orders
   History A(32), B(32);

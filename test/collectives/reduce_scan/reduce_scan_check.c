@@ -10,7 +10,8 @@
  * counts 0, 1, 7 and "big" (1 MiB of data at P <= 13, less at larger P;
  * argv[1] overrides the big size in bytes, the SMPI tests use less to stay short),
  * MPI_IN_PLACE or not, roots 0, P/2, P-1 (reduce), identity or shuffled rank
- * order, unsegmented or segmented.  Results are compared element by element
+ * order (the binomial and k-nomial reduce also with detached positions),
+ * unsegmented or segmented.  Results are compared element by element
  * with references folded in rank order here; gap bytes of outputs must stay
  * untouched.  Commutative-only algorithms must return MPI_ERR_OP for the
  * non-commutative ops.  The direct scan is skipped above P = 64 (P(P-1)/2
@@ -158,6 +159,7 @@ int main(int argc, char **argv) {
   long big_bytes = P <= 13 ? (1L << 20) : P <= 64 ? (64L << 10) : (8L << 10);
   if (argc > 1 && atol(argv[1]) > 0) big_bytes = atol(argv[1]); /* override (bytes) */
   int *order = malloc(sizeof(int) * (size_t)P);
+  unsigned char *detached = malloc((size_t)P);
   int ncases = 0;
   for (int t = 0; t < NTYPES; ++t) {
     int tsize;
@@ -215,8 +217,15 @@ int main(int argc, char **argv) {
                   strcmp(an, "knomial"))
                 continue;
               if (shuffled) shuffle(order, root, 1000u + (unsigned)ncases);
+              /* every other shuffled reduce: about a third of the positions detached (their
+               * subtree's result straight to the root: coll.h), leaves and inner ones;
+               * commutative ops only, the others must ignore it */
+              const int detach = coll == 0 && shuffled && (ncases & 1);
+              for (int p = 0; p < P; ++p)
+                detached[p] = p > 0 && ((unsigned)p * 2654435761u + (unsigned)ncases) % 3u == 0;
               arcoll_sched_t s = {shuffled ? order : NULL, segmented ? seg_small : 0,
-                                  segmented ? (!strcmp(an, "knomial") && inplace ? P : 3) : 0, 7};
+                                  segmented ? (!strcmp(an, "knomial") && inplace ? P : 3) : 0, 7,
+                                  detach ? detached : NULL};
               const int use_ip = inplace && (coll != 0 || me == root);
               memcpy(sbuf, in, (size_t)bytes);
               memset(rbuf, FILL, (size_t)bytes);
@@ -262,6 +271,7 @@ int main(int argc, char **argv) {
     printf("reduce_scan_check P=%d: %d case slots, %ld failures: %s\n", P, ncases, total,
            total ? "FAIL" : "OK");
   free(order);
+  free(detached);
   MPI_Op_free(&op_mat); MPI_Op_free(&op_summax); MPI_Op_free(&op_affine);
   MPI_Type_free(&t_mat); MPI_Type_free(&t_vec);
   MPI_Finalize();
