@@ -186,6 +186,10 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
                  "; unset: bcast of 8 KiB and more, and ARCOLL_BCAST_ALGORITHM=adaptive",
                  &cfg->late_order, err, errlen))
     return -1;
+  if (env_on_off("ARCOLL_LATE_DETACH", "the latest ranks of a reduce's late set send to the root directly",
+                 "late ranks keep their tree parent", "; the default is off (adapt/README.md \"Lateness\")",
+                 &cfg->late_detach, err, errlen))
+    return -1;
   if ((s = getenv("ARCOLL_BCAST_EWMA_ALPHA")) && *s) {
     char *end;
     double a = strtod(s, &end);

@@ -44,7 +44,8 @@ int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cac
     return MPI_SUCCESS;
   if (!(lc->lt = arcoll_late(st, c, &rc))) return rc;
   rc = arcoll_late_enter(lc->lt, root, &lc->entry, &lc->order);
-  if (c == ARCOLL_COLL_REDUCE) lc->detached = arcoll_history_detached(&lc->lt->hist, lc->order);
+  lc->lt->detach = c == ARCOLL_COLL_REDUCE && arcoll_g_cfg.late_detach > 0;
+  if (lc->lt->detach) lc->detached = arcoll_history_detached(&lc->lt->hist, lc->order);
   return rc;
 }
 

@@ -55,7 +55,8 @@ typedef struct arcoll_late_call {
  * `bytes` bytes with the choice ch: when late-rank orders apply
  * (arcoll_late_applies(), an algorithm that honours an order, usable != 0 -
  * e.g. reduce: commutative op -, P > 2) lc->order is the tracker's order for
- * this call (late ranks on leaves, order.h), for a reduce lc->detached its
+ * this call (late ranks on leaves, order.h), for a reduce with
+ * ARCOLL_LATE_DETACH=on lc->detached its
  * detached positions (the latest ranks' results straight to the root:
  * order.h arcoll_history_detached; reset with the order by
  * arcoll_late_algorithm when the choice is not the tolerant tree), and the

@@ -293,9 +293,15 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
     if (sum->trees) fprintf(stderr, " tolerant tree %s;", sum->trees == ARCOLL_TREES_SECOND ? "second" : "first");
     int nl = 0;
     for (int r = 0; r < t->P; ++r) nl += t->late_any[r];
+    /* toward the root: how many late ranks would send to the root directly (order.h
+     * arcoll_history_detached; taken with ARCOLL_LATE_DETACH=on) */
+    const unsigned char *det = t->up ? arcoll_history_detached(&t->hist, arcoll_history_order(&t->hist, t->ncalls, t->coord)) : NULL;
+    int nd = 0;
+    for (int p = 0; det && p < t->P; ++p) nd += det[p];
     if (t->next_x == UINT64_MAX)
-      fprintf(stderr, " -> %d late, %s, no further exchange (data toward the root), coordinator was %d\n",
-              nl, changed ? "changed" : "unchanged", t->coord);
+      fprintf(stderr, " -> %d late, %s, no further exchange (data toward the root), coordinator was %d; %d %s\n",
+              nl, changed ? "changed" : "unchanged", t->coord, nd,
+              t->detach ? "detached" : "detachable (ARCOLL_LATE_DETACH=off)");
     else
       fprintf(stderr, " -> %d late, %s, next interval %d, coordinator was %d\n", nl,
               changed ? "changed" : "unchanged", t->interval, t->coord);

@@ -101,6 +101,7 @@ typedef struct arcoll_late_tracker {
   double exchange_s; /**< seconds spent in the exchange steps (at call exits) */
   int last_adaptive; /**< 1 if the last call used an adaptive order */
   int up;            /**< data toward the root (arcoll_late_init) */
+  int detach;        /**< 1: a reduce takes the detached positions (ARCOLL_LATE_DETACH, late_order.c) */
   int debug;         /**< 1: rank 0 prints every applied exchange to stderr (ARCOLL_DEBUG) */
 } arcoll_late_tracker_t;
 

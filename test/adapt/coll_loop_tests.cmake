@@ -202,6 +202,27 @@ if(ARCOLL_HAVE_SMPI)
   endforeach()
 endif()
 
+# ARCOLL_LATE_DETACH=on (adapt/order.h arcoll_history_detached): the reduce's eight late
+# ranks (1 ms) all detached - they send their results to the root, which takes them after
+# its tree children - t_level 22 us, lateness ~0.48 ms each (i x t_level below it for
+# i <= 8); every element checked.  SMPI flat cluster, 64 ranks, 32 KiB, 40 calls.
+if(ARCOLL_HAVE_SMPI)
+  add_test(NAME adapt.smpi.reduce_detached.np64
+    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1 ARCOLL_LATE_DETACH=on
+      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
+      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+      "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .* -> 8 late, changed, no further exchange .*; 8 detached$"
+      "online: reduce P=64 .* -> binomial/"
+      "RESULT coll=reduce .* errors=0" --
+      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
+      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
+      -c reduce -m 32768 -n 40 -s eight_late)
+  set_tests_properties(adapt.smpi.reduce_detached.np64 PROPERTIES LABELS smpi TIMEOUT 300
+    RESOURCE_LOCK mpi)
+endif()
+
 # Late sets carried by tuning files (adapt/tuning.h "lateness"), written by a
 # run with ARCOLL_TUNING_OUT ("run") or by `arcoll tune` from a profile run
 # (libarcoll_profiler, "profile"): the file lists the late rank, a rerun with

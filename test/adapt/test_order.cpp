@@ -369,6 +369,14 @@ TEST(Config, DefaultsAndErrors) {
   EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
   EXPECT_NE(std::string(err).find("ARCOLL_LATE_ORDER='maybe' is not valid"), std::string::npos);
   unsetenv("ARCOLL_LATE_ORDER");
+  EXPECT_EQ(c.late_detach, 0);  // off unless asked for
+  setenv("ARCOLL_LATE_DETACH", "on", 1);
+  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
+  EXPECT_EQ(c.late_detach, 1);
+  setenv("ARCOLL_LATE_DETACH", "yes", 1);
+  EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
+  EXPECT_NE(std::string(err).find("ARCOLL_LATE_DETACH='yes' is not valid"), std::string::npos);
+  unsetenv("ARCOLL_LATE_DETACH");
   unsetenv("ARCOLL_BCAST_ALGORITHM");
 }
 
