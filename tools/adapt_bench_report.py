@@ -11,6 +11,7 @@ name), then the ratios
   auto/noord                 : auto / noorder, inside_sum
   auto/noconf in, loop       : auto / noconfirm, inside_sum and loop
   auto/nodef in, loop        : auto / nodefer, inside_sum and loop
+  det/auto in, lp            : detach / auto, inside_sum and loop
   late/nat in                : late / min(mpich, ompi), inside_sum
   auto/best                  : auto / best_smpi, inside_sum
 and a summary per scenario (rows, max and geometric mean of auto / min(mpich,
@@ -126,6 +127,8 @@ def main():
         ratios += ["auto/nodef in", "auto/nodef lp"]
     if "late" in cols and ("mpich" in cols or "ompi" in cols):
         ratios.append("late/nat in")
+    if "auto" in cols and "detach" in cols:
+        ratios += ["det/auto in", "det/auto lp"]
     if "auto" in cols and "best_smpi" in cols:
         ratios.append("auto/best")
     if ratios:
@@ -163,6 +166,9 @@ def main():
         if "late/nat in" in ratios:
             lt = fig.get("late")
             vals.append(ratio(lt and lt[0], nat_in))
+        if "det/auto in" in ratios:
+            dt = fig.get("detach")
+            vals += [ratio(dt and dt[0], au and au[0]), ratio(dt and dt[1], au and au[1])]
         if "auto/best" in ratios:
             vals.append(ratio(au and au[0], fig.get("best_smpi") and fig["best_smpi"][0]))
         if ratios:
