@@ -30,8 +30,8 @@ double fluid_step_time(const std::vector<Message> &msgs, const Topology &topo, c
         d = it->second;
       }
       route[static_cast<size_t>(f) * R + k] = d;
-      lat[f] += topo.links[buf[k]].latency_s;
     }
+    lat[f] = topo.route_lb(buf.data(), len[f]).latency_s;
     rem[f] = static_cast<double>(msgs[f].bytes);
   }
   const int K = static_cast<int>(cap0.size());
