@@ -38,9 +38,9 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   const arcoll_cached_t *ch = arcoll_choose(st, C, bytes, commut);
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
-  /* late ranks on the leaves nearest the root, the latest sending to the root
-   * directly (late_order.c, order.h); the algorithms honour an order for
-   * commutative ops only */
+  /* late ranks on the leaves nearest the root, with ARCOLL_LATE_DETACH=on the
+   * latest sending to the root directly (late_order.c, order.h); the
+   * algorithms honour an order for commutative ops only */
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, C, ch, root, commut, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);

@@ -228,13 +228,13 @@ run() { # plat P coll m scen column [algo]
     auto|noorder|nodefer|noconfirm|late|detach)
       bin=$BIN/coll_loop_arcoll stamp=$STAMP_ARCOLL
       cfg=(--cfg=smpi/privatize-libs:"$BIN/libarcoll.so")
+      envs=(-u ARCOLL_LATE_ORDER -u ARCOLL_LATE_DETACH) # the caller's settings never leak in
       case $col in
-        noorder) envs=(-u ARCOLL_LATE_DETACH ARCOLL_LATE_ORDER=off) ;;
-        noconfirm) envs=(-u ARCOLL_LATE_ORDER -u ARCOLL_LATE_DETACH ARCOLL_ONLINE_CONFIRM=0) ;;
-        nodefer) envs=(-u ARCOLL_LATE_ORDER -u ARCOLL_LATE_DETACH ARCOLL_ONLINE_LAG=0) ;;
-        late) envs=(-u ARCOLL_LATE_DETACH ARCOLL_LATE_ORDER=on) ;;
-        detach) envs=(-u ARCOLL_LATE_ORDER ARCOLL_LATE_DETACH=on) ;;
-        *) envs=(-u ARCOLL_LATE_ORDER -u ARCOLL_LATE_DETACH) ;;
+        noorder) envs+=(ARCOLL_LATE_ORDER=off) ;;
+        noconfirm) envs+=(ARCOLL_ONLINE_CONFIRM=0) ;;
+        nodefer) envs+=(ARCOLL_ONLINE_LAG=0) ;;
+        late) envs+=(ARCOLL_LATE_ORDER=on) ;;
+        detach) envs+=(ARCOLL_LATE_DETACH=on) ;;
       esac ;;
   esac
   if valid "$f" "$stamp"; then ncached=$((ncached + 1)); return 0; fi
