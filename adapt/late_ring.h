@@ -25,4 +25,13 @@ void arcoll_late_ring_close(arcoll_late_tracker_t *t);
 int arcoll_late_drain(arcoll_late_tracker_t *t, int need,
                       void (*use)(const arcoll_late_msg_t *, int, void *));
 
+/** As arcoll_late_drain's second part, without a token: complete the
+ *  receives in posting order until t->nrecv >= need or PMPI_Wtime() reaches
+ *  `deadline` (seconds, this rank's clock), polling with PMPI_Test (under
+ *  SMPI a 2 us sleep between polls, so the simulated clock moves; SimGrid
+ *  charges a test 0.1 ms unless smpi/test:0).  MPI_SUCCESS or an MPI
+ *  error; t->nrecv < need afterwards: the deadline passed. */
+int arcoll_late_drain_until(arcoll_late_tracker_t *t, int need, double deadline,
+                            void (*use)(const arcoll_late_msg_t *, int, void *));
+
 #endif

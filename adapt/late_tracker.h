@@ -21,7 +21,9 @@
  *     (bcast, scatter: c never waits - the root runs ahead, a missing record
  *     is used when it arrives, at the next exchange - except at the first
  *     exchange, which waits for every record once unless the calls are a chain - a seeded
- *     tracker's for all but the seeded late ranks' (arcoll_late_seed); reduce, gather: every
+ *     tracker's for all but the seeded late ranks' (arcoll_late_seed); from 16 ranks for all
+ *     but 1 + P/32, then for the rest at most twice as long, the missing ones charged as
+ *     late: late_first.h; reduce, gather: every
  *     record, sent before the root could finish call x; it completes the
  *     posted receives in posting order up to a token it sent itself, no
  *     MPI_Test*), and sends the packed summary to every rank (P - 1
@@ -70,7 +72,8 @@ typedef struct arcoll_late_tracker {
   int pending;
   uint64_t x;
   int wait_all;   /**< the coordinator waits for every record (up; the first exchange of
-                       a down collective whose calls are not a chain) */
+                       a down collective whose calls are not a chain: with a patience
+                       from 16 ranks, late_first.h) */
   int wait_trial; /**< records the coordinator waits for: those of the ranks not late (a trial, late_trees.h) */
   int gather, apply; /**< summarised / applied at the exit of call x + gather - 1 / x + apply - 1 */
   int nsampled;
@@ -124,8 +127,8 @@ int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double al
  * rank 32 late, binomial with rank 24; seed 001 run with rank 24's file
  * and its tree, 8.75 s summed inside against 7.39 without the file).  Until the
  * first summary the calls run the tolerant tree in the seeded order; the
- * first exchange of a bcast / scatter then waits for every record as
- * without a seed except the seeded late ranks' (missing, they are held:
+ * first exchange of a bcast / scatter then waits for the records as
+ * without a seed (late_first.h) except the seeded late ranks' (missing, they are held:
  * order.h), and its summary replaces the seeded figures: so a stale late
  * set costs a run a few calls, not the run.  SMPI flat P = 64, 32 KiB
  * bcast, 200 calls, summed inside, a file from seed 001's run (rank 32

@@ -173,12 +173,13 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
       minw[q] = x->exit;
   }
   for (int p = 1; p < P; ++p) {
-    const int r = rank_at[p];
+    const int r = rank_at[p], qp = parent_pos(p, P, shape);
     if (!(rec[r].flags & ARCOLL_LATE_VALID)) {
-      caused[r] = missing_s;
+      /* below a missing parent it waits for that one's data: charged there
+       * (seed 001's rank P/2 and its child, the first exchange, late_first.h) */
+      caused[r] = rank_at[qp] != root && !(rec[rank_at[qp]].flags & ARCOLL_LATE_VALID) ? 0.0 : missing_s;
       continue;
     }
-    const int qp = parent_pos(p, P, shape);
     const arcoll_late_record_t *q = &rec[rank_at[qp]];
     if (waited(&rec[r], q, t_level)) continue; /* it waited for its data */
     if (!(q->flags & ARCOLL_LATE_VALID)) continue; /* the parent was the late one */

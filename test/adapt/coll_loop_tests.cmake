@@ -172,6 +172,35 @@ if(ARCOLL_HAVE_SMPI)
   endforeach()
 endif()
 
+# The first lateness exchange of a bcast waits for every record but 1 + P/32,
+# then for the rest at most twice as long (adapt/late_first.h): seed 001's
+# rank 32, loaded by ~3 ms per call, sends its records calls late; its
+# record and its child's (rank 33, waiting for 32's data) are missing at the
+# patience's end, only 32 is charged (adapt/lateness.c) and put on a leaf.
+# Balanced, every record is in.  SMPI flat cluster, 64 ranks, 32 KiB, 40
+# calls, every element checked.
+if(ARCOLL_HAVE_SMPI)
+  set(_run smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+    -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+    --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
+    --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll -c bcast -m 32768 -n 40)
+  set(_env ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
+    ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json)
+  add_test(NAME adapt.smpi.first_exchange.missing_charged.np64
+    COMMAND ${_env} bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+      "first lateness exchange: 2 record\\(s\\) missing after [0-9.e-]+ s, charged"
+      "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 2: \\[root 0 t_level [0-9.e-]+ noise [0-9.e-]+: 32=[0-9.e-]+\\] -> 1 late"
+      "bcast call 3 root 0 .* adaptive order: 0 1 .* 31 63 33 .* 62 32$"
+      "RESULT coll=bcast .* errors=0" -- ${_run} -s seed001)
+  add_test(NAME adapt.smpi.first_exchange.balanced.np64
+    COMMAND ${_env} bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+      "!first lateness exchange: .* missing"
+      "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 2: .* -> 0 late"
+      "RESULT coll=bcast .* errors=0" -- ${_run} -s balanced)
+  set_tests_properties(adapt.smpi.first_exchange.missing_charged.np64
+    adapt.smpi.first_exchange.balanced.np64 PROPERTIES LABELS smpi TIMEOUT 300 RESOURCE_LOCK mpi)
+endif()
+
 # Back-to-back reduces (data toward the root) track lateness from 8 KiB with
 # one exchange only (adapt/lateness.h arcoll_late_exchanges_max): its summary
 # is applied 3 calls after it starts (the non-roots run ahead of the root and

@@ -169,6 +169,22 @@ TEST(Caused, MissingRecordIsChargedTheBound) {
     if (r != 6) EXPECT_EQ(c[r], 0.0) << r;
 }
 
+TEST(Caused, MissingRecordBelowAMissingParentIsNotCharged) {
+  // binomial over positions, root 0: rank 2's child is 3, rank 4's are 5, 6
+  const int P = 8;
+  auto rec = call(P, 0, std::vector<double>(P, 1.0), 1e-5);
+  rec[2].flags = rec[3].flags = 0;  // 3 waits for 2's data
+  rec[6].flags = 0;                 // 6's parent 4 sent its records
+  auto c = caused(P, 0, rec, 3e-3);
+  EXPECT_EQ(c[2], 3e-3);
+  EXPECT_EQ(c[3], 0.0);
+  EXPECT_EQ(c[6], 3e-3);
+  for (int r : {0, 1, 4, 5, 7}) EXPECT_EQ(c[r], 0.0) << r;
+  rec[1].flags = 0;  // the root's child: its parent is the root, charged
+  c = caused(P, 0, rec, 3e-3);
+  EXPECT_EQ(c[1], 3e-3);
+}
+
 TEST(Caused, MissingRecordIsNotChargedWhenTheRootRanAhead) {
   const int P = 8;
   auto rec = call(P, 0, std::vector<double>(P, 1.0), 1e-5);
