@@ -14,11 +14,8 @@ TEST(LateFirst, SmallCommunicatorsWaitForEveryRecord) {
 }
 
 TEST(LateFirst, TheSpareGrowsWithTheCommunicator) {
-  EXPECT_EQ(arcoll_late_first_spare(16), 1);
-  EXPECT_EQ(arcoll_late_first_spare(31), 1);
-  EXPECT_EQ(arcoll_late_first_spare(32), 2);
-  EXPECT_EQ(arcoll_late_first_spare(64), 3);
-  EXPECT_EQ(arcoll_late_first_spare(256), 9);
+  const int known[][2] = {{16, 1}, {31, 1}, {32, 2}, {64, 3}, {256, 9}};  // {P, spare}
+  for (const auto &k : known) EXPECT_EQ(arcoll_late_first_spare(k[0]), k[1]) << "P=" << k[0];
   for (int P = 16; P <= 4096; ++P) { // a few of P - 1, never all
     const int s = arcoll_late_first_spare(P);
     EXPECT_GE(s, 1);
