@@ -220,15 +220,15 @@ static int exchange_summarise(arcoll_late_tracker_t *t) {
   const int spare = !t->up && t->wait_all ? arcoll_late_first_spare(P) : 0;
   int rc = arcoll_late_drain(t, need - spare, use_msg);
   if (rc == MPI_SUCCESS && spare > 0 && t->nrecv < need) {
-    int levels = 0;
-    while ((1 << levels) < P) ++levels;
-    const double floor_s = S > 0 ? 2.0 * levels * t->out.rec[S - 1].t_level : 0.0;
+    const double floor_s = S > 0 ? arcoll_late_missing_charge(P, t->out.rec[S - 1].t_level, 0.0) : 0.0;
     const double patience = arcoll_late_first_patience(PMPI_Wtime() - t->x_time, floor_s);
     rc = arcoll_late_drain_until(t, need, t->x_time + patience, use_msg);
-    if (t->nrecv < need) missing_s = 0.0; /* charged: the time waited, below */
-    if (t->debug && t->nrecv < need)
-      fprintf(stderr, "arcoll: first lateness exchange: %d record(s) missing after %.3g s, charged\n",
-                      need - t->nrecv, PMPI_Wtime() - t->x_time);
+    if (t->nrecv < need) {
+      missing_s = 0.0; /* charged: the time waited, below */
+      if (t->debug)
+        fprintf(stderr, "arcoll: first lateness exchange: %d record(s) missing after %.3g s, charged\n",
+                need - t->nrecv, PMPI_Wtime() - t->x_time);
+    }
   }
   t->skipping = 0;
   if (missing_s >= 0) missing_s = PMPI_Wtime() - t->x_time;

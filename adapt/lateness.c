@@ -51,6 +51,14 @@ static int caused_up(int P, const arcoll_late_record_t *rec, const int *rank_at,
 static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double missing_s,
                       int *scratch, double *a, double *caused);
 
+double arcoll_late_missing_charge(int P, double t_level, double missing_s) {
+  if (missing_s < 0) return 0.0;
+  if (!(t_level > 0) || !isfinite(t_level)) t_level = 0.0;
+  int levels = 0;
+  while ((1 << levels) < P) ++levels;
+  return missing_s < 2.0 * levels * t_level ? 2.0 * levels * t_level : missing_s;
+}
+
 /* Trees the positions do not describe (ARCOLL_LATE_OTHER: multi-tree, ring,
  * scatter-allgather bcasts): a rank is charged how long after the root's
  * entry plus one level's time it entered (the gap cap of arcoll_late_caused
@@ -61,10 +69,7 @@ static void caused_other(int P, int root, const arcoll_late_record_t *rec, doubl
                          double *caused) {
   const arcoll_late_record_t *R = &rec[root];
   const double t_level = (R->t_level > 0 && isfinite(R->t_level)) ? R->t_level : 0.0;
-  int levels = 0;
-  while ((1 << levels) < P) ++levels;
-  if (missing_s < 0) missing_s = 0.0;
-  else if (missing_s < 2.0 * levels * t_level) missing_s = 2.0 * levels * t_level;
+  missing_s = arcoll_late_missing_charge(P, t_level, missing_s);
   for (int r = 0; r < P; ++r) {
     caused[r] = 0.0;
     if (r == root) continue;
@@ -153,10 +158,7 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
    * coordinator (a rank that is not late): charge it at least two whole
    * calls' time (levels x t_level each); when the coordinator itself ran
    * ahead, missing_s alone would be too small */
-  int levels = 0;
-  while ((1 << levels) < P) ++levels;
-  if (missing_s < 0) missing_s = 0.0; /* missing records mean nothing (a root that ran ahead) */
-  else if (missing_s < 2.0 * levels * t_level) missing_s = 2.0 * levels * t_level;
+  missing_s = arcoll_late_missing_charge(P, t_level, missing_s); /* < 0: a root that ran ahead */
   if (!(rec[root].flags & ARCOLL_LATE_VALID)) { /* nothing is known about the root's timing */
     caused[root] = missing_s;
     return 0;

@@ -196,6 +196,15 @@ int arcoll_late_pack(const arcoll_late_summary_t *s, unsigned char *buf);
 int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_t *s);
 
 /**
+ * What a rank whose records are missing is charged (arcoll_late_caused):
+ * 0 for missing_s < 0 (not charged), else missing_s seconds and at least
+ * 2 ceil(log2 P) t_level (two whole calls of the tree; t_level in seconds,
+ * taken as 0 when not > 0 or not finite).  Also the least the first
+ * exchange of a bcast waits for missing records (late_first.h).
+ */
+double arcoll_late_missing_charge(int P, double t_level, double missing_s);
+
+/**
  * Caused lateness of every rank in ONE call.  rec[r] is rank r's record of
  * the call (flags & ARCOLL_LATE_VALID) or invalid when its record is missing
  * (it had not sent it when the coordinator summarised: it was late by at

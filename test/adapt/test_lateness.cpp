@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 extern "C" {
@@ -167,6 +168,16 @@ TEST(Caused, MissingRecordIsChargedTheBound) {
   EXPECT_EQ(c[6], 3e-3);
   for (int r = 0; r < P; ++r)
     if (r != 6) EXPECT_EQ(c[r], 0.0) << r;
+}
+
+TEST(Caused, MissingChargeIsAtLeastTwoTreeDepths) {
+  // P = 64: ceil(log2 P) = 6 levels, two calls' worth = 12 t_level
+  EXPECT_DOUBLE_EQ(arcoll_late_missing_charge(64, 1e-5, 3e-3), 3e-3);
+  EXPECT_DOUBLE_EQ(arcoll_late_missing_charge(64, 1e-5, 1e-5), 12e-5);
+  EXPECT_DOUBLE_EQ(arcoll_late_missing_charge(65, 1e-5, 0.0), 14e-5);  // 7 levels
+  EXPECT_EQ(arcoll_late_missing_charge(64, 1e-5, -1.0), 0.0);         // not charged
+  EXPECT_EQ(arcoll_late_missing_charge(64, NAN, 0.0), 0.0);           // no model
+  EXPECT_EQ(arcoll_late_missing_charge(64, -1e-5, 2e-4), 2e-4);
 }
 
 TEST(Caused, MissingRecordBelowAMissingParentIsNotCharged) {
