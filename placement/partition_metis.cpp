@@ -4,6 +4,7 @@
 #include <metis.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -116,6 +117,35 @@ std::vector<int> metis_kway(const std::vector<int64_t> &xadj_in, const std::vect
                                tpwgts.data(), &ubvec, options, &objval, part.data());
   if (rc != METIS_OK) throw std::runtime_error(fmt::format("METIS_PartGraphKway failed (code {}) on {}", rc, what));
   return std::vector<int>(part.begin(), part.end());
+}
+
+CommGraph time_weighted_graph(const CommGraph &g, const Topology &topo) {
+  double lb = 0;
+  int remote = 0;
+  for (int q = 1; q < static_cast<int>(topo.hosts.size()); ++q)
+    if (!topo.same_node(0, q)) lb += topo.latency(0, q) * topo.bandwidth(0, q), ++remote;
+  CommGraph t;
+  t.nranks = g.nranks;
+  t.xadj = g.xadj;
+  t.adjncy = g.adjncy;
+  t.adjwgt = g.adjwgt;
+  if (remote == 0) return t;
+  lb /= remote;
+  // Messages per unordered pair: sorted keys (low rank, high rank), counted by runs.
+  std::vector<uint64_t> keys;
+  for (const Step &s : g.steps)
+    for (const Message &m : s.msgs)
+      if (m.src != m.dst)
+        keys.push_back(static_cast<uint64_t>(std::min(m.src, m.dst)) << 32 | static_cast<uint32_t>(std::max(m.src, m.dst)));
+  std::sort(keys.begin(), keys.end());
+  for (int r = 0; r < g.nranks; ++r)
+    for (int64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e) {
+      const int q = g.adjncy[e];
+      const uint64_t k = static_cast<uint64_t>(std::min(r, q)) << 32 | static_cast<uint32_t>(std::max(r, q));
+      const auto range = std::equal_range(keys.begin(), keys.end(), k);
+      t.adjwgt[e] += static_cast<uint64_t>(std::llround(static_cast<double>(range.second - range.first) * lb));
+    }
+  return t;
 }
 
 Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed) {

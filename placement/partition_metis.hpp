@@ -32,6 +32,20 @@ Mapping in_order_mapping(int nranks, const Topology &topo);
 Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed);
 
 /**
+ * The rank graph of `g` with every edge weighted by what the pair's messages cost on a network
+ * route instead of by bytes alone, in bytes: bytes(r, q) + messages(r, q) x L x B, where
+ * messages(r, q) counts the steps in which r and q exchange (one message per direction and step, as
+ * the cost model charges its latency: cost.hpp) and L x B is the mean latency-bandwidth product,
+ * seconds x bytes/second, of the routes from host 0 to the hosts on other nodes (the bytes a route
+ * could carry while one message's latency passes). The graph only (nranks, xadj, adjncy,
+ * adjwgt; no steps); g's weights when every host is on one node. Why: a latency-bound pattern (ScaLAPACK LU's pivot search within a
+ * process column: thousands of small messages) carries little weight in bytes, so METIS cut it;
+ * with these weights METIS keeps the process-column pairs on one host (placement/SUITE.md
+ * "METIS on message times").
+ */
+CommGraph time_weighted_graph(const CommGraph &g, const Topology &topo);
+
+/**
  * METIS_PartGraphKway of one graph (CSR, 0-based, symmetric, no self
  * edges: xadj of nvtxs + 1 offsets, adjncy, adjwgt) into target.size() >= 2
  * parts whose weights approach `target` (fractions summing to 1), 3 %

@@ -182,6 +182,12 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       if (st == Strategy::Scotch) chosen = i;
     }
   }
+  if (st == Strategy::Refined || st == Strategy::Best) {
+    // METIS on the pairs' message times (partition_metis.hpp time_weighted_graph): a latency-bound
+    // pattern the byte weights miss; also a start for the refinement when it costs least.
+    t = clock::now();
+    add("metis (message time)", partition_metis(time_weighted_graph(g, topo), topo, seed), t);
+  }
   if (st == Strategy::MetisTree) {  // opt-in: not a stage of best (partition_tree.hpp, measured)
     t = clock::now();
     chosen = add("metis (tree)", partition_tree(g, topo, seed), t);

@@ -226,7 +226,8 @@ struct PlaceOptions {
 
 /**
  * Runs the stages `opt.strategy` needs (Identity: none; HopBytes: hop-bytes;
- * Metis: METIS; Scotch: METIS + Scotch; Refined/Best: all; under a contention
+ * Metis: METIS; Scotch: METIS + Scotch; Refined/Best: all, plus METIS on the
+ * pairs' message times, stage "metis (message time)" (time_weighted_graph()); under a contention
  * model other than Count (topo.contention), Refined/Best also refine the
  * count model's cost first, half the remaining time, stage "refined (count
  * model)", scored under the model in use). Every mapping

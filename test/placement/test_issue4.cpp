@@ -113,7 +113,7 @@ TEST(Strategy, EachStrategyRunsOnlyItsStages) {
   };
   for (C c : {C{Strategy::Identity, 1, "in-order"}, C{Strategy::HopBytes, 2, "hopbytes"}, C{Strategy::Metis, 2, "metis"},
               C{Strategy::MetisTree, 2, "metis (tree)"}, C{Strategy::Scotch, 3, "scotch"},
-              C{Strategy::Refined, 5, "refined"}}) {
+              C{Strategy::Refined, 6, "refined"}}) {
     PlaceOptions o;
     o.strategy = c.s;
     PlaceResult r = place(g, t, o);
