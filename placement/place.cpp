@@ -24,10 +24,11 @@ Strategy parse_strategy(const std::string &name) {
   if (name == "metis") return Strategy::Metis;
   if (name == "metis_tree") return Strategy::MetisTree;
   if (name == "scotch") return Strategy::Scotch;
+  if (name == "metis_time") return Strategy::MetisTime;
   if (name == "refined") return Strategy::Refined;
   if (name == "best") return Strategy::Best;
   throw std::invalid_argument("unknown strategy \"" + name +
-                              "\"; use identity, hopbytes, metis, metis_tree, scotch, refined or best");
+                              "\"; use identity, hopbytes, metis, metis_tree, scotch, metis_time, refined or best");
 }
 
 Ranking parse_ranking(const std::string &name) {
@@ -182,11 +183,12 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       if (st == Strategy::Scotch) chosen = i;
     }
   }
-  if (st == Strategy::Refined || st == Strategy::Best) {
+  if (st == Strategy::MetisTime || st == Strategy::Refined || st == Strategy::Best) {
     // METIS on the pairs' message times (partition_metis.hpp time_weighted_graph): a latency-bound
     // pattern the byte weights miss; also a start for the refinement when it costs least.
     t = clock::now();
-    add("metis (message time)", partition_metis(time_weighted_graph(g, topo), topo, seed), t);
+    size_t i = add("metis (message time)", partition_metis(time_weighted_graph(g, topo), topo, seed), t);
+    if (st == Strategy::MetisTime) chosen = i;
   }
   if (st == Strategy::MetisTree) {  // opt-in: not a stage of best (partition_tree.hpp, measured)
     t = clock::now();

@@ -14,6 +14,9 @@
  *    (partition_tree.hpp; strategy metis_tree only, not a stage of refined
  *    or best: see there);
  *  - "scotch (tleaf|deco)": the METIS parts mapped onto the switch tree;
+ *  - "metis (message time)": METIS on the pairs' message times
+ *    (partition_metis.hpp time_weighted_graph; strategies metis_time,
+ *    refined and best);
  *  - "refined": swap/move search on the seed-001 cost (refine.hpp)
  *    alternated with exchanges of whole hosts' and subtrees' contents
  *    (block_moves.hpp, refine_with_blocks()), started from the earlier stage
@@ -34,9 +37,9 @@
 namespace arcoll::placement {
 
 /** Which stage's mapping to write. Identity = keep the current mapping. */
-enum class Strategy { Identity, HopBytes, Metis, MetisTree, Scotch, Refined, Best };
+enum class Strategy { Identity, HopBytes, Metis, MetisTree, Scotch, MetisTime, Refined, Best };
 
-/** "identity", "hopbytes", "metis", "metis_tree", "scotch", "refined", "best" -> Strategy;
+/** "identity", "hopbytes", "metis", "metis_tree", "scotch", "metis_time", "refined", "best" -> Strategy;
  *  std::invalid_argument listing the names otherwise. */
 Strategy parse_strategy(const std::string &name);
 
@@ -226,8 +229,9 @@ struct PlaceOptions {
 
 /**
  * Runs the stages `opt.strategy` needs (Identity: none; HopBytes: hop-bytes;
- * Metis: METIS; Scotch: METIS + Scotch; Refined/Best: all, plus METIS on the
- * pairs' message times, stage "metis (message time)" (time_weighted_graph()); under a contention
+ * Metis: METIS; Scotch: METIS + Scotch; MetisTime: METIS on the pairs'
+ * message times, stage "metis (message time)" (time_weighted_graph());
+ * Refined/Best: all of these; under a contention
  * model other than Count (topo.contention), Refined/Best also refine the
  * count model's cost first, half the remaining time, stage "refined (count
  * model)", scored under the model in use). Every mapping

@@ -113,6 +113,7 @@ TEST(Strategy, EachStrategyRunsOnlyItsStages) {
   };
   for (C c : {C{Strategy::Identity, 1, "in-order"}, C{Strategy::HopBytes, 2, "hopbytes"}, C{Strategy::Metis, 2, "metis"},
               C{Strategy::MetisTree, 2, "metis (tree)"}, C{Strategy::Scotch, 3, "scotch"},
+              C{Strategy::MetisTime, 2, "metis (message time)"},
               C{Strategy::Refined, 6, "refined"}}) {
     PlaceOptions o;
     o.strategy = c.s;
@@ -122,6 +123,7 @@ TEST(Strategy, EachStrategyRunsOnlyItsStages) {
     for (auto &s : r.stages) EXPECT_TRUE(respects_slots(s.map, t)) << s.name;
   }
   EXPECT_THROW(parse_strategy("fast"), std::invalid_argument);
+  EXPECT_EQ(parse_strategy("metis_time"), Strategy::MetisTime);
   PlaceOptions o;
   o.initial = {3, 3, 2, 2, 1, 1, 0, 0};
   o.initial_name = "initial (test)";
