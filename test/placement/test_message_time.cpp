@@ -7,7 +7,6 @@
 #include "fixtures.hpp"
 #include "partition_metis.hpp"
 #include "place.hpp"
-#include "refine.hpp"
 
 using namespace arcoll::placement;
 using fixtures::graph;
