@@ -12,6 +12,7 @@
 #include "online_noted.h"
 #include "online_slots.h"
 #include "site.h"
+#include "tree.h"
 
 int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes) {
   const arcoll_mode_t mode = arcoll_g_cfg.mode[c];
@@ -60,8 +61,7 @@ int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, in
    * first level it shares), linear, the reduce / gather / scatter trees */
   const int tree = chain || binary || !strcmp(name, "binomial") || !strcmp(name, "knomial") ||
                    !strcmp(name, "linear") || lc->lt->up || !strcmp(ch->algo->collective, "scatter");
-  int levels = 0;
-  while ((1 << levels) < P) ++levels;
+  int levels = arcoll_ceil_log2(P);
   if (binary) /* floor(log2 P) */
     while (levels > 1 && (1 << levels) > P) --levels;
   const double t_level = ch->predicted_s > 0 ? ch->predicted_s / (chain ? P - 1 : levels) : 0.0;

@@ -68,12 +68,14 @@ void arcoll_late_ring_close(arcoll_late_tracker_t *t) {
 }
 
 /* The head slot completed with status st: hand its record to use (a token,
- * from this rank, sets *token), post it again, advance the head. */
+ * from this rank, sets *token; token may be NULL where none was sent), post
+ * it again, advance the head. */
 static int take_head(arcoll_late_tracker_t *t, const MPI_Status *st, int *token,
                      void (*use)(const arcoll_late_msg_t *, int, void *)) {
   const int i = t->rhead;
-  if (st->MPI_SOURCE == t->me) *token = 1;
-  else {
+  if (st->MPI_SOURCE == t->me) {
+    if (token) *token = 1;
+  } else {
     arcoll_late_msg_t m;
     int bytes = 0;
     PMPI_Get_count(st, MPI_BYTE, &bytes);
@@ -119,13 +121,13 @@ int arcoll_late_drain(arcoll_late_tracker_t *t, int need,
 
 int arcoll_late_drain_until(arcoll_late_tracker_t *t, int need, double deadline,
                             void (*use)(const arcoll_late_msg_t *, int, void *)) {
-  int rc = arcoll_late_ring_open(t), token = 0;
+  int rc = arcoll_late_ring_open(t);
   while (rc == MPI_SUCCESS && t->nrecv < need) {
     MPI_Status st;
     int done = 0;
     rc = PMPI_Test(&t->rreq[t->rhead], &done, &st);
     if (rc != MPI_SUCCESS) break;
-    if (done) rc = take_head(t, &st, &token, use);
+    if (done) rc = take_head(t, &st, NULL, use); /* no token posted here */
     else if (PMPI_Wtime() >= deadline) break;
     else POLL_PAUSE();
   }

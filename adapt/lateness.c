@@ -54,8 +54,7 @@ static int caused_raw(int P, int root, const arcoll_late_record_t *rec, double m
 double arcoll_late_missing_charge(int P, double t_level, double missing_s) {
   if (missing_s < 0) return 0.0;
   if (!(t_level > 0) || !isfinite(t_level)) t_level = 0.0;
-  int levels = 0;
-  while ((1 << levels) < P) ++levels;
+  const int levels = arcoll_ceil_log2(P);
   return missing_s < 2.0 * levels * t_level ? 2.0 * levels * t_level : missing_s;
 }
 

@@ -8,7 +8,7 @@
 # online_twins.c; round 0's readmission of what the model dropped:
 # online_readmit.c),
 # model file reader/writer (model_io.cpp, nlohmann-json), the calibration
-# program arcoll-calibrate (tools/calibrate.c; built in both the MPICH and the
+# program arcoll-calibrate (tools/calibrate.c, its fits tools/calibrate_fit.c; built in both the MPICH and the
 # nested SMPI build, into <build>/tools/) and, MPICH build only, the
 # MPI-free table of algorithm names used by `arcoll list-algorithms`
 # (generated at build time from the algorithm tables themselves).
@@ -37,7 +37,7 @@ set_target_properties(arcoll_collectives PROPERTIES CXX_VISIBILITY_PRESET hidden
 target_link_libraries(arcoll_collectives PRIVATE nlohmann_json::nlohmann_json)
 target_link_libraries(arcoll_collectives PUBLIC m)
 
-add_executable(arcoll_calibrate ${CMAKE_SOURCE_DIR}/tools/calibrate.c)
+add_executable(arcoll_calibrate ${CMAKE_SOURCE_DIR}/tools/calibrate.c ${CMAKE_SOURCE_DIR}/tools/calibrate_fit.c)
 set_target_properties(arcoll_calibrate PROPERTIES OUTPUT_NAME arcoll-calibrate
   RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tools)
 target_link_libraries(arcoll_calibrate PRIVATE arcoll_collectives arcoll_mpi)

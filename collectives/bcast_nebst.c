@@ -20,8 +20,7 @@ int arcoll_bcast_nebst(void *buf, MPI_Aint count, MPI_Datatype datatype, int roo
           MPI_SUCCESS ||
       !order)
     return rc;
-  int n = 0;
-  while ((1 << n) < P) ++n; /* ceil(log2 P) >= 1 */
+  int n = arcoll_ceil_log2(P);
   if (s && s->k > 0) n = s->k;
   if (n > P - 1) n = P - 1; /* more trees than non-root ranks adds nothing */
   if ((MPI_Aint)n > count) n = (int)count;

@@ -1,16 +1,14 @@
 /* Recursive-halving reduce-scatter; see reduce_scatter_halving.h. */
 #include "reduce_scatter_halving.h"
 
+#include "tree.h"
+
 MPI_Aint arcoll_rs_block(MPI_Aint count, int nblocks, int b) {
   MPI_Aint base = count / nblocks, extra = count % nblocks;
   return (MPI_Aint)b * base + (b < extra ? b : extra);
 }
 
-int arcoll_rs_steps(int P2) {
-  int L = 0;
-  while ((1 << L) < P2) ++L;
-  return L;
-}
+int arcoll_rs_steps(int P2) { return arcoll_ceil_log2(P2); }
 
 int arcoll_rs_mask(int P2, int order, int i) {
   return order == ARCOLL_RS_NEAR_FIRST ? 1 << i : (P2 >> 1) >> i;

@@ -78,6 +78,14 @@ int arcoll_tree_chain(const int *order, int P, int me, arcoll_tree_t *tree);
 /** Release the children array; safe on a zeroed tree. */
 void arcoll_tree_free(arcoll_tree_t *tree);
 
+/** ceil(log2 n) for n >= 1 (0 for n <= 1): the depth of a binomial tree over n
+ *  positions, the rounds of recursive doubling / halving over n ranks. */
+static inline int arcoll_ceil_log2(int n) {
+  int l = 0;
+  while ((1 << l) < n) ++l;
+  return l;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,22 +12,30 @@
 namespace arcoll::placement {
 
 void finish_comm_graph(CommGraph &g) {
-  std::vector<std::map<int, uint64_t>> adj(g.nranks);
+  struct Pair {
+    uint64_t bytes = 0, msgs = 0;
+  };
+  std::vector<std::map<int, Pair>> adj(g.nranks);
   g.total_bytes = 0;
   for (auto &s : g.steps)
     for (auto &m : s.msgs) {
       g.total_bytes += m.bytes;
       if (m.src == m.dst) continue;
-      adj[m.src][m.dst] += m.bytes;
-      adj[m.dst][m.src] += m.bytes;
+      for (auto [a, b] : {std::pair{m.src, m.dst}, std::pair{m.dst, m.src}}) {
+        Pair &e = adj[a][b];
+        e.bytes += m.bytes;
+        ++e.msgs;
+      }
     }
   g.xadj.assign(1, 0);
   g.adjncy.clear();
   g.adjwgt.clear();
+  g.adjmsgs.clear();
   for (int v = 0; v < g.nranks; ++v) {
-    for (auto &[u, w] : adj[v]) {
+    for (auto &[u, e] : adj[v]) {
       g.adjncy.push_back(u);
-      g.adjwgt.push_back(w);
+      g.adjwgt.push_back(e.bytes);
+      g.adjmsgs.push_back(e.msgs);
     }
     g.xadj.push_back(static_cast<int64_t>(g.adjncy.size()));
   }

@@ -49,7 +49,8 @@ struct CommGraph {
   std::vector<Step> steps;
   std::vector<int64_t> xadj;
   std::vector<int> adjncy;
-  std::vector<uint64_t> adjwgt;
+  std::vector<uint64_t> adjwgt;  ///< per edge (CSR, as adjncy): bytes between the pair, both directions
+  std::vector<uint64_t> adjmsgs; ///< per edge: messages between the pair, both directions (time_weighted_graph)
   uint64_t total_bytes = 0;      ///< sum of message bytes over all steps
   bool by_levels = false;        ///< steps are dependency levels (levels.hpp), not the trace's steps
   uint64_t levels_forced = 0;    ///< Levels::forced when by_levels
@@ -84,7 +85,7 @@ struct CommGraphOptions {
  */
 CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOptions &opt = {});
 
-/** Builds the graph part (xadj/adjncy/adjwgt/total_bytes) from `steps` (used by
+/** Builds the graph part (xadj/adjncy/adjwgt/adjmsgs/total_bytes) from `steps` (used by
  *  build_comm_graph and by tests that make steps by hand). */
 void finish_comm_graph(CommGraph &g);
 

@@ -129,22 +129,14 @@ CommGraph time_weighted_graph(const CommGraph &g, const Topology &topo) {
   t.xadj = g.xadj;
   t.adjncy = g.adjncy;
   t.adjwgt = g.adjwgt;
+  t.adjmsgs = g.adjmsgs;
   if (remote == 0) return t;
   lb /= remote;
-  // Messages per unordered pair: sorted keys (low rank, high rank), counted by runs.
-  auto pair_key = [](int a, int b) {
-    return static_cast<uint64_t>(std::min(a, b)) << 32 | static_cast<uint32_t>(std::max(a, b));
-  };
-  std::vector<uint64_t> keys;
-  for (const Step &s : g.steps)
-    for (const Message &m : s.msgs)
-      if (m.src != m.dst) keys.push_back(pair_key(m.src, m.dst));
-  std::sort(keys.begin(), keys.end());
-  for (int r = 0; r < g.nranks; ++r)
-    for (int64_t e = g.xadj[r]; e < g.xadj[r + 1]; ++e) {
-      const auto range = std::equal_range(keys.begin(), keys.end(), pair_key(r, g.adjncy[e]));
-      t.adjwgt[e] += static_cast<uint64_t>(std::llround(static_cast<double>(range.second - range.first) * lb));
-    }
+  if (g.adjmsgs.size() != g.adjwgt.size())
+    throw std::invalid_argument(
+        "time_weighted_graph: the graph has no message counts (build it with finish_comm_graph)");
+  for (size_t e = 0; e < g.adjwgt.size(); ++e)
+    t.adjwgt[e] += static_cast<uint64_t>(std::llround(static_cast<double>(g.adjmsgs[e]) * lb));
   return t;
 }
 

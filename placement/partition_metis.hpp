@@ -34,11 +34,12 @@ Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed);
 /**
  * The rank graph of `g` with every edge weighted by what the pair's messages cost on a network
  * route instead of by bytes alone, in bytes: bytes(r, q) + messages(r, q) x L x B, where
- * messages(r, q) counts the steps in which r and q exchange (one message per direction and step, as
- * the cost model charges its latency: cost.hpp) and L x B is the mean latency-bandwidth product,
+ * messages(r, q) counts the messages r and q exchange, both directions (CommGraph::adjmsgs; the cost
+ * model charges each its latency: cost.hpp) and L x B is the mean latency-bandwidth product,
  * seconds x bytes/second, of the routes from host 0 to the hosts on other nodes (the bytes a route
  * could carry while one message's latency passes). The graph only (nranks, xadj, adjncy,
- * adjwgt; no steps); g's weights when every host is on one node. Why: a latency-bound pattern (ScaLAPACK LU's pivot search within a
+ * adjwgt, adjmsgs; no steps); g's weights when every host is on one node. Throws
+ * std::invalid_argument when g has no message counts (not built by finish_comm_graph). Why: a latency-bound pattern (ScaLAPACK LU's pivot search within a
  * process column: thousands of small messages) carries little weight in bytes, so METIS cut it;
  * with these weights METIS keeps the process-column pairs on one host (placement/SUITE.md
  * "METIS on message times").

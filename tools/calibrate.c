@@ -6,6 +6,8 @@
  *     mpiexec.hydra -n 2 arcoll-calibrate [-o model.json] [-r REPS] [-m MAX_BYTES] [-q]
  *     smpirun -np 2 -platform P.xml -hostfile H arcoll-calibrate -o model.json   (SMPI build)
  *
+ * The fits and the model's curves are tools/calibrate_fit.h (no MPI); this
+ * file measures and writes.
  * Measurement (seed 003_e288917cd7e80de5.txt care): every repetition starts
  * with an MPI_Barrier and an untimed 0-byte ping-pong (so that the responder
  * is waiting when the clock starts; the barrier alone releases the two ranks
@@ -48,36 +50,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate_fit.h"
 #include "compress_codec.h"
 #include "select.h"
-
-#define NB_BURST 64
-#define NB_STREAM 8 /* messages of a stream (the pipelined codes keep 8 in flight) */
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-typedef struct {
-  long bytes;
-  double min_s, median_s;
-  double gap_s; /* stream period per message (median based) */
-} point_t;
-
-typedef struct {
-  int have;
-  int a, b; /* ranks of the pair */
-  int npts;
-  point_t pts[40];
-  double send_call_s, burst_s;
-  arcoll_p2p_params_t p;
-} pairres_t;
 
 /* Half round-trip times of `reps` ping-pongs of `bytes` between ranks a and b;
  * every rank of comm joins the barriers.  Result (valid on rank 0): min, median. */
@@ -98,19 +73,19 @@ static void pingpong(MPI_Comm comm, int me, int a, int b, long bytes, int reps, 
       MPI_Send(buf, 0, MPI_BYTE, init, 0, comm);
     }
     if (stream) {
-      /* NB_STREAM messages back to back, then a 0-byte acknowledgement */
-      MPI_Request rq[NB_STREAM];
+      /* ARCOLL_CALIB_STREAM messages back to back, then a 0-byte acknowledgement */
+      MPI_Request rq[ARCOLL_CALIB_STREAM];
       if (me == init) {
         double t0 = MPI_Wtime();
-        for (int i = 0; i < NB_STREAM; ++i)
+        for (int i = 0; i < ARCOLL_CALIB_STREAM; ++i)
           MPI_Isend(buf, (int)bytes, MPI_BYTE, other, 7, comm, &rq[i]);
-        for (int i = 0; i < NB_STREAM; ++i) MPI_Wait(&rq[i], MPI_STATUS_IGNORE);
+        for (int i = 0; i < ARCOLL_CALIB_STREAM; ++i) MPI_Wait(&rq[i], MPI_STATUS_IGNORE);
         MPI_Recv(buf, 0, MPI_BYTE, other, 8, comm, MPI_STATUS_IGNORE);
         t[nt++] = MPI_Wtime() - t0;
       } else if (me == other) {
-        for (int i = 0; i < NB_STREAM; ++i)
+        for (int i = 0; i < ARCOLL_CALIB_STREAM; ++i)
           MPI_Irecv(buf + (size_t)i * (size_t)bytes, (int)bytes, MPI_BYTE, init, 7, comm, &rq[i]);
-        for (int i = 0; i < NB_STREAM; ++i) MPI_Wait(&rq[i], MPI_STATUS_IGNORE);
+        for (int i = 0; i < ARCOLL_CALIB_STREAM; ++i) MPI_Wait(&rq[i], MPI_STATUS_IGNORE);
         MPI_Send(buf, 0, MPI_BYTE, init, 8, comm);
       }
     } else if (me == init) {
@@ -147,7 +122,7 @@ static void pingpong(MPI_Comm comm, int me, int a, int b, long bytes, int reps, 
     for (int i = 1; i < n; ++i)
       if (all[i] < mn) mn = all[i];
     *tmin = mn;
-    *tmed = median(all, n);
+    *tmed = arcoll_calib_median(all, n);
   }
   free(all);
   free(t);
@@ -166,91 +141,35 @@ static double send_call(MPI_Comm comm, int me, int a, int b, int reps, char *buf
       MPI_Recv(buf, 8, MPI_BYTE, a, 3, comm, MPI_STATUS_IGNORE);
     }
   }
-  if (me == a) res = median(t, reps);
+  if (me == a) res = arcoll_calib_median(t, reps);
   free(t);
   return res;
 }
 
-/* Median time of NB_BURST back-to-back 8-byte sends a -> b plus a 0-byte ack. */
+/* Median time of ARCOLL_CALIB_BURST back-to-back 8-byte sends a -> b plus a 0-byte ack. */
 static double burst(MPI_Comm comm, int me, int a, int b, int reps, char *buf) {
   double *t = malloc(sizeof(double) * (size_t)reps), res = 0;
-  MPI_Request req[NB_BURST];
+  MPI_Request req[ARCOLL_CALIB_BURST];
   for (int r = 0; r < reps; ++r) {
     MPI_Barrier(comm);
     if (me == a) {
       double t0 = MPI_Wtime();
-      for (int i = 0; i < NB_BURST; ++i) MPI_Isend(buf + 8 * i, 8, MPI_BYTE, b, 4, comm, &req[i]);
-      for (int i = 0; i < NB_BURST; ++i) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+      for (int i = 0; i < ARCOLL_CALIB_BURST; ++i) MPI_Isend(buf + 8 * i, 8, MPI_BYTE, b, 4, comm, &req[i]);
+      for (int i = 0; i < ARCOLL_CALIB_BURST; ++i) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
       MPI_Recv(buf, 0, MPI_BYTE, b, 5, comm, MPI_STATUS_IGNORE);
       t[r] = MPI_Wtime() - t0;
     } else if (me == b) {
-      for (int i = 0; i < NB_BURST; ++i) MPI_Irecv(buf + 8 * i, 8, MPI_BYTE, a, 4, comm, &req[i]);
-      for (int i = 0; i < NB_BURST; ++i) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+      for (int i = 0; i < ARCOLL_CALIB_BURST; ++i) MPI_Irecv(buf + 8 * i, 8, MPI_BYTE, a, 4, comm, &req[i]);
+      for (int i = 0; i < ARCOLL_CALIB_BURST; ++i) MPI_Wait(&req[i], MPI_STATUS_IGNORE);
       MPI_Send(buf, 0, MPI_BYTE, a, 5, comm);
     }
   }
-  if (me == a) res = median(t, reps);
+  if (me == a) res = arcoll_calib_median(t, reps);
   free(t);
   return res;
 }
 
-/* Least squares of y = c0 + c1 x with weights w. */
-static void fit(const double *x, const double *y, const double *w, int n, double *c0,
-                double *c1) {
-  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (int i = 0; i < n; ++i) {
-    sw += w[i];
-    sx += w[i] * x[i];
-    sy += w[i] * y[i];
-    sxx += w[i] * x[i] * x[i];
-    sxy += w[i] * x[i] * y[i];
-  }
-  double d = sw * sxx - sx * sx;
-  if (n < 2 || d == 0) {
-    *c0 = n ? sy / sw : 0;
-    *c1 = 0;
-    return;
-  }
-  *c1 = (sw * sxy - sx * sy) / d;
-  *c0 = (sy - *c1 * sx) / sw;
-}
-
-static void fit_params(pairres_t *r) {
-  double x[40], y[40], w[40];
-  int n = 0;
-  for (int i = 0; i < r->npts; ++i) {
-    x[n] = (double)r->pts[i].bytes;
-    y[n] = r->pts[i].median_s;
-    w[n] = y[n] > 0 ? 1.0 / (y[n] * y[n]) : 1.0;
-    ++n;
-  }
-  double c0, c1;
-  fit(x, y, w, n, &c0, &c1);
-  if (c1 <= 0) c1 = 1e-12;
-  r->p.t_s = c0 > 0 ? c0 : 0;
-  r->p.B = 1.0 / c1;
-  /* G: plain least squares over the large messages (>= 64 KiB) */
-  int m = 0;
-  double xl[40], yl[40], wl[40];
-  for (int i = 0; i < r->npts; ++i)
-    if (r->pts[i].bytes >= 65536) {
-      xl[m] = (double)r->pts[i].bytes;
-      yl[m] = r->pts[i].median_s;
-      wl[m] = 1;
-      ++m;
-    }
-  double g0, g1;
-  fit(xl, yl, wl, m, &g0, &g1);
-  r->p.G = m >= 2 && g1 > 0 ? g1 : c1;
-  double half_rtt0 = r->pts[0].median_s; /* size 0 comes first */
-  r->p.o = r->send_call_s > 0 ? r->send_call_s : 0;
-  double g = (r->burst_s - 2 * half_rtt0) / (NB_BURST - 1);
-  r->p.g = g > 0 ? g : 0;
-  double L = half_rtt0 - 2 * r->p.o;
-  r->p.L = L > 0 ? L : 0;
-}
-
-static void measure(MPI_Comm comm, int me, pairres_t *r, long max_bytes, int reps_small,
+static void measure(MPI_Comm comm, int me, arcoll_calib_pair_t *r, long max_bytes, int reps_small,
                     char *buf) {
   int n = 0;
   /* warm-up (connection set-up, first-touch of the buffers), not recorded */
@@ -259,7 +178,7 @@ static void measure(MPI_Comm comm, int me, pairres_t *r, long max_bytes, int rep
     pingpong(comm, me, r->a, r->b, 0, 20, buf, &mn, &md, 0);
     pingpong(comm, me, r->a, r->b, max_bytes, 2, buf, &mn, &md, 1);
   }
-  for (long s = 0; s <= max_bytes && n < 40; s = s ? s * 2 : 1) {
+  for (long s = 0; s <= max_bytes && n < ARCOLL_CALIB_POINTS; s = s ? s * 2 : 1) {
     /* fewer repetitions for the large sizes: about 64 MiB moved per size */
     long rr = reps_small;
     if (s > 0 && (long)reps_small * s > (64L << 20)) rr = (64L << 20) / s;
@@ -267,7 +186,7 @@ static void measure(MPI_Comm comm, int me, pairres_t *r, long max_bytes, int rep
     rr += rr % 2; /* even: both ranks initiate equally often */
     double mn = 0, md = 0, smn = 0, smd = 0;
     pingpong(comm, me, r->a, r->b, s, (int)rr, buf, &mn, &md, 0);
-    long rs = rr / 2 > 4 ? rr / 2 : 4; /* streams move NB_STREAM times the data */
+    long rs = rr / 2 > 4 ? rr / 2 : 4; /* streams move ARCOLL_CALIB_STREAM times the data */
     rs += rs % 2;
     pingpong(comm, me, r->a, r->b, s, (int)rs, buf, &smn, &smd, 1);
     r->pts[n].bytes = s;
@@ -277,11 +196,7 @@ static void measure(MPI_Comm comm, int me, pairres_t *r, long max_bytes, int rep
     ++n;
   }
   r->npts = n;
-  /* stream of N: T(m) + (N-1) gap(m) + T(0) (the acknowledgement) */
-  for (int i = 0; i < n; ++i) {
-    double gp = (r->pts[i].gap_s - r->pts[i].median_s - r->pts[0].median_s) / (NB_STREAM - 1);
-    r->pts[i].gap_s = gp > 0 ? gp : 0;
-  }
+  arcoll_calib_stream_gaps(r);
   double sc = send_call(comm, me, r->a, r->b, reps_small, buf);
   double bt = burst(comm, me, r->a, r->b, reps_small, buf);
   /* the sender's numbers to rank 0 */
@@ -296,10 +211,10 @@ static void measure(MPI_Comm comm, int me, pairres_t *r, long max_bytes, int rep
   }
   r->send_call_s = sc;
   r->burst_s = bt;
-  if (me == 0) fit_params(r);
+  if (me == 0) arcoll_calib_fit_params(r);
 }
 
-static void print_class(FILE *f, const char *name, const pairres_t *r) {
+static void print_class(FILE *f, const char *name, const arcoll_calib_pair_t *r) {
   fprintf(f, "# %s pair: ranks %d and %d\n# %12s %14s %14s %14s\n", name, r->a, r->b, "bytes",
           "min_s", "median_s", "stream_gap_s");
   for (int i = 0; i < r->npts; ++i)
@@ -312,7 +227,7 @@ static void print_class(FILE *f, const char *name, const pairres_t *r) {
 }
 
 /* JSON array of the points of r into buf (returns chars written). */
-static int points_json(char *buf, size_t len, const pairres_t *r) {
+static int points_json(char *buf, size_t len, const arcoll_calib_pair_t *r) {
   size_t n = 0;
   n += (size_t)snprintf(buf + n, len - n, "[");
   for (int i = 0; i < r->npts && n < len; ++i)
@@ -364,19 +279,19 @@ int main(int argc, char **argv) {
   char *names = malloc((size_t)P * MPI_MAX_PROCESSOR_NAME);
   MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
                 comm);
-  pairres_t intra, inter;
+  arcoll_calib_pair_t intra, inter;
   memset(&intra, 0, sizeof intra);
   memset(&inter, 0, sizeof inter);
   for (int r = 1; r < P; ++r) {
     int same = !strcmp(names + (size_t)r * MPI_MAX_PROCESSOR_NAME, names);
-    pairres_t *c = same ? &intra : &inter;
+    arcoll_calib_pair_t *c = same ? &intra : &inter;
     if (!c->have) {
       c->have = 1;
       c->a = 0;
       c->b = r;
     }
   }
-  char *buf = calloc((size_t)max_bytes * NB_STREAM + 8 * NB_BURST, 1);
+  char *buf = calloc((size_t)max_bytes * ARCOLL_CALIB_STREAM + 8 * ARCOLL_CALIB_BURST, 1);
   if (intra.have) measure(comm, me, &intra, max_bytes, reps, buf);
   if (inter.have) measure(comm, me, &inter, max_bytes, reps, buf);
   /* gamma: MPI_Reduce_local on 1 MiB of doubles */
@@ -390,7 +305,7 @@ int main(int argc, char **argv) {
       MPI_Reduce_local(x, y, n, MPI_DOUBLE, MPI_SUM);
       t[r] = MPI_Wtime() - t0;
     }
-    gamma = median(t, 11) / (8.0 * n);
+    gamma = arcoll_calib_median(t, 11) / (8.0 * n);
     free(x);
     free(y);
   }
@@ -398,17 +313,7 @@ int main(int argc, char **argv) {
   if (me == 0) {
     arcoll_model_t m;
     memset(&m, 0, sizeof m);
-    const char *copied = NULL;
-    if (intra.have && inter.have) {
-      m.intra = intra.p;
-      m.inter = inter.p;
-    } else if (intra.have) {
-      m.intra = m.inter = intra.p;
-      copied = "inter_copied_from_intra";
-    } else {
-      m.intra = m.inter = inter.p;
-      copied = "intra_copied_from_inter";
-    }
+    const char *copied = arcoll_calib_fill_model(&intra, &inter, &m);
     m.gamma = gamma;
     /* the codecs of the compressed collectives, on this CPU */
     arcoll_codec_calib_t *cc[2] = {&m.codec_lz4, &m.codec_zstd};
@@ -417,28 +322,6 @@ int main(int argc, char **argv) {
       if (arcoll_codec_benchmark(codecs[i], &cc[i]->compress_Bps, &cc[i]->decompress_Bps,
                                  &cc[i]->ratio) != 0)
         memset(cc[i], 0, sizeof *cc[i]);
-    /* measured curves (medians), copied like the parameters */
-    pairres_t *ci = intra.have ? &intra : &inter, *ce = inter.have ? &inter : &intra;
-    for (int i = 0; i < ci->npts && i < ARCOLL_MODEL_CURVE_MAX; ++i) {
-      m.intra_curve.bytes[i] = (double)ci->pts[i].bytes;
-      m.intra_curve.seconds[i] = ci->pts[i].median_s;
-      m.intra_curve.n = i + 1;
-    }
-    for (int i = 0; i < ce->npts && i < ARCOLL_MODEL_CURVE_MAX; ++i) {
-      m.inter_curve.bytes[i] = (double)ce->pts[i].bytes;
-      m.inter_curve.seconds[i] = ce->pts[i].median_s;
-      m.inter_curve.n = i + 1;
-    }
-    for (int i = 0; i < ci->npts && i < ARCOLL_MODEL_CURVE_MAX; ++i) {
-      m.intra_gap_curve.bytes[i] = (double)ci->pts[i].bytes;
-      m.intra_gap_curve.seconds[i] = ci->pts[i].gap_s;
-      m.intra_gap_curve.n = i + 1;
-    }
-    for (int i = 0; i < ce->npts && i < ARCOLL_MODEL_CURVE_MAX; ++i) {
-      m.inter_gap_curve.bytes[i] = (double)ce->pts[i].bytes;
-      m.inter_gap_curve.seconds[i] = ce->pts[i].gap_s;
-      m.inter_gap_curve.n = i + 1;
-    }
     size_t elen = 16384;
     char *extra = malloc(elen), pj[6000];
     size_t k = (size_t)snprintf(

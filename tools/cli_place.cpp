@@ -87,43 +87,6 @@ struct PlaceArgs {
   std::string sets = "auto", rank = "blend";
 };
 
-nlohmann::json advice_json(const std::vector<ap::StepAdvice> &adv, bool per_step) {
-  int colliding = 0, advised = 0;
-  for (auto &a : adv) {
-    colliding += a.shared_links > 0;
-    advised += a.barrier_advised;
-  }
-  nlohmann::json j{{"pairs", adv.size()}, {"colliding_pairs", colliding}, {"barrier_advised", advised}};
-  if (per_step) {
-    j["steps"] = nlohmann::json::array();
-    for (auto &a : adv)
-      j["steps"].push_back({{"step", a.id}, {"next_step", a.next_id}, {"shared_links", a.shared_links},
-                            {"time_s", a.time_s}, {"next_time_s", a.next_time_s}, {"overlap_s", a.overlap_s},
-                            {"penalty_s", a.penalty_s}, {"barrier_s", a.barrier_s},
-                            {"barrier_advised", a.barrier_advised}});
-  }
-  return j;
-}
-
-void print_advice(const std::vector<ap::StepAdvice> &adv, bool per_step) {
-  int colliding = 0, advised = 0;
-  for (auto &a : adv) {
-    colliding += a.shared_links > 0;
-    advised += a.barrier_advised;
-  }
-  std::cout << fmt::format("barrier advice (seed 001; advice only, nothing is inserted): {} of {} consecutive step "
-                           "pairs would collide if overlapped; a barrier between them pays off for {}{}\n",
-                           colliding, adv.size(), advised, per_step ? "" : " (details: --advice)");
-  if (!per_step || adv.empty()) return;
-  std::cout << fmt::format("{:>10} {:>10} {:>7} {:>12} {:>12} {:>12} {:>12} {:>12}  {}\n", "step", "next", "shared",
-                           "T_t (s)", "T_t+1 (s)", "overlap (s)", "penalty (s)", "barrier (s)", "advice");
-  for (auto &a : adv)
-    std::cout << fmt::format("{:>10} {:>10} {:>7} {:>12.4e} {:>12.4e} {:>12.4e} {:>12.4e} {:>12.4e}  {}\n", a.id,
-                             a.next_id, a.shared_links, a.time_s, a.next_time_s, a.overlap_s, a.penalty_s,
-                             a.barrier_s,
-                             a.barrier_advised ? "barrier" : a.shared_links ? "collide (barrier costs more)" : "-");
-}
-
 int run_place(const PlaceArgs &A) {
   ap::LaunchFormat fmt_kind;
   ap::Strategy strategy;

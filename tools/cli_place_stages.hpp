@@ -2,8 +2,8 @@
  * @file cli_place_stages.hpp
  * @brief `arcoll place`'s report of the pipeline's stages (placement/place.hpp
  *        PlaceResult): the stage table and the chooser's lines in text, the
- *        same in the JSON object, and the warning for a refinement cut by
- *        --time-limit.
+ *        same in the JSON object, the warning for a refinement cut by
+ *        --time-limit, and the barrier advice (placement/advice.hpp).
  *
  * JSON keys added: stages [{name, time_s, hop_bytes, max_congestion,
  * inter_socket_bytes, seconds, tied[, evaluations][, blend_s]}], chosen,
@@ -16,9 +16,11 @@
 #define ARCOLL_TOOLS_CLI_PLACE_STAGES_HPP
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "advice.hpp"
 #include "place.hpp"
 #include "topology.hpp"
 
@@ -42,6 +44,14 @@ nlohmann::json cost_json(const placement::CostReport &c);
  *  stage stopped by the time limit (with the --max-evals that reproduces it). `g.by_levels` gives "sets". */
 void report_stages(const placement::PlaceResult &pr, const StageReportOptions &o, const placement::Topology &topo,
                    bool by_levels, bool text, nlohmann::json &J);
+
+/** The barrier advice as JSON: pairs, colliding_pairs, barrier_advised (counts of consecutive step pairs)
+ *  and, with `per_step`, steps [{step, next_step, shared_links, time_s, next_time_s, overlap_s, penalty_s,
+ *  barrier_s (seconds), barrier_advised}]. */
+nlohmann::json advice_json(const std::vector<placement::StepAdvice> &adv, bool per_step);
+
+/** The barrier advice in text on stdout: one summary line, and with `per_step` a row per step pair. */
+void print_advice(const std::vector<placement::StepAdvice> &adv, bool per_step);
 
 }  // namespace arcoll::tools
 

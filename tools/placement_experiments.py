@@ -31,13 +31,14 @@ mappings, logs and results.json.
 """
 import argparse
 import json
-import math
 import os
 import re
 import shutil
 import subprocess
 import sys
 import time
+
+from placement_tables import print_tables, spearman
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLAT = os.path.join(REPO, "tools", "platforms", "placement")
@@ -97,32 +98,6 @@ class ExperimentError(Exception):
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
-
-
-def spearman(x, y):
-    """Spearman rank correlation of two equal-length sequences (ties get their
-    average rank; Pearson correlation of the ranks). NaN when a side is constant
-    or has fewer than 3 values."""
-    def ranks(v):
-        order = sorted(range(len(v)), key=lambda i: v[i])
-        r = [0.0] * len(v)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                r[order[k]] = (i + j) / 2.0
-            i = j + 1
-        return r
-    if len(x) != len(y) or len(x) < 3:
-        return float("nan")
-    rx, ry = ranks(x), ranks(y)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    sxx = sum((a - mx) ** 2 for a in rx)
-    syy = sum((b - my) ** 2 for b in ry)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
 class Runner:
@@ -334,29 +309,6 @@ class Runner:
         return res
 
 
-def print_tables(results):
-    for name, res in results["settings"].items():
-        print(f"\n== setting {name}: {res['machine']}, {res['ranks']} ranks, initial mapping {res['initial']} ==")
-        print(f"{'workload':<12} {'strategy':<11} {'model (ms)':>11} {'sim (ms)':>11} {'model gain':>10} "
-              f"{'sim gain':>9} {'hop-bytes':>13} {'maxlink':>7} {'map (s)':>8}")
-        for w, wr in res["workloads"].items():
-            base = wr["rows"][0]
-            for r in wr["rows"]:
-                mg = 100 * (r["model_s"] - base["model_s"]) / base["model_s"] if base["model_s"] > 0 else 0
-                sg = 100 * (r["sim_s"] - base["sim_s"]) / base["sim_s"] if base["sim_s"] > 0 else 0
-                print(f"{w:<12} {r['strategy']:<11} {1e3 * r['model_s']:>11.4f} {1e3 * r['sim_s']:>11.4f} "
-                      f"{mg:>+9.1f}% {sg:>+8.1f}% {r['hop_bytes']:>13.0f} {r['max_congestion']:>7} "
-                      f"{r['map_seconds']:>8.3f}")
-            if "fidelity" in wr:
-                f = wr["fidelity"]
-                alt = "".join(f"{c} model: {f.get(f'spearman_{c}', float('nan')):.3f}, " for c in ALT_MODELS)
-                print(f"{w:<12} fidelity over {len(f['points'])} mappings: Spearman(model cost, simulated time) = "
-                      f"{f['spearman']:.3f}  ({alt}hop-bytes: {f['spearman_hop_bytes']:.3f})")
-    print("\n(gain = change vs identity, i.e. the initial mapping; negative is better. model = arcoll's seed-001 "
-          "estimate (collision count); sim = SMPI simulated communication time; refined-vol / -fluid / -blend = "
-          "refinement of the volume / max-min fluid / blend cost, `--contention volume|fluid|blend`.)")
-
-
 def main(argv):
     ap = argparse.ArgumentParser(description="Placement experiments of issue 4 (SMPI simulated time).")
     ap.add_argument("--build", default=os.path.join(REPO, "build"), help="build directory (MPICH build with the "
@@ -413,7 +365,7 @@ def main(argv):
         r.results["wall_seconds"] = time.time() - t0
         with open(os.path.join(r.out, "results.json"), "w") as f:
             json.dump(r.results, f, indent=1)
-        print_tables(r.results)
+        print_tables(r.results, ALT_MODELS)
         print(f"\nresults: {os.path.join(r.out, 'results.json')} ({r.results['wall_seconds']:.0f} s)")
     except ExperimentError as e:
         print(f"placement-experiments: error: {e}", file=sys.stderr)

@@ -42,7 +42,7 @@ import re
 import subprocess
 import sys
 
-from placement_experiments import spearman
+from placement_tables import spearman
 
 # The rows of the runs it reads (before 1 Dec 2026): the metis_time row, a stage of `best` since, is not
 # modelled here.

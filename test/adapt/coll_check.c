@@ -13,7 +13,8 @@
  *             the others auto
  *   errors    invalid arguments give the error class PMPI gives
  *             (MPI_ERRORS_RETURN); intercommunicator, MPI_COMM_SELF and
- *             MPI_COMM_NULL pass through (and give right answers)
+ *             MPI_COMM_NULL pass through (and give right answers):
+ *             coll_check_errors.c
  *   big_bytes size of the "large" messages (default 65536)
  *
  * Data: MPI_INT, MPI_DOUBLE, a non-contiguous vector (ints 0 and 3 of every
@@ -44,11 +45,13 @@
 #include "select.h" /* algorithm tables (collectives/), to set and check the names */
 
 #include "check_util.h"
+#include "coll_check.h"
 
 #define CHECK_PROG "coll_check"
-static int P, me, forced_k = -1; /* -1: auto; FORCED_NATIVE: mode native */
-#define FORCED_NATIVE (-2)
+static int P, me;
 static long failures = 0, checked = 0;
+static int forced_k = -1; /* -1: auto; FORCED_NATIVE: mode native */
+#define FORCED_NATIVE (-2)
 static long big_bytes = 65536;
 static last_fn last;
 
@@ -96,116 +99,8 @@ static void check_algo(arcoll_coll_t c, int cp, long bytes, int commut, const ch
   }
 }
 
-/* ---- data ---------------------------------------------------------------- */
-
-enum { T_INT, T_DBL, T_VEC, T_MAT, NT };
-static const char *tname[NT] = {"int", "double", "vector", "matrix"};
-static MPI_Datatype t_vec, t_mat;
-static MPI_Op op_mat, op_vsum;
-#define GAP (-7)
-#define MODP 10007
-
-static MPI_Datatype dtype(int t) {
-  return t == T_INT ? MPI_INT : t == T_DBL ? MPI_DOUBLE : t == T_VEC ? t_vec : t_mat;
-}
-static long extent_bytes(int t) { return t == T_INT ? 4 : t == T_DBL ? 8 : 16; }
-static long data_bytes(int t) { return t == T_INT ? 4 : t == T_DBL ? 8 : t == T_VEC ? 8 : 16; }
-static long big_count(int t) { return big_bytes / data_bytes(t); }
-
-static int ival(int id, int rank, long i) {
-  return (int)(((long)id * 131 + (long)rank * 7919 + i * 31) % 1000) - 500;
-}
-static int mval(int id, int rank, long i) { return (int)(((long)id + rank * 3 + i * 7) % 10); }
-
-/* Element e of the "input of `rank`" for call id, written into buf. */
-static void put(int t, void *buf, long e, int id, int rank) {
-  switch (t) {
-    case T_INT: ((int *)buf)[e] = ival(id, rank, e); break;
-    case T_DBL: ((double *)buf)[e] = ival(id, rank, e) + 0.5; break;
-    case T_VEC: {
-      int *p = (int *)buf + 4 * e;
-      p[0] = ival(id, rank, 2 * e);
-      p[3] = ival(id, rank, 2 * e + 1);
-      break;
-    }
-    case T_MAT:
-      for (int k = 0; k < 4; ++k) ((int *)buf)[4 * e + k] = mval(id, rank, 4 * e + k);
-      break;
-  }
-}
-
-static void *alloc_blocks(int t, long n) {
-  size_t b = (size_t)(n > 0 ? n : 1) * (size_t)extent_bytes(t);
-  void *p = malloc(b);
-  for (size_t i = 0; i < b / 4; ++i) ((int *)p)[i] = GAP; /* sentinel everywhere */
-  return p;
-}
-
-static void fill(int t, void *buf, long n, int id, int rank) {
-  for (long e = 0; e < n; ++e) put(t, buf, e, id, rank);
-}
-
-/* byte-exact compare of n elements (gaps included) */
-static long diff(int t, const void *got, const void *exp, long n) {
-  long bad = 0, words = n * extent_bytes(t) / 4;
-  for (long i = 0; i < words; ++i) bad += ((const int *)got)[i] != ((const int *)exp)[i];
-  return bad;
-}
-
-static void mat_mul(const int *a, const int *b, int *c) { /* c = a x b mod p */
-  int r[4];
-  r[0] = (a[0] * b[0] + a[1] * b[2]) % MODP;
-  r[1] = (a[0] * b[1] + a[1] * b[3]) % MODP;
-  r[2] = (a[2] * b[0] + a[3] * b[2]) % MODP;
-  r[3] = (a[2] * b[1] + a[3] * b[3]) % MODP;
-  memcpy(c, r, sizeof r);
-}
-
-static void vsum_op(void *in, void *inout, int *len, MPI_Datatype *dt) { /* vector: sum */
-  (void)dt;
-  for (int i = 0; i < *len; ++i) {
-    ((int *)inout)[4 * i] += ((int *)in)[4 * i];
-    ((int *)inout)[4 * i + 3] += ((int *)in)[4 * i + 3];
-  }
-}
-
-static void mat_op(void *in, void *inout, int *len, MPI_Datatype *dt) { /* inout = in x inout */
-  (void)dt;
-  for (int i = 0; i < *len; ++i) mat_mul((int *)in + 4 * i, (int *)inout + 4 * i, (int *)inout + 4 * i);
-}
-
-/* Reference reduction of ranks lo..hi (inclusive, rank order) into out; the
- * op per type: int SUM, double MAX, vector sum (user, commutative), matrix
- * product (user, non-commutative). */
-static void ref_reduce(int t, void *out, long n, int id, int lo, int hi) {
-  void *x = alloc_blocks(t, n);
-  for (int r = lo; r <= hi; ++r) {
-    fill(t, x, n, id, r);
-    for (long e = 0; e < n; ++e) {
-      if (r == lo) {
-        memcpy((char *)out + e * extent_bytes(t), (char *)x + e * extent_bytes(t),
-               (size_t)extent_bytes(t));
-        continue;
-      }
-      switch (t) {
-        case T_INT: ((int *)out)[e] += ((int *)x)[e]; break;
-        case T_DBL:
-          if (((double *)x)[e] > ((double *)out)[e]) ((double *)out)[e] = ((double *)x)[e];
-          break;
-        case T_VEC:
-          ((int *)out)[4 * e] += ((int *)x)[4 * e];
-          ((int *)out)[4 * e + 3] += ((int *)x)[4 * e + 3];
-          break;
-        case T_MAT: mat_mul((int *)out + 4 * e, (int *)x + 4 * e, (int *)out + 4 * e); break;
-      }
-    }
-  }
-  free(x);
-}
-
-static MPI_Op rop(int t) {
-  return t == T_INT ? MPI_SUM : t == T_DBL ? MPI_MAX : t == T_VEC ? op_vsum : op_mat;
-}
+/* elements of a "large" message of type t */
+static long big_count(int t) { return big_bytes / cc_data_bytes(t); }
 
 /* ---- per collective ------------------------------------------------------- */
 
@@ -215,14 +110,14 @@ static void do_bcast(MPI_Comm comm, int t, long n, int root) {
   int cp, cme, id = ++next_id;
   MPI_Comm_size(comm, &cp);
   MPI_Comm_rank(comm, &cme);
-  void *buf = alloc_blocks(t, n), *exp = alloc_blocks(t, n);
-  fill(t, exp, n, id, root);
-  if (cme == root) fill(t, buf, n, id, root);
-  int rc = MPI_Bcast(buf, (int)n, dtype(t), root, comm);
+  void *buf = cc_alloc_blocks(t, n), *exp = cc_alloc_blocks(t, n);
+  cc_fill(t, exp, n, id, root);
+  if (cme == root) cc_fill(t, buf, n, id, root);
+  int rc = MPI_Bcast(buf, (int)n, cc_dtype(t), root, comm);
   CHECK(rc == MPI_SUCCESS, "bcast rc %d", rc);
-  long bad = diff(t, buf, exp, n);
-  CHECK(bad == 0, "bcast %s n=%ld root %d P=%d: %ld wrong ints", tname[t], n, root, cp, bad);
-  check_algo(ARCOLL_COLL_BCAST, cp, n * data_bytes(t), 1, tname[t]);
+  long bad = cc_diff(t, buf, exp, n);
+  CHECK(bad == 0, "bcast %s n=%ld root %d P=%d: %ld wrong ints", cc_tname[t], n, root, cp, bad);
+  check_algo(ARCOLL_COLL_BCAST, cp, n * cc_data_bytes(t), 1, cc_tname[t]);
   free(buf);
   free(exp);
 }
@@ -231,25 +126,25 @@ static void do_reduce(MPI_Comm comm, int t, long n, int root, int inplace, int l
   int cp, cme, id = ++next_id;
   MPI_Comm_size(comm, &cp);
   MPI_Comm_rank(comm, &cme);
-  void *sbuf = alloc_blocks(t, n), *rbuf = alloc_blocks(t, n), *exp = alloc_blocks(t, n);
-  fill(t, sbuf, n, id, cme);
-  if (cme == root) ref_reduce(t, exp, n, id, 0, cp - 1);
+  void *sbuf = cc_alloc_blocks(t, n), *rbuf = cc_alloc_blocks(t, n), *exp = cc_alloc_blocks(t, n);
+  cc_fill(t, sbuf, n, id, cme);
+  if (cme == root) cc_ref_reduce(t, exp, n, id, 0, cp - 1);
   const int ip = inplace && cme == root;
-  if (ip) memcpy(rbuf, sbuf, (size_t)(n > 0 ? n : 1) * (size_t)extent_bytes(t));
+  if (ip) memcpy(rbuf, sbuf, (size_t)(n > 0 ? n : 1) * (size_t)cc_extent_bytes(t));
   int rc;
 #if MPI_VERSION >= 4
-  if (large) rc = MPI_Reduce_c(ip ? MPI_IN_PLACE : sbuf, rbuf, n, dtype(t), rop(t), root, comm);
+  if (large) rc = MPI_Reduce_c(ip ? MPI_IN_PLACE : sbuf, rbuf, n, cc_dtype(t), cc_rop(t), root, comm);
   else
 #endif
-    rc = MPI_Reduce(ip ? MPI_IN_PLACE : sbuf, rbuf, (int)n, dtype(t), rop(t), root, comm);
+    rc = MPI_Reduce(ip ? MPI_IN_PLACE : sbuf, rbuf, (int)n, cc_dtype(t), cc_rop(t), root, comm);
   (void)large;
   CHECK(rc == MPI_SUCCESS, "reduce rc %d", rc);
   if (cme == root) {
-    long bad = diff(t, rbuf, exp, n);
-    CHECK(bad == 0, "reduce %s n=%ld root %d inplace %d P=%d: %ld wrong ints", tname[t], n, root,
+    long bad = cc_diff(t, rbuf, exp, n);
+    CHECK(bad == 0, "reduce %s n=%ld root %d inplace %d P=%d: %ld wrong ints", cc_tname[t], n, root,
           inplace, cp, bad);
   }
-  check_algo(ARCOLL_COLL_REDUCE, cp, n * data_bytes(t), t != T_MAT, tname[t]);
+  check_algo(ARCOLL_COLL_REDUCE, cp, n * cc_data_bytes(t), t != T_MAT, cc_tname[t]);
   free(sbuf);
   free(rbuf);
   free(exp);
@@ -260,34 +155,34 @@ static void do_allred(int kind, MPI_Comm comm, int t, long n, int inplace, int l
   int cp, cme, id = ++next_id;
   MPI_Comm_size(comm, &cp);
   MPI_Comm_rank(comm, &cme);
-  void *sbuf = alloc_blocks(t, n), *rbuf = alloc_blocks(t, n), *exp = alloc_blocks(t, n);
-  fill(t, sbuf, n, id, cme);
-  if (kind == 0) ref_reduce(t, exp, n, id, 0, cp - 1);
-  else if (kind == 1) ref_reduce(t, exp, n, id, 0, cme);
-  else if (cme > 0) ref_reduce(t, exp, n, id, 0, cme - 1);
-  if (inplace) memcpy(rbuf, sbuf, (size_t)(n > 0 ? n : 1) * (size_t)extent_bytes(t));
+  void *sbuf = cc_alloc_blocks(t, n), *rbuf = cc_alloc_blocks(t, n), *exp = cc_alloc_blocks(t, n);
+  cc_fill(t, sbuf, n, id, cme);
+  if (kind == 0) cc_ref_reduce(t, exp, n, id, 0, cp - 1);
+  else if (kind == 1) cc_ref_reduce(t, exp, n, id, 0, cme);
+  else if (cme > 0) cc_ref_reduce(t, exp, n, id, 0, cme - 1);
+  if (inplace) memcpy(rbuf, sbuf, (size_t)(n > 0 ? n : 1) * (size_t)cc_extent_bytes(t));
   const void *sb = inplace ? MPI_IN_PLACE : sbuf;
   int rc;
   (void)large;
 #if MPI_VERSION >= 4
   if (large)
-    rc = kind == 0 ? MPI_Allreduce_c(sb, rbuf, n, dtype(t), rop(t), comm)
-       : kind == 1 ? MPI_Scan_c(sb, rbuf, n, dtype(t), rop(t), comm)
-                   : MPI_Exscan_c(sb, rbuf, n, dtype(t), rop(t), comm);
+    rc = kind == 0 ? MPI_Allreduce_c(sb, rbuf, n, cc_dtype(t), cc_rop(t), comm)
+       : kind == 1 ? MPI_Scan_c(sb, rbuf, n, cc_dtype(t), cc_rop(t), comm)
+                   : MPI_Exscan_c(sb, rbuf, n, cc_dtype(t), cc_rop(t), comm);
   else
 #endif
-    rc = kind == 0 ? MPI_Allreduce(sb, rbuf, (int)n, dtype(t), rop(t), comm)
-       : kind == 1 ? MPI_Scan(sb, rbuf, (int)n, dtype(t), rop(t), comm)
-                   : MPI_Exscan(sb, rbuf, (int)n, dtype(t), rop(t), comm);
+    rc = kind == 0 ? MPI_Allreduce(sb, rbuf, (int)n, cc_dtype(t), cc_rop(t), comm)
+       : kind == 1 ? MPI_Scan(sb, rbuf, (int)n, cc_dtype(t), cc_rop(t), comm)
+                   : MPI_Exscan(sb, rbuf, (int)n, cc_dtype(t), cc_rop(t), comm);
   static const char *kn[3] = {"allreduce", "scan", "exscan"};
   CHECK(rc == MPI_SUCCESS, "%s rc %d", kn[kind], rc);
   if (kind < 2 || cme > 0) { /* exscan: rank 0's recvbuf is undefined */
-    long bad = diff(t, rbuf, exp, n);
-    CHECK(bad == 0, "%s %s n=%ld inplace %d P=%d rank %d: %ld wrong ints", kn[kind], tname[t], n,
+    long bad = cc_diff(t, rbuf, exp, n);
+    CHECK(bad == 0, "%s %s n=%ld inplace %d P=%d rank %d: %ld wrong ints", kn[kind], cc_tname[t], n,
           inplace, cp, cme, bad);
   }
   static const arcoll_coll_t kc[3] = {ARCOLL_COLL_ALLREDUCE, ARCOLL_COLL_SCAN, ARCOLL_COLL_EXSCAN};
-  check_algo(kc[kind], cp, n * data_bytes(t), t != T_MAT, tname[t]);
+  check_algo(kc[kind], cp, n * cc_data_bytes(t), t != T_MAT, cc_tname[t]);
   free(sbuf);
   free(rbuf);
   free(exp);
@@ -302,10 +197,10 @@ static const int pair_f[4] = {1, 1, 1, 2};
 /* expected block of `src` in the receive type (count n of send type) */
 static void expect_block(int p, void *out, long n, int id, int src) {
   if (p < 3) {
-    fill(pair_rt[p], out, n, id, src);
+    cc_fill(pair_rt[p], out, n, id, src);
     return;
   }
-  for (long i = 0; i < 2 * n; ++i) ((int *)out)[i] = ival(id, src, i); /* vector data, packed */
+  for (long i = 0; i < 2 * n; ++i) ((int *)out)[i] = cc_ival(id, src, i); /* vector data, packed */
 }
 
 /* kind 0 gather, 1 scatter */
@@ -315,40 +210,40 @@ static void do_gs(int kind, MPI_Comm comm, int p, long n, int root, int inplace)
   MPI_Comm_rank(comm, &cme);
   const int st = pair_st[p], rt = pair_rt[p], f = pair_f[p];
   const long rn = n * f; /* receive count per block */
-  const long sblk = n * extent_bytes(st), rblk = rn * extent_bytes(rt);
+  const long sblk = n * cc_extent_bytes(st), rblk = rn * cc_extent_bytes(rt);
   int rc;
   if (kind == 0) {
     if (inplace && p == 3) inplace = 0; /* in place: the root's data is in recvbuf's types */
-    void *sbuf = alloc_blocks(st, n), *rbuf = alloc_blocks(rt, rn * cp), *exp = alloc_blocks(rt, rn * cp);
-    fill(st, sbuf, n, id, cme);
+    void *sbuf = cc_alloc_blocks(st, n), *rbuf = cc_alloc_blocks(rt, rn * cp), *exp = cc_alloc_blocks(rt, rn * cp);
+    cc_fill(st, sbuf, n, id, cme);
     for (int r = 0; r < cp; ++r) expect_block(p, (char *)exp + r * rblk, n, id, r);
     const int ip = inplace && cme == root;
     if (ip) expect_block(p, (char *)rbuf + cme * rblk, n, id, cme);
-    rc = MPI_Gather(ip ? MPI_IN_PLACE : sbuf, (int)n, dtype(st), rbuf, (int)rn, dtype(rt), root, comm);
+    rc = MPI_Gather(ip ? MPI_IN_PLACE : sbuf, (int)n, cc_dtype(st), rbuf, (int)rn, cc_dtype(rt), root, comm);
     CHECK(rc == MPI_SUCCESS, "gather rc %d", rc);
     if (cme == root) {
-      long bad = diff(rt, rbuf, exp, rn * cp);
+      long bad = cc_diff(rt, rbuf, exp, rn * cp);
       CHECK(bad == 0, "gather pair %d n=%ld root %d inplace %d P=%d: %ld wrong ints", p, n, root,
             inplace, cp, bad);
     }
     free(sbuf), free(rbuf), free(exp);
   } else {
     if (inplace && p == 3) inplace = 0;
-    void *sbuf = alloc_blocks(st, n * cp), *rbuf = alloc_blocks(rt, rn), *exp = alloc_blocks(rt, rn);
+    void *sbuf = cc_alloc_blocks(st, n * cp), *rbuf = cc_alloc_blocks(rt, rn), *exp = cc_alloc_blocks(rt, rn);
     if (cme == root) /* block r of the root's sendbuf: data "of rank r" */
-      for (int r = 0; r < cp; ++r) fill(st, (char *)sbuf + r * sblk, n, id, r);
+      for (int r = 0; r < cp; ++r) cc_fill(st, (char *)sbuf + r * sblk, n, id, r);
     expect_block(p, exp, n, id, cme);
     const int ip = inplace && cme == root;
     if (ip) memcpy(exp, (char *)sbuf + cme * sblk, (size_t)(n > 0 ? sblk : 4)), free(rbuf),
         rbuf = NULL;
-    rc = MPI_Scatter(sbuf, (int)n, dtype(st), ip ? MPI_IN_PLACE : rbuf, (int)rn, dtype(rt), root, comm);
+    rc = MPI_Scatter(sbuf, (int)n, cc_dtype(st), ip ? MPI_IN_PLACE : rbuf, (int)rn, cc_dtype(rt), root, comm);
     CHECK(rc == MPI_SUCCESS, "scatter rc %d", rc);
-    long bad = ip ? diff(st, (char *)sbuf + cme * sblk, exp, n) : diff(rt, rbuf, exp, rn);
+    long bad = ip ? cc_diff(st, (char *)sbuf + cme * sblk, exp, n) : cc_diff(rt, rbuf, exp, rn);
     CHECK(bad == 0, "scatter pair %d n=%ld root %d inplace %d P=%d rank %d: %ld wrong ints", p, n,
           root, inplace, cp, cme, bad);
     free(sbuf), free(rbuf), free(exp);
   }
-  check_algo(kind ? ARCOLL_COLL_SCATTER : ARCOLL_COLL_GATHER, cp, n * data_bytes(st), 1, "");
+  check_algo(kind ? ARCOLL_COLL_SCATTER : ARCOLL_COLL_GATHER, cp, n * cc_data_bytes(st), 1, "");
 }
 
 static void do_alltoall(MPI_Comm comm, int p, long n, int inplace) {
@@ -357,20 +252,20 @@ static void do_alltoall(MPI_Comm comm, int p, long n, int inplace) {
   MPI_Comm_rank(comm, &cme);
   if (inplace && p == 3) inplace = 0;
   const int st = pair_st[p], rt = pair_rt[p], f = pair_f[p];
-  const long rn = n * f, sblk = n * extent_bytes(st), rblk = rn * extent_bytes(rt);
-  void *sbuf = alloc_blocks(st, n * cp), *rbuf = alloc_blocks(rt, rn * cp), *exp = alloc_blocks(rt, rn * cp);
+  const long rn = n * f, sblk = n * cc_extent_bytes(st), rblk = rn * cc_extent_bytes(rt);
+  void *sbuf = cc_alloc_blocks(st, n * cp), *rbuf = cc_alloc_blocks(rt, rn * cp), *exp = cc_alloc_blocks(rt, rn * cp);
   /* block d of rank s: data id' = id * 64 + d, "rank" s */
   for (int d = 0; d < cp; ++d) {
-    fill(st, (char *)sbuf + d * sblk, n, id * 64 + d, cme);
+    cc_fill(st, (char *)sbuf + d * sblk, n, id * 64 + d, cme);
     expect_block(p, (char *)exp + d * rblk, n, id * 64 + cme, d);
   }
   if (inplace) memcpy(rbuf, sbuf, (size_t)(n > 0 ? sblk * cp : 4));
-  int rc = MPI_Alltoall(inplace ? MPI_IN_PLACE : sbuf, (int)n, dtype(st), rbuf, (int)rn, dtype(rt), comm);
+  int rc = MPI_Alltoall(inplace ? MPI_IN_PLACE : sbuf, (int)n, cc_dtype(st), rbuf, (int)rn, cc_dtype(rt), comm);
   CHECK(rc == MPI_SUCCESS, "alltoall rc %d", rc);
-  long bad = diff(rt, rbuf, exp, rn * cp);
+  long bad = cc_diff(rt, rbuf, exp, rn * cp);
   CHECK(bad == 0, "alltoall pair %d n=%ld inplace %d P=%d rank %d: %ld wrong ints", p, n, inplace,
         cp, cme, bad);
-  check_algo(ARCOLL_COLL_ALLTOALL, cp, n * data_bytes(st), 1, "");
+  check_algo(ARCOLL_COLL_ALLTOALL, cp, n * cc_data_bytes(st), 1, "");
   free(sbuf), free(rbuf), free(exp);
 }
 
@@ -412,7 +307,7 @@ static void run_all(MPI_Comm comm) {
     }
   }
   for (int p = 0; p < 4; ++p) {
-    long sizes[4] = {0, 1, 37, big_bytes / data_bytes(pair_st[p]) / (cp > 2 ? 2 : 1)};
+    long sizes[4] = {0, 1, 37, big_bytes / cc_data_bytes(pair_st[p]) / (cp > 2 ? 2 : 1)};
     for (int s = 0; s < 4; ++s) {
       for (int root = 0; root < cp; ++root)
         for (int ip = 0; ip < 2; ++ip) {
@@ -423,90 +318,6 @@ static void run_all(MPI_Comm comm) {
     }
   }
   do_barrier(comm);
-}
-
-/* ---- errors and pass-through ---------------------------------------------- */
-
-typedef struct { int a; double b; } pair_t;
-
-static void mode_errors(void) {
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-  int s[64] = {0}, r[64] = {0};
-  MPI_Datatype st;
-  MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, 8}, (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &st);
-  MPI_Type_commit(&st);
-  pair_t ps[2], pr[2];
-  /* (count -1 in the reductions crashes MPICH 4.0.2's own PMPI calls: not tested) */
-  SAME_ERROR("reduce root=P", MPI_Reduce(s, r, 4, MPI_INT, MPI_SUM, P, MPI_COMM_WORLD),
-             PMPI_Reduce(s, r, 4, MPI_INT, MPI_SUM, P, MPI_COMM_WORLD));
-  SAME_ERROR("reduce MPI_OP_NULL", MPI_Reduce(s, r, 4, MPI_INT, MPI_OP_NULL, 0, MPI_COMM_WORLD),
-             PMPI_Reduce(s, r, 4, MPI_INT, MPI_OP_NULL, 0, MPI_COMM_WORLD));
-  SAME_ERROR("allreduce MPI_DATATYPE_NULL",
-             MPI_Allreduce(s, r, 4, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD),
-             PMPI_Allreduce(s, r, 4, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD));
-  SAME_ERROR("allreduce MPI_SUM on a struct",
-             MPI_Allreduce(ps, pr, 2, st, MPI_SUM, MPI_COMM_WORLD),
-             PMPI_Allreduce(ps, pr, 2, st, MPI_SUM, MPI_COMM_WORLD));
-  MPI_Datatype vt;
-  MPI_Type_vector(2, 1, 3, MPI_INT, &vt);
-  MPI_Type_commit(&vt);
-  SAME_ERROR("reduce MPI_SUM on a vector type", MPI_Reduce(s, r, 2, vt, MPI_SUM, 0, MPI_COMM_WORLD),
-             PMPI_Reduce(s, r, 2, vt, MPI_SUM, 0, MPI_COMM_WORLD));
-  MPI_Type_free(&vt);
-  SAME_ERROR("allreduce MPI_BAND on double", MPI_Allreduce(s, r, 2, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD),
-             PMPI_Allreduce(s, r, 2, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD));
-  SAME_ERROR("scan MPI_COMM_NULL", MPI_Scan(s, r, 4, MPI_INT, MPI_SUM, MPI_COMM_NULL),
-             PMPI_Scan(s, r, 4, MPI_INT, MPI_SUM, MPI_COMM_NULL));
-  SAME_ERROR("exscan MPI_OP_NULL", MPI_Exscan(s, r, 4, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD),
-             PMPI_Exscan(s, r, 4, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD));
-  SAME_ERROR("gather count -1", MPI_Gather(s, -1, MPI_INT, r, 1, MPI_INT, 0, MPI_COMM_WORLD),
-             PMPI_Gather(s, -1, MPI_INT, r, 1, MPI_INT, 0, MPI_COMM_WORLD));
-  SAME_ERROR("gather root -1", MPI_Gather(s, 1, MPI_INT, r, 1, MPI_INT, -1, MPI_COMM_WORLD),
-             PMPI_Gather(s, 1, MPI_INT, r, 1, MPI_INT, -1, MPI_COMM_WORLD));
-  SAME_ERROR("scatter MPI_DATATYPE_NULL",
-             MPI_Scatter(s, 1, MPI_DATATYPE_NULL, r, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD),
-             PMPI_Scatter(s, 1, MPI_DATATYPE_NULL, r, 1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD));
-  SAME_ERROR("alltoall count -1", MPI_Alltoall(s, -1, MPI_INT, r, -1, MPI_INT, MPI_COMM_WORLD),
-             PMPI_Alltoall(s, -1, MPI_INT, r, -1, MPI_INT, MPI_COMM_WORLD));
-  SAME_ERROR("barrier MPI_COMM_NULL", MPI_Barrier(MPI_COMM_NULL), PMPI_Barrier(MPI_COMM_NULL));
-  SAME_ERROR("bcast count -1", MPI_Bcast(s, -1, MPI_INT, 0, MPI_COMM_WORLD),
-             PMPI_Bcast(s, -1, MPI_INT, 0, MPI_COMM_WORLD));
-  MPI_Type_free(&st);
-
-  /* one-rank communicator: passed through, right answer */
-  int one = me + 1, got = 0;
-  CHECK(MPI_Allreduce(&one, &got, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF) == MPI_SUCCESS, "self allreduce");
-  CHECK(got == me + 1, "self allreduce gave %d", got);
-  check_algo(ARCOLL_COLL_ALLREDUCE, 1, 4, 1, "MPI_COMM_SELF");
-
-  /* intercommunicator: passed through, right answer */
-  if (P >= 2) {
-    MPI_Comm local, inter;
-    int color = me < P / 2 ? 0 : 1, lrank, rsize;
-    MPI_Comm_split(MPI_COMM_WORLD, color, me, &local);
-    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, color == 0 ? P / 2 : 0, 78, &inter);
-    MPI_Comm_rank(local, &lrank);
-    MPI_Comm_remote_size(inter, &rsize);
-    int v = me, sum = -1;
-    int rc = MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, inter);
-    /* intercomm allreduce: the sum over the other group */
-    int want = 0;
-    for (int q = 0; q < P; ++q)
-      if ((q < P / 2 ? 0 : 1) != color) want += q;
-    CHECK(rc == MPI_SUCCESS && sum == want, "intercomm allreduce: rc %d sum %d want %d", rc, sum, want);
-    const char *g = last ? last("allreduce") : NULL;
-    CHECK(g && !strcmp(g, "pmpi"), "intercomm allreduce ran %s", g ? g : "(null)");
-    rc = MPI_Barrier(inter);
-    g = last ? last("barrier") : NULL;
-    CHECK(rc == MPI_SUCCESS && g && !strcmp(g, "pmpi"), "intercomm barrier rc %d ran %s", rc, g ? g : "(null)");
-    MPI_Comm_free(&inter);
-    MPI_Comm_free(&local);
-  }
-  /* still working afterwards */
-  int x = me, tot = 0;
-  CHECK(MPI_Allreduce(&x, &tot, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS &&
-            tot == P * (P - 1) / 2, "allreduce after errors gave %d", tot);
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -542,14 +353,9 @@ int main(int argc, char **argv) {
   }
   last = get_last();
   CHECK(last != NULL, "libarcoll is not active (arcoll_last_algorithm missing)");
-  MPI_Type_vector(2, 1, 3, MPI_INT, &t_vec); /* ints 0 and 3; extent 16 bytes */
-  MPI_Type_commit(&t_vec);
-  MPI_Type_contiguous(4, MPI_INT, &t_mat);
-  MPI_Type_commit(&t_mat);
-  MPI_Op_create(mat_op, 0, &op_mat);
-  MPI_Op_create(vsum_op, 1, &op_vsum);
+  cc_data_create();
   if (!strcmp(mode, "errors")) {
-    mode_errors();
+    cc_mode_errors(P, me, &checked, &failures);
   } else {
     run_all(MPI_COMM_WORLD);
     MPI_Comm half; /* reversed rank order; sizes 1 and 2 at P = 3 */
@@ -562,10 +368,7 @@ int main(int argc, char **argv) {
   if (me == 0)
     printf("coll_check %s P=%d: %s (%ld failures, %ld checks)\n", mode, P, tot[0] ? "FAIL" : "OK",
            tot[0], tot[1]);
-  MPI_Op_free(&op_mat);
-  MPI_Op_free(&op_vsum);
-  MPI_Type_free(&t_vec);
-  MPI_Type_free(&t_mat);
+  cc_data_free();
   MPI_Finalize();
   return tot[0] ? 1 : 0;
 }

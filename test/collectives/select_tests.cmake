@@ -12,8 +12,15 @@ foreach(_t test_model_file test_model_collectives test_select_stream)
   target_link_libraries(${_t} PRIVATE arcoll_collectives GTest::gtest_main nlohmann_json::nlohmann_json)
   gtest_discover_tests(${_t} PROPERTIES LABELS unit)
 endforeach()
+# arcoll-calibrate's fits (tools/calibrate_fit.h), no MPI
+add_executable(test_calibrate_fit ${CMAKE_CURRENT_LIST_DIR}/test_calibrate_fit.cpp
+  ${CMAKE_SOURCE_DIR}/tools/calibrate_fit.c)
+target_include_directories(test_calibrate_fit PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+target_link_libraries(test_calibrate_fit PRIVATE arcoll_collectives GTest::gtest_main)
+gtest_discover_tests(test_calibrate_fit PROPERTIES LABELS unit)
 # the online selection's rounds, with synthetic times (collectives/online.h)
 add_executable(test_online ${CMAKE_CURRENT_LIST_DIR}/test_online.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_online_candidates.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_online_confirm.cpp ${CMAKE_CURRENT_LIST_DIR}/test_online_deferred.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_online_tree_first.cpp ${CMAKE_CURRENT_LIST_DIR}/test_online_warmup.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_online_native.cpp ${CMAKE_CURRENT_LIST_DIR}/test_online_readmit.cpp

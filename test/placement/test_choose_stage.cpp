@@ -214,3 +214,35 @@ TEST(ChooseStage, RandomStartsNeverRefineWorseAndAreReproducible) {
     EXPECT_EQ(refined(four).name, "refined");
   EXPECT_TRUE(respects_slots(refined(four).map, t));
 }
+
+TEST(Strategy, EachStrategyRunsOnlyItsStages) {
+  Topology t = make(fixtures::two_leaves, "node01:2\nnode02:2\nnode03:2\nnode04:2\n", 8);
+  CommGraph g = graph(8, {{{0, 7, 1000}, {1, 6, 1000}, {2, 5, 1000}, {3, 4, 1000}}, {{0, 1, 10}}});
+  struct C {
+    Strategy s;
+    size_t stages;
+    const char *chosen;
+  };
+  for (C c : {C{Strategy::Identity, 1, "in-order"}, C{Strategy::HopBytes, 2, "hopbytes"}, C{Strategy::Metis, 2, "metis"},
+              C{Strategy::MetisTree, 2, "metis (tree)"}, C{Strategy::Scotch, 3, "scotch"},
+              C{Strategy::MetisTime, 2, "metis (message time)"},
+              C{Strategy::Refined, 6, "refined"}}) {
+    PlaceOptions o;
+    o.strategy = c.s;
+    PlaceResult r = place(g, t, o);
+    EXPECT_EQ(r.stages.size(), c.stages) << c.chosen;
+    EXPECT_EQ(r.chosen().name.rfind(c.chosen, 0), 0u) << r.chosen().name;
+    for (auto &s : r.stages) EXPECT_TRUE(respects_slots(s.map, t)) << s.name;
+  }
+  EXPECT_THROW(parse_strategy("fast"), std::invalid_argument);
+  EXPECT_EQ(parse_strategy("metis_time"), Strategy::MetisTime);
+  PlaceOptions o;
+  o.initial = {3, 3, 2, 2, 1, 1, 0, 0};
+  o.initial_name = "initial (test)";
+  o.strategy = Strategy::Identity;
+  PlaceResult r = place(g, t, o);
+  EXPECT_EQ(r.chosen().map, o.initial);
+  EXPECT_EQ(r.chosen().name, "initial (test)");
+  o.initial = {0, 0, 0, 1, 1, 2, 2, 3};  // 3 ranks on a 2-slot host
+  EXPECT_THROW(place(g, t, o), std::invalid_argument);
+}

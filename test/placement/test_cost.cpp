@@ -1,11 +1,14 @@
-// Seed-001 cost on hand-computed cases (fixtures::round_params: host<->leaf 1 us, 1e9 B/s;
+// Seed-001 cost on hand-computed cases, the barrier advice built on it, and
+// CostModel's incremental evaluation against evaluate() (fixtures::round_params: host<->leaf 1 us, 1e9 B/s;
 // switch<->switch 2 us, 0.5e9 B/s; node-internal 0.1 us, 1e10 B/s).
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "advice.hpp"
 #include "cost.hpp"
 #include "fixtures.hpp"
+#include "partition_metis.hpp"
 
 using namespace arcoll::placement;
 using fixtures::graph;
@@ -201,4 +204,78 @@ TEST(Cost, FluidContentionIsMaxMinSharingByHand) {
   CommGraph two = graph(4, {{{0, 1, 1000}}, {{0, 2, 1000}, {1, 3, 1000}, {0, 1, 1000}}});
   EXPECT_NEAR(estimated_time(two, t, m), 3e-6 + 10e-6, 1e-15);
   EXPECT_EQ(estimated_time(graph(4, {}), t, m), 0.0);
+}
+
+TEST(Advice, OverlapOfStepsSharingALinkIsHandComputed) {
+  Topology t = four_single();
+  // Step 0: 0->2 crosses up(node01), up(s1), down(s2), down(node03).
+  // Step 1: 1->3 crosses up(node02), up(s1), down(s2), down(node04): shares up(s1), down(s2).
+  // Step 2: 3->2 under s2 only: shares nothing with step 1's route? 1->3 uses down(node04); 3->2 uses
+  // up(node04), down(node03): no shared directed link.
+  CommGraph g = graph(4, {{{0, 2, 1000}}, {{1, 3, 1000}}, {{3, 2, 1000}}});
+  auto adv = barrier_advice(g, t, {0, 1, 2, 3});
+  ASSERT_EQ(adv.size(), 2u);
+  EXPECT_EQ(adv[0].shared_links, 2);
+  const double far1 = 6e-6 + 1000.0 / 0.5e9, far2 = 6e-6 + 1000.0 * 2 / 0.5e9;
+  EXPECT_DOUBLE_EQ(adv[0].time_s, far1);
+  EXPECT_DOUBLE_EQ(adv[0].overlap_s, far2);
+  EXPECT_DOUBLE_EQ(adv[0].penalty_s, far2 - far1);
+  // Barrier: ceil(log2 4) = 2 x the largest route latency of step 0 (6 us).
+  EXPECT_DOUBLE_EQ(adv[0].barrier_s, 12e-6);
+  EXPECT_EQ(adv[0].barrier_advised, far2 - far1 > 12e-6);
+  EXPECT_EQ(adv[1].shared_links, 0);
+  EXPECT_FALSE(adv[1].barrier_advised);
+  EXPECT_NEAR(adv[1].penalty_s, 0, 1e-18);
+}
+
+TEST(Advice, BigMessagesMakeTheBarrierWorthIt) {
+  Topology t = four_single();
+  CommGraph g = graph(4, {{{0, 2, 1 << 24}}, {{1, 3, 1 << 24}}});
+  auto adv = barrier_advice(g, t, {0, 1, 2, 3});
+  ASSERT_EQ(adv.size(), 1u);
+  EXPECT_TRUE(adv[0].barrier_advised);
+}
+
+// Both evaluation paths of CostModel (cost.hpp): whole steps (per_link_min_msgs above the step
+// sizes) and the per-link state (per_link_min_msgs = 1), under the count and the volume
+// contention, through random swaps, moves and undos: every step time equals evaluate()'s.
+TEST(CostModel, RandomSwapsStayExact) {
+  for (Contention c : {Contention::Count, Contention::Volume})
+    for (size_t min_msgs : {size_t(1000), size_t(1)}) {
+      SCOPED_TRACE(testing::Message() << "contention " << static_cast<int>(c) << " per_link_min_msgs " << min_msgs);
+      TopologyParams p;
+      p.contention = c;
+      Topology t = make(fixtures::two_leaves, "node01:3\nnode02:3\nnode03:3\nnode04:3\n", 12, p);
+      std::mt19937 rng(5);
+      std::vector<std::vector<Message>> steps(6);
+      for (auto &s : steps)
+        for (int k = 0; k < 8; ++k) {
+          int a = rng() % 12, b = rng() % 12;
+          if (a != b) s.push_back({a, b, 1 + rng() % 5000});
+        }
+      steps[2].push_back({3, 4, 100});  // a repeated pair: two equal keys on the same links
+      steps[2].push_back({3, 4, 100});
+      CommGraph g = graph(12, steps);
+      CostModel cm(g, t, min_msgs);
+      EXPECT_EQ(cm.per_link_steps(), min_msgs == 1 ? g.steps.size() : 0u);
+      Mapping m = in_order_mapping(12, t);
+      cm.reset(m);
+      auto exact = [&]() {
+        CostReport r = evaluate(g, t, cm.mapping());
+        for (size_t s = 0; s < g.steps.size(); ++s) ASSERT_DOUBLE_EQ(cm.step_time(s), r.step_time_s[s]) << "step " << s;
+        ASSERT_NEAR(cm.total(), r.time_s, 1e-15);
+      };
+      for (int i = 0; i < 300; ++i) {
+        int a = rng() % 12, b = rng() % 12;
+        int ha = cm.mapping()[a], hb = cm.mapping()[b];
+        double v = i % 4 == 1 ? cm.apply(a, static_cast<int>(rng() % 4), -1, -1)  // a move (slots are refine's business)
+                              : cm.apply(a, hb, b, ha);
+        ASSERT_NEAR(v, estimated_time(g, t, cm.mapping()), 1e-15);
+        exact();
+        if (i % 3 == 0) {
+          cm.undo();
+          exact();
+        }
+      }
+    }
 }

@@ -1,10 +1,13 @@
-// Communication graph from an in-memory trace, METIS + repair, Scotch, refinement, pipeline.
+// Communication graph from an in-memory trace, METIS + repair, Scotch, refinement, the hop-bytes
+// search, pipeline.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 
+#include "cost.hpp"
 #include "fixtures.hpp"
+#include "hopbytes.hpp"
 #include "map_scotch.hpp"
 #include "partition_metis.hpp"
 #include "place.hpp"
@@ -67,6 +70,8 @@ TEST(CommGraph, FromInMemoryTrace) {
   EXPECT_EQ(g.xadj, (std::vector<int64_t>{0, 2, 3, 4}));
   EXPECT_EQ(g.adjncy, (std::vector<int>{1, 2, 0, 0}));
   EXPECT_EQ(g.adjwgt, (std::vector<uint64_t>{150, 10, 150, 10}));
+  // messages per edge, both directions: 0->1 and 1->0 in step 0; the two 0->2 merged in step 3
+  EXPECT_EQ(g.adjmsgs, (std::vector<uint64_t>{2, 1, 2, 1}));
   EXPECT_EQ(g.total_bytes, 160u);
 }
 
@@ -252,4 +257,17 @@ TEST(Refine, ZeroTimeLimitReturnsTheStart) {
   expect_valid(r.map, t, 16);
   EXPECT_LE(r.time_s, estimated_time(g, t, start));
   EXPECT_TRUE(r.hit_time_limit);
+}
+
+TEST(HopBytes, SearchLowersHopBytesAndKeepsSlots) {
+  Topology t = make(fixtures::two_leaves, "node01:2\nnode02:2\nnode03:2\nnode04:2\n", 8);
+  // Pairs (0,7), (1,6), (2,5), (3,4) talk a lot: in-order puts each pair across the top switch.
+  CommGraph g = graph(8, {{{0, 7, 1000}, {1, 6, 1000}, {2, 5, 1000}, {3, 4, 1000}}});
+  Mapping start = in_order_mapping(8, t);
+  EXPECT_DOUBLE_EQ(graph_hop_bytes(g, t, start), evaluate(g, t, start).hop_bytes);
+  EXPECT_DOUBLE_EQ(graph_hop_bytes(g, t, start), 4 * 1000.0 * 4);
+  Mapping m = hopbytes_mapping(g, t, start, 1, 10);
+  EXPECT_TRUE(respects_slots(m, t));
+  EXPECT_DOUBLE_EQ(graph_hop_bytes(g, t, m), 0);  // every pair on one host
+  EXPECT_EQ(m, hopbytes_mapping(g, t, start, 1, 10));
 }

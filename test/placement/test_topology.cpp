@@ -3,11 +3,13 @@
 
 #include <string>
 
+#include "cost.hpp"
 #include "expect_error.hpp"
 #include "fixtures.hpp"
 
 using namespace arcoll::placement;
 using fixtures::make;
+using fixtures::graph;
 
 TEST(Hostlist, RangesPaddingAndProducts) {
   EXPECT_EQ(expand_hostlist("node[01-04,07]"),
@@ -145,4 +147,20 @@ TEST(TopologyErrors, TooFewSlots) {
 TEST(TopologyErrors, UnreadableFiles) {
   expect_error([] { read_topology_conf("/nonexistent/topology.conf"); }, {"/nonexistent/topology.conf", "cannot open"});
   expect_error([] { read_hostfile("/nonexistent/hosts"); }, {"/nonexistent/hosts", "cannot open"});
+}
+
+TEST(Topology, OversubscribedFatTreeUplinks) {
+  // Leaves at 100 Gbit/s to their hosts; the top switch's LinkSpeed=50 makes the leaf uplinks 2:1.
+  const char *conf = "SwitchName=l1 Nodes=a[1-2] LinkSpeed=100\nSwitchName=l2 Nodes=b[1-2] LinkSpeed=100\n"
+                     "SwitchName=top Switches=l[1-2] LinkSpeed=50\n";
+  TopologyParams p;
+  Topology t = parse_topology_conf(conf, "ft.conf");
+  attach_hosts(t, parse_hostfile("a1\na2\nb1\nb2\n", "h"), p, "h", 4);
+  EXPECT_DOUBLE_EQ(t.bandwidth(0, 1), 100e9 / 8);
+  EXPECT_DOUBLE_EQ(t.bandwidth(0, 2), 50e9 / 8);
+  // Two flows a1->b1, a2->b2 share up(l1) at 50 Gbit/s: coll 2.
+  CommGraph g = graph(4, {{{0, 2, 1 << 20}, {1, 3, 1 << 20}}});
+  EXPECT_DOUBLE_EQ(estimated_time(g, t, {0, 1, 2, 3}), 4e-6 + (1 << 20) * 2.0 / (50e9 / 8));
+  EXPECT_EQ(t.route(0, 2).size(), 4u);
+  EXPECT_EQ(t.max_route(), 4);
 }
