@@ -22,6 +22,7 @@ BlockResult block_moves(const CommGraph &g, const Topology &topo, const Mapping 
   const TreeGroups G = tree_groups(topo);
   if (n <= 1 || G.at.empty()) return res;
   CostModel model(g, topo);
+  model.set_threads(opt.threads);
   model.reset(start);
   const Mapping &map = model.mapping();
   std::vector<std::vector<int>> on(H);  // ranks per host entry, kept in sync with the model
@@ -250,6 +251,7 @@ RefineResult refine_with_blocks(const CommGraph &g, const Topology &topo, const 
   for (int it = 0; it < kBlockAlternations && !spent(); ++it) {
     BlockOptions bo;
     bo.seed = opt.seed + static_cast<uint64_t>(it);
+    bo.threads = opt.threads;
     bo.time_limit_s = time_left();
     bo.max_evals = left(kBlockEvalsPerRank * g.nranks);
     BlockResult b = block_moves(g, topo, best.map, bo);

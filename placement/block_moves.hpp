@@ -71,6 +71,7 @@ struct BlockOptions {
   int random = 2;            ///< groups sampled anywhere at the same depth
   int exact = 4;             ///< larger levels: candidates per group evaluated on T(pi)
   int max_rounds = 50;       ///< rounds over all levels (a round that takes nothing ends the pass)
+  int threads = 0;           ///< CostModel::set_threads (0 = OpenMP's default); same result for every count
 };
 
 struct BlockResult {

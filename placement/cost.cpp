@@ -7,6 +7,10 @@
 #include <tuple>
 #include <unordered_map>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 
 namespace arcoll::placement {
 
@@ -127,8 +131,8 @@ CostModel::CostModel(const CommGraph &g, const Topology &topo, size_t per_link_m
   }
 }
 
-double CostModel::memo_step(int r, size_t j, int t) {
-  if (memo_.empty()) return compute(t);
+double CostModel::memo_step(int r, size_t j, int t, StepScratch &s, long &hits, long &evals) {
+  if (memo_.empty()) return compute(t, s, evals);
   const size_t H = topo_.hosts.size();
   double *row = memo_[r].data() + j * H;
   if (memo_stamp_[r][j] != version_[t]) {
@@ -137,10 +141,10 @@ double CostModel::memo_step(int r, size_t j, int t) {
   }
   double &v = row[map_[r]];
   if (!std::isnan(v)) {
-    ++memo_hits_;
+    ++hits;
     return v;
   }
-  return v = compute(t);
+  return v = compute(t, s, evals);
 }
 
 void CostModel::settle(int r) {
@@ -154,9 +158,9 @@ void CostModel::settle_kept() {
   if (ub_ >= 0) settle(ub_);
 }
 
-double CostModel::compute(int t) {
-  ++step_evals_;
-  return step_cost(g_.steps[t].msgs, topo_, map_, scratch_, nullptr);
+double CostModel::compute(int t, StepScratch &s, long &evals) {
+  ++evals;
+  return step_cost(g_.steps[t].msgs, topo_, map_, s, nullptr);
 }
 
 double CostModel::step_time(size_t t) const { return step_[rep_[t]]; }
@@ -283,31 +287,67 @@ double CostModel::apply(int a, int ha, int b, int hb) {
   map_[a] = ha;
   if (b >= 0) map_[b] = hb;
   pl_move(a, uha_, b, uhb_, true);
-  auto redo = [&](int t, double nt) {
-    usteps_.emplace_back(t, step_[t]);
-    total_ += weight_[t] * (nt - step_[t]);
-    step_[t] = nt;
-  };
   // Merge the two sorted step lists so that a step of both is evaluated once. A step of one
   // of the two ranks depends on that rank's host only (the memo); a step of both is computed.
   static const std::vector<int> none;
   const auto &sa = steps_of_rank_[a];
   const auto &sb = b >= 0 ? steps_of_rank_[b] : none;
+  jobs_.clear();
   size_t i = 0, j = 0;
   while (i < sa.size() || j < sb.size()) {
     if (j == sb.size() || (i < sa.size() && sa[i] < sb[j])) {
-      redo(sa[i], memo_step(a, i, sa[i]));
+      jobs_.push_back({sa[i], a, static_cast<int>(i)});
       ++i;
     } else if (i == sa.size() || sb[j] < sa[i]) {
-      redo(sb[j], memo_step(b, j, sb[j]));
+      jobs_.push_back({sb[j], b, static_cast<int>(j)});
       ++j;
     } else {
-      redo(sa[i], compute(sa[i]));
+      jobs_.push_back({sa[i], -1, -1});
       ++i;
       ++j;
     }
   }
+  evaluate_jobs();
+  // The new times into the total in the merged order, whatever the threads did.
+  for (size_t k = 0; k < jobs_.size(); ++k) {
+    const int t = jobs_[k].t;
+    const double nt = job_time_[k];
+    usteps_.emplace_back(t, step_[t]);
+    total_ += weight_[t] * (nt - step_[t]);
+    step_[t] = nt;
+  }
   return total_;
+}
+
+void CostModel::evaluate_jobs() {
+  const int n = static_cast<int>(jobs_.size());
+  job_time_.resize(jobs_.size());
+  auto one = [this](const Job &job, StepScratch &s, long &hits, long &evals) {
+    return job.r < 0 ? compute(job.t, s, evals) : memo_step(job.r, job.j, job.t, s, hits, evals);
+  };
+#ifdef _OPENMP
+  if (threads_ > 1 && n >= kParallelMinSteps) {
+    while (static_cast<int>(scratches_.size()) < threads_) scratches_.emplace_back(topo_, &routes_);
+    long hits = 0, evals = 0;
+    // Each job writes its own memo row and its own job_time_ entry; the map, the routes and the
+    // graph are only read.
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : hits, evals)
+    for (int k = 0; k < n; ++k) job_time_[k] = one(jobs_[k], scratches_[omp_get_thread_num()], hits, evals);
+    memo_hits_ += hits;
+    step_evals_ += evals;
+    return;
+  }
+#endif
+  for (int k = 0; k < n; ++k) job_time_[k] = one(jobs_[k], scratch_, memo_hits_, step_evals_);
+}
+
+void CostModel::set_threads(int n) {
+#ifdef _OPENMP
+  threads_ = n > 0 ? n : omp_get_max_threads();
+#else
+  (void)n;
+  threads_ = 1;
+#endif
 }
 
 void CostModel::undo() {

@@ -156,6 +156,18 @@ class CostModel {
   double step_time(size_t t) const;
   /** Number of steps evaluated per link (the rest whole-step). */
   size_t per_link_steps() const { return pl_.size(); }
+  /**
+   * Threads (OpenMP) that evaluate the steps of one apply() when it re-evaluates at least
+   * kParallelMinSteps whole steps (n <= 0: OpenMP's default, OMP_NUM_THREADS or the cores; 1
+   * without OpenMP). Each step's time is computed alone and the times are added to the total in
+   * the same order whatever the threads: totals, and so the searches built on them, are
+   * bit-identical for every thread count (test/placement/test_cost_threads.cpp).
+   */
+  void set_threads(int n);
+  int threads() const { return threads_; }
+  /** Whole steps an apply() must re-evaluate to use the threads (below, one step costs ~0.1-1 us:
+   *  less than waking them). */
+  static constexpr int kParallelMinSteps = 64;
   /** Whole-step evaluations answered from the memo / computed (since construction). */
   long memo_hits() const { return memo_hits_; }
   long step_evaluations() const { return step_evals_; }
@@ -210,8 +222,18 @@ class CostModel {
   std::vector<std::vector<double>> memo_;
   std::vector<std::vector<uint32_t>> memo_stamp_;
   std::vector<uint32_t> version_;  // per step
-  double memo_step(int r, size_t j, int t);
-  double compute(int t);  // step_cost() of step t under map_, counted
+  /** One whole step of an apply(): step t, of rank r only (its j-th step: the memo) or of both
+   *  moved ranks (r = -1: computed). */
+  struct Job {
+    int t, r, j;
+  };
+  std::vector<Job> jobs_;
+  std::vector<double> job_time_;          // per job: the step's new time
+  int threads_ = 1;
+  std::vector<StepScratch> scratches_;    // per thread (evaluate_jobs)
+  void evaluate_jobs();                   // job_time_ of every job, on threads_ threads
+  double memo_step(int r, size_t j, int t, StepScratch &s, long &hits, long &evals);
+  double compute(int t, StepScratch &s, long &evals);  // step_cost() of step t under map_, counted
   void settle(int r);
   void settle_kept();     // settles the ranks of the last apply() if it was kept
   long memo_hits_ = 0, step_evals_ = 0;

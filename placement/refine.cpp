@@ -26,6 +26,7 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
   const int H = static_cast<int>(topo.hosts.size());
   RefineResult res;
   CostModel model(g, topo);
+  model.set_threads(opt.threads);
   res.map = start;
   res.time_s = model.reset(start);
   if (H <= 1 || n <= 1) return res;

@@ -54,6 +54,9 @@ struct RefineOptions {
   int restarts = 20;          ///< perturbation restarts after the first local optimum
   int kick = 3;               ///< swaps per perturbation
   long max_evals = 0;         ///< bound on candidate evaluations (0 = none): deterministic stop
+  /// Threads of the cost model's step evaluations (CostModel::set_threads; 0 = OpenMP's default):
+  /// the same search and result for every count, only faster on long step lists.
+  int threads = 0;
   int full_neighbourhood = 512;  ///< up to this many ranks, try all swaps
   /// refine_with_blocks(): alternate with block moves (block_moves.hpp); refine() ignores it.
   /// Off by default (`arcoll place --block-moves`): in SMPI faster than the refined row on 15 of the

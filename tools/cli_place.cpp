@@ -81,6 +81,7 @@ struct PlaceArgs {
   uint64_t rendezvous_bytes = 65536;
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   int random_starts = 0;
+  int threads = 0;  // refinement threads (0 = OpenMP default)
   std::vector<std::string> lat, bw;
   bool with_colls = false, json = false, advice = false, no_second_opinion = false, move_on_tie = false,
        no_path_opinion = false, block_moves = false;
@@ -197,6 +198,7 @@ int run_place(const PlaceArgs &A) {
   popt.keep_start = !A.move_on_tie;
   popt.random_starts = A.random_starts;
   popt.refine.blocks = A.block_moves;
+  popt.refine.threads = A.threads;
   if (A.initial == "random") {
     popt.initial = ap::random_mapping(g.nranks, topo, A.seed);
     popt.initial_name = fmt::format("initial (random, seed {})", A.seed);
@@ -307,6 +309,9 @@ std::function<int()> add_place(CLI::App &app) {
                              "the search ends on it, not on the clock, so the mapping does not depend on the "
                              "machine's speed unless --time-limit cuts it first", ap::kDefaultEvalsPerRank))
       ->each([A](const std::string &) { A->max_evals_given = true; });
+  pl->add_option("--threads", A->threads,
+                 "threads of the refinement's cost evaluations (0 = OMP_NUM_THREADS, else every core); the "
+                 "mapping is the same for every count")->capture_default_str()->check(CLI::Range(0, 1024));
   pl->add_option("--tie-tolerance", A->tie_tolerance,
                  "relative difference of estimated time below which stages count as tied; ties go to the lowest "
                  "max link load, then hop-bytes (0 = exact ties only)")->capture_default_str();

@@ -1,5 +1,6 @@
 // Small topologies and graphs shared by the placement tests.
 #pragma once
+#include <random>
 #include <string>
 #include <vector>
 
@@ -50,5 +51,29 @@ inline CommGraph graph(int nranks, std::vector<std::vector<Message>> steps) {
   for (auto &s : steps) g.steps.push_back(Step{id++, s});
   finish_comm_graph(g);
   return g;
+}
+
+// Random steps of 1-9 messages among n ranks (1-100000 bytes), step 3 a copy of step 1, some
+// ranks in most steps (test_cost_memo.cpp, test_cost_threads.cpp).
+inline CommGraph random_steps(int n, int nsteps, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::vector<Message>> steps(nsteps);
+  for (auto &s : steps) {
+    const int k = 1 + static_cast<int>(rng() % 9);
+    for (int i = 0; i < k; ++i) {
+      const int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
+      if (a != b) s.push_back({a, b, 1 + rng() % 100000});
+    }
+    if (s.empty()) s.push_back({0, 1, 64});
+  }
+  steps[3] = steps[1];  // a repeated step (one representative)
+  return graph(n, steps);
+}
+
+// eight_nodes() (8 hosts x 4 slots under two leaves) with contention model c.
+inline Topology eight_nodes(Contention c) {
+  Topology t = eight_nodes();
+  t.contention = c;
+  return t;
 }
 }  // namespace fixtures

@@ -17,32 +17,7 @@
 using namespace arcoll::placement;
 using fixtures::graph;
 using fixtures::make;
-
-namespace {
-
-// Random steps of 1-9 messages among n ranks, some repeated, some ranks in most steps.
-CommGraph random_steps(int n, int nsteps, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<std::vector<Message>> steps(nsteps);
-  for (auto &s : steps) {
-    const int k = 1 + static_cast<int>(rng() % 9);
-    for (int i = 0; i < k; ++i) {
-      const int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
-      if (a != b) s.push_back({a, b, 1 + rng() % 100000});
-    }
-    if (s.empty()) s.push_back({0, 1, 64});
-  }
-  steps[3] = steps[1];  // a repeated step (one representative)
-  return graph(n, steps);
-}
-
-Topology sixteen_on_eight(Contention c) {
-  Topology t = fixtures::eight_nodes();  // 8 hosts x 4 slots
-  t.contention = c;
-  return t;
-}
-
-}  // namespace
+using fixtures::random_steps;
 
 TEST(RouteTable, EveryHostPairAsTheTopologyRoutesIt) {
   for (int sockets : {0, 1}) {
@@ -76,7 +51,7 @@ TEST(RouteTable, EveryHostPairAsTheTopologyRoutesIt) {
 TEST(CostModelMemo, AnswersAreTheComputedTimes) {
   for (Contention c : {Contention::Count, Contention::Volume, Contention::Blend}) {
     SCOPED_TRACE(testing::Message() << "contention " << static_cast<int>(c));
-    Topology t = sixteen_on_eight(c);
+    Topology t = fixtures::eight_nodes(c);
     CommGraph g = random_steps(32, 60, 11);
     CostModel with(g, t), without(g, t, 256, size_t(1) << 22, 0);
     Mapping m(32);
@@ -120,7 +95,7 @@ TEST(CostModelMemo, AnswersAreTheComputedTimes) {
 // 28 ranks on 32 slots: moves to the free slots too (they change the mapping as swaps do).
 TEST(RefineRepeatedSwaps, SameSearchSameResult) {
   for (Contention c : {Contention::Count, Contention::Blend}) {
-    Topology t = sixteen_on_eight(c);
+    Topology t = fixtures::eight_nodes(c);
     CommGraph g = random_steps(28, 80, 7);
     Mapping start(28);
     std::mt19937 rng(9);

@@ -107,6 +107,19 @@ TEST_F(PlaceBudget, NegativeBudgetIsAUsageError) {
   EXPECT_NE(r.err.find("--max-evals must be >= 0"), std::string::npos) << r.err;
 }
 
+// --threads: the cost model's threads change the speed only (placement/cost.hpp set_threads).
+TEST_F(PlaceBudget, ThreadCountsWriteTheSameMapping) {
+  Result one = place("t1.hosts", "--threads 1"), three = place("t3.hosts", "--threads 3");
+  ASSERT_EQ(one.rc, 0) << one.err;
+  ASSERT_EQ(three.rc, 0) << three.err;
+  EXPECT_EQ(refined(one)["evaluations"], refined(three)["evaluations"]);
+  EXPECT_EQ(refined(one)["time_s"], refined(three)["time_s"]);
+  EXPECT_EQ(slurp(dir + "/t1.hosts"), slurp(dir + "/t3.hosts"));
+  Result bad = place("t.hosts", "--threads -2");
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.err.find("--threads"), std::string::npos) << bad.err;
+}
+
 // --strategy best's margin on the refined mapping (placement/place.hpp SecondOpinion under Ranking::Blend):
 // the scrambled ring's refined mapping ranks first; a margin above its lead writes the stage ranked first
 // among the others instead, a smaller one keeps it, 0 checks nothing; all of it in the --json report.
