@@ -11,17 +11,7 @@
 
 #include "cli_fixture.hpp"
 
-using clitest::Cli;
-using clitest::expect_valid;
-using clitest::from_cray;
-using clitest::from_hydra;
-using clitest::from_rankfile;
-using clitest::from_slurm;
-using clitest::json_of;
-using clitest::kHosts;
-using clitest::Result;
-using clitest::slurp;
-using clitest::spit;
+using namespace clitest;  // Cli, the format readers, Result, slurp, spit (cli_fixture.hpp)
 
 TEST_F(Cli, PlaceWritesAllFourFormatsOfTheSameMapping) {
   std::map<std::string, std::vector<std::string>> maps;
