@@ -5,7 +5,8 @@
  * warm-up, candidates and trials all run) on MPI_COMM_WORLD of any size,
  * with few calls each: written for P = 256 under SMPI, where the full check
  * programs of each collective (allgather_check.c ...) take many minutes of
- * host time (adapt.smpi.large_blocks.np256 takes 111 s; test/adapt/CMakeLists.txt).
+ * host time (adapt.smpi.large_blocks.np256 took 111 s when written, 265 s on 1 Dec;
+ * its timeout: test/adapt/CMakeLists.txt).
  *
  * Usage: large_blocks_check [CALLS [N]]: CALLS calls per collective (default
  * 14), N ints per block (default 4).  Every call has new data: element i
