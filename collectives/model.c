@@ -89,7 +89,7 @@ double arcoll_model_gap(const arcoll_p2p_params_t *p, const arcoll_p2p_curve_t *
 /* ----------------------------------------------------------------- reduce */
 
 static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg, int kp) {
-  const int L = clog2(P), P2 = pow2_floor(P), L2 = clog2(P2);
+  const int L = arcoll_ceil_log2(P), P2 = pow2_floor(P), L2 = arcoll_ceil_log2(P2);
   if (!strcmp(name, "binomial")) /* seed 000: log P (t_s + (1/B + t_op) M) */
     return L * (tsend(c, M) + M * c->gm);
   if (!strcmp(name, "knomial")) {
@@ -126,7 +126,7 @@ static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Ain
 /* -------------------------------------------------------------- allreduce */
 
 static double allreduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg) {
-  const int P2 = pow2_floor(P), L2 = clog2(P2);
+  const int P2 = pow2_floor(P), L2 = arcoll_ceil_log2(P2);
   const double fold = P != P2 ? 2 * tsend(c, M) + M * c->gm : 0;
   if (!strcmp(name, "recursive_doubling"))
     return L2 * (tsend(c, M) + M * c->gm) + fold;
@@ -159,7 +159,7 @@ static double allreduce(const cost_t *c, const char *name, int P, double M, MPI_
 
 static double scan(const cost_t *c, const char *name, int P, double M, MPI_Aint seg, int kp,
                    int exclusive) {
-  const int L = clog2(P);
+  const int L = arcoll_ceil_log2(P);
   const double step = tsend(c, M) + M * c->gm;
   const double shift = exclusive ? tsend(c, M) : 0; /* exscan: result moved one rank up */
   if (!strcmp(name, "linear")) /* seed 000: P (2 T_send(M) + T_comp(M)) */
@@ -212,7 +212,7 @@ static double scan(const cost_t *c, const char *name, int P, double M, MPI_Aint 
 /* ------------------------------------------- gather, scatter, alltoall ... */
 
 static double gather(const cost_t *c, const char *name, int P, double m) {
-  const int L = clog2(P);
+  const int L = arcoll_ceil_log2(P);
   /* compressed: its raw form, linear (the data are unknown here; each
    * sender's decision, compress_decide.h, models the compressed form) */
   if (!strcmp(name, "linear") || !strcmp(name, "compressed")) /* all P-1 blocks at once through the root's link */
@@ -226,7 +226,7 @@ static double gather(const cost_t *c, const char *name, int P, double m) {
 }
 
 static double alltoall(const cost_t *c, const char *name, int P, double m) {
-  const int L = clog2(P);
+  const int L = arcoll_ceil_log2(P);
   /* compressed: its raw form, linear (the data are unknown here) */
   if (!strcmp(name, "linear") || !strcmp(name, "compressed")) /* batches of 32 requests; all links busy */
     return ((P - 1 + 31) / 32) * c->lat + (P - 1) * xfer(c, m);
@@ -304,7 +304,7 @@ double arcoll_model_predict(const arcoll_model_t *m, arcoll_coll_t coll,
     case ARCOLL_COLL_BARRIER:
       /* dissemination: ceil(log2 P) rounds of a 0-byte send-receive
        * (seed-style 2 t_s per round counts send and receive apart) */
-      t = strcmp(n, "dissemination") ? -1 : clog2(P) * c.lat;
+      t = strcmp(n, "dissemination") ? -1 : arcoll_ceil_log2(P) * c.lat;
       break;
     default:
       t = -1;

@@ -28,7 +28,7 @@ static double scatter_cost(const cost_t *c, int L, double M) {
 
 double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double M, MPI_Aint seg,
                                int kp) {
-  const int L = clog2(P);
+  const int L = arcoll_ceil_log2(P);
   int fan[64];
   if (!strcmp(name, "binomial")) {
     /* Critical path root -> largest subtree: fan-outs L, L-1, ..., 1 (every
@@ -176,7 +176,7 @@ double arcoll_model_bcast_cost(const cost_t *c, const char *name, int P, double 
  * 8 KiB segments: 5.0x the chain's time inside. */
 double arcoll_model_bcast_copies(const char *name, int P, int kp) {
   if (P < 2) return 0;
-  const int L = clog2(P);
+  const int L = arcoll_ceil_log2(P);
   if (!strcmp(name, "chain")) return 1;
   if (!strcmp(name, "twopath") || !strcmp(name, "ksegment") || !strcmp(name, "scatter_ring") ||
       !strcmp(name, "scatter_rdb") || !strcmp(name, "twotree") || !strcmp(name, "binary"))

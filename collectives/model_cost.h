@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "select.h"
+#include "tree.h" /* arcoll_ceil_log2 */
 
 
 /* Segments in flight per link of the pipelined codes (bcast_tree.h,
@@ -43,13 +44,6 @@ static inline cost_t cost_of(const arcoll_model_t *m) {
   c.hop = HOP_OVERHEAD_OF_LATENCY * c.lat;
   c.gm = m->gamma;
   return c;
-}
-
-/* ceil(log2 P), P >= 1 */
-static inline int clog2(int P) {
-  int l = 0;
-  while ((1L << l) < P) ++l;
-  return l;
 }
 
 /* largest power of two <= P */

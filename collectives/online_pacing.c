@@ -2,6 +2,8 @@
  * deferred decisions; see online_pacing.h. */
 #include "online_pacing.h"
 
+#include "tree.h"
+
 int arcoll_explorer_default_warmup(arcoll_coll_t c, MPI_Aint bytes) {
   return c == ARCOLL_COLL_GATHER && bytes >= ARCOLL_ONLINE_SKEW_MAX_BYTES ? ARCOLL_ONLINE_GATHER_WARMUP
                                                                           : ARCOLL_ONLINE_DEFAULT_WARMUP;
@@ -17,9 +19,7 @@ int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
   }
   const double t_call = e->best.predicted_s;
   if (!(decide_s > 0) || !(t_call >= 0) || !(t_call < decide_s)) return 0;
-  int lg = 0;
-  while (lg < 30 && (1 << lg) < P) ++lg;
-  const int lag = 2 * lg;
+  const int lag = 2 * arcoll_ceil_log2(P);
   return lag < 2 ? 2 : lag > ARCOLL_ONLINE_MAX_LAG ? ARCOLL_ONLINE_MAX_LAG : lag;
 }
 

@@ -79,10 +79,11 @@ int arcoll_tree_chain(const int *order, int P, int me, arcoll_tree_t *tree);
 void arcoll_tree_free(arcoll_tree_t *tree);
 
 /** ceil(log2 n) for n >= 1 (0 for n <= 1): the depth of a binomial tree over n
- *  positions, the rounds of recursive doubling / halving over n ranks. */
+ *  positions, the rounds of recursive doubling / halving over n ranks, the
+ *  cost model's log2 P (model.c). Any int n (the shift is a long's). */
 static inline int arcoll_ceil_log2(int n) {
   int l = 0;
-  while ((1 << l) < n) ++l;
+  while ((1L << l) < n) ++l;
   return l;
 }
 

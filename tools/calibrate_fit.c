@@ -42,15 +42,13 @@ void arcoll_calib_stream_gaps(arcoll_calib_pair_t *r) {
 
 void arcoll_calib_fit_params(arcoll_calib_pair_t *r) {
   double x[ARCOLL_CALIB_POINTS], y[ARCOLL_CALIB_POINTS], w[ARCOLL_CALIB_POINTS];
-  int n = 0;
   for (int i = 0; i < r->npts; ++i) {
-    x[n] = (double)r->pts[i].bytes;
-    y[n] = r->pts[i].median_s;
-    w[n] = y[n] > 0 ? 1.0 / (y[n] * y[n]) : 1.0;
-    ++n;
+    x[i] = (double)r->pts[i].bytes;
+    y[i] = r->pts[i].median_s;
+    w[i] = y[i] > 0 ? 1.0 / (y[i] * y[i]) : 1.0;
   }
   double c0, c1;
-  arcoll_calib_fit_line(x, y, w, n, &c0, &c1);
+  arcoll_calib_fit_line(x, y, w, r->npts, &c0, &c1);
   if (c1 <= 0) c1 = 1e-12;
   r->p.t_s = c0 > 0 ? c0 : 0;
   r->p.B = 1.0 / c1;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <utility>
 
 namespace arcoll::tools {
 
@@ -118,12 +119,20 @@ void report_stages(const ap::PlaceResult &pr, const StageReportOptions &o, const
   }
 }
 
-nlohmann::json advice_json(const std::vector<ap::StepAdvice> &adv, bool per_step) {
+namespace {
+// Consecutive step pairs that would collide if overlapped, and those where a barrier pays off.
+std::pair<int, int> advice_counts(const std::vector<ap::StepAdvice> &adv) {
   int colliding = 0, advised = 0;
   for (auto &a : adv) {
     colliding += a.shared_links > 0;
     advised += a.barrier_advised;
   }
+  return {colliding, advised};
+}
+}  // namespace
+
+nlohmann::json advice_json(const std::vector<ap::StepAdvice> &adv, bool per_step) {
+  const auto [colliding, advised] = advice_counts(adv);
   nlohmann::json j{{"pairs", adv.size()}, {"colliding_pairs", colliding}, {"barrier_advised", advised}};
   if (per_step) {
     j["steps"] = nlohmann::json::array();
@@ -137,11 +146,7 @@ nlohmann::json advice_json(const std::vector<ap::StepAdvice> &adv, bool per_step
 }
 
 void print_advice(const std::vector<ap::StepAdvice> &adv, bool per_step) {
-  int colliding = 0, advised = 0;
-  for (auto &a : adv) {
-    colliding += a.shared_links > 0;
-    advised += a.barrier_advised;
-  }
+  const auto [colliding, advised] = advice_counts(adv);
   std::cout << fmt::format("barrier advice (seed 001; advice only, nothing is inserted): {} of {} consecutive step "
                            "pairs would collide if overlapped; a barrier between them pays off for {}{}\n",
                            colliding, adv.size(), advised, per_step ? "" : " (details: --advice)");
