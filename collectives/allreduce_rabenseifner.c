@@ -24,7 +24,7 @@ static int rabenseifner(const void *sendbuf, void *recvbuf, MPI_Aint count,
     return rc;
   arcoll_red_tmpbuf_t T = {0};
   if ((rc = arcoll_red_tmpbuf_alloc(&ti, count, &T)) != MPI_SUCCESS) goto done;
-  const int P2 = arcoll_red_pof2(P), rem = P - P2;
+  const int P2 = arcoll_floor_pow2(P), rem = P - P2;
   nrank = malloc(sizeof(int) * (size_t)P2);
   if (!nrank) { rc = MPI_ERR_NO_MEM; goto done; }
   for (int i = 0; i < P2; ++i) nrank[i] = map[i < rem ? 2 * i + 1 : i + rem];

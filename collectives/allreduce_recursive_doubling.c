@@ -24,7 +24,7 @@ int arcoll_allreduce_recursive_doubling(const void *sendbuf, void *recvbuf, MPI_
   arcoll_red_tmpbuf_t T = {0};
   if ((rc = arcoll_red_tmpbuf_alloc(&ti, count, &T)) != MPI_SUCCESS) goto done;
   void *acc = recvbuf, *tmp = T.buf;
-  const int P2 = arcoll_red_pof2(P), rem = P - P2;
+  const int P2 = arcoll_floor_pow2(P), rem = P - P2;
   int newpos;
   /* Fold: even position 2i sends to 2i+1, which computes x_2i op x_2i+1. */
   if (mypos < 2 * rem) {

@@ -89,7 +89,7 @@ double arcoll_model_gap(const arcoll_p2p_params_t *p, const arcoll_p2p_curve_t *
 /* ----------------------------------------------------------------- reduce */
 
 static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg, int kp) {
-  const int L = arcoll_ceil_log2(P), P2 = pow2_floor(P), L2 = arcoll_ceil_log2(P2);
+  const int L = arcoll_ceil_log2(P), P2 = arcoll_floor_pow2(P), L2 = arcoll_ceil_log2(P2);
   if (!strcmp(name, "binomial")) /* seed 000: log P (t_s + (1/B + t_op) M) */
     return L * (tsend(c, M) + M * c->gm);
   if (!strcmp(name, "knomial")) {
@@ -126,7 +126,7 @@ static double reduce(const cost_t *c, const char *name, int P, double M, MPI_Ain
 /* -------------------------------------------------------------- allreduce */
 
 static double allreduce(const cost_t *c, const char *name, int P, double M, MPI_Aint seg) {
-  const int P2 = pow2_floor(P), L2 = arcoll_ceil_log2(P2);
+  const int P2 = arcoll_floor_pow2(P), L2 = arcoll_ceil_log2(P2);
   const double fold = P != P2 ? 2 * tsend(c, M) + M * c->gm : 0;
   if (!strcmp(name, "recursive_doubling"))
     return L2 * (tsend(c, M) + M * c->gm) + fold;

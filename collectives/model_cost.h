@@ -11,7 +11,7 @@
 #include <math.h>
 
 #include "select.h"
-#include "tree.h" /* arcoll_ceil_log2 */
+#include "tree.h" /* arcoll_ceil_log2, arcoll_floor_pow2 */
 
 
 /* Segments in flight per link of the pipelined codes (bcast_tree.h,
@@ -44,13 +44,6 @@ static inline cost_t cost_of(const arcoll_model_t *m) {
   c.hop = HOP_OVERHEAD_OF_LATENCY * c.lat;
   c.gm = m->gamma;
   return c;
-}
-
-/* largest power of two <= P */
-static inline int pow2_floor(int P) {
-  int p = 1;
-  while ((long)p * 2 <= P) p *= 2;
-  return p;
 }
 
 /* T(m): one message of m bytes alone on its links */

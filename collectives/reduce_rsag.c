@@ -24,7 +24,7 @@ static int rsag(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype
   arcoll_red_tmpbuf_t A = {0}, T = {0};
   if ((rc = arcoll_red_pos_map(s ? s->order : NULL, P, root, me, &map, &mypos)) != MPI_SUCCESS)
     return rc;
-  const int P2 = arcoll_red_pof2(P), rem = P - P2;
+  const int P2 = arcoll_floor_pow2(P), rem = P - P2;
   void *acc;
   if (mypos == 0) { /* the root accumulates in recvbuf */
     acc = recvbuf;

@@ -29,7 +29,7 @@ static int halving(const void *sendbuf, void *recvbuf, const MPI_Aint *counts, M
     arcoll_rsc_end(&r);
     return rc;
   }
-  const int P = r.c.P, pos = r.pos, tag = r.c.tag, P2 = arcoll_red_pof2(P);
+  const int P = r.c.P, pos = r.pos, tag = r.c.tag, P2 = arcoll_floor_pow2(P);
   const arcoll_red_typeinfo_t *ti = &r.c.ti;
   const MPI_Aint total = r.disp[P], mine = counts[r.c.me];
   arcoll_red_tmpbuf_t acc = {0}, tmp = {0};

@@ -153,12 +153,6 @@ int arcoll_red_recv(void *buf, MPI_Aint count, int src, MPI_Datatype dt,
   return rc;
 }
 
-int arcoll_red_pof2(int n) {
-  int p = 1;
-  while (p <= n / 2) p <<= 1;
-  return p;
-}
-
 int arcoll_red_call_init(MPI_Aint count, MPI_Datatype dt, MPI_Comm comm, int tag,
                          arcoll_red_call_t *c, int *done) {
   int rc;

@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include "coll.h"
+#include "tree.h" /* arcoll_floor_pow2 */
 
 #ifdef __cplusplus
 extern "C" {
@@ -130,9 +131,6 @@ typedef struct arcoll_red_tree_call {
 int arcoll_red_tree_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
                           MPI_Op op, int root, MPI_Comm comm, const arcoll_sched_t *s,
                           arcoll_red_tree_call_t *t, int *done);
-
-/** Largest power of two <= n (n >= 1). */
-int arcoll_red_pof2(int n);
 
 #ifdef __cplusplus
 }

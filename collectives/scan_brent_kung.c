@@ -26,7 +26,7 @@ static int bk_kernel(void *incl, void *tmp, MPI_Aint count, MPI_Datatype dt, MPI
     }
   }
   /* Down-sweep: a complete prefix at r (r % 2d == 0) completes r + d. */
-  for (int d = arcoll_red_pof2(P); d >= 1; d >>= 1) {
+  for (int d = arcoll_floor_pow2(P); d >= 1; d >>= 1) {
     if (r % (2 * d) == 0 && me + d < P) {
       if ((rc = arcoll_red_send(incl, count, me + d, dt, ti, tag, comm)) != MPI_SUCCESS) return rc;
     } else if (r % (2 * d) == d && r > 2 * d) {

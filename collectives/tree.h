@@ -87,6 +87,15 @@ static inline int arcoll_ceil_log2(int n) {
   return l;
 }
 
+/** The largest power of two <= n for n >= 1 (1 for n <= 1): the ranks of
+ *  recursive doubling / halving's power-of-two core (the other n - it fold
+ *  in first), the cost model's P' (model.c). */
+static inline int arcoll_floor_pow2(int n) {
+  int p = 1;
+  while (p <= n / 2) p <<= 1;
+  return p;
+}
+
 #ifdef __cplusplus
 }
 #endif

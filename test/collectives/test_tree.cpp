@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -264,6 +265,23 @@ TEST(InorderTree, ConsistentRangesAndFlagsAllSizes) {
   EXPECT_EQ(arcoll_tree_inorder(4, 4, &v), -1);
   EXPECT_EQ(arcoll_tree_inorder(4, -1, &v), -1);
   EXPECT_EQ(arcoll_tree_inorder_depth(0), 0);
+}
+
+// Checked against the definitions: 2^l >= n > 2^(l-1), and p <= n < 2p, p a power of two.
+TEST(TreeArithmetic, CeilLog2AndFloorPow2) {
+  for (int n = 1; n <= 5000; ++n) {
+    const int l = arcoll_ceil_log2(n), p = arcoll_floor_pow2(n);
+    EXPECT_GE(1L << l, n) << n;
+    if (l > 0) EXPECT_LT(1L << (l - 1), n) << n;
+    EXPECT_EQ(p & (p - 1), 0) << n;
+    EXPECT_LE(p, n) << n;
+    EXPECT_GT(2L * p, n) << n;
+  }
+  EXPECT_EQ(arcoll_ceil_log2(1), 0);
+  EXPECT_EQ(arcoll_ceil_log2(0), 0);
+  EXPECT_EQ(arcoll_floor_pow2(0), 1);
+  EXPECT_EQ(arcoll_ceil_log2(INT_MAX), 31);
+  EXPECT_EQ(arcoll_floor_pow2(INT_MAX), 1 << 30);
 }
 
 TEST(ParseInteger, WholeDecimalInRange) {
