@@ -7,6 +7,6 @@
  */
 #include <mpi.h>
 
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 ARCOLL_WITH_LARGE_COUNT(ARCOLL_UNROOTED_BLOCKS_WRAPPER, Allgather, ARCOLL_COLL_ALLGATHER)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "allgatherv.h"
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 #define C ARCOLL_COLL_ALLGATHERV
 

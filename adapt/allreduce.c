@@ -7,7 +7,7 @@
  */
 #include <mpi.h>
 
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 #define C ARCOLL_COLL_ALLREDUCE
 

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 
 #include "alltoallv.h"
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 #define C ARCOLL_COLL_ALLTOALLV
 

@@ -10,7 +10,7 @@
 #include <limits.h>
 #include <mpi.h>
 
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 #include "late_order.h"
 #include "gather.h"
 

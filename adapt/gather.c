@@ -8,6 +8,6 @@
  */
 #include <mpi.h>
 
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 ARCOLL_WITH_LARGE_COUNT(ARCOLL_ROOTED_BLOCKS_WRAPPER, Gather, ARCOLL_COLL_GATHER)

@@ -14,7 +14,7 @@
 #include <mpi.h>
 #include <stdlib.h>
 
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 #define C ARCOLL_COLL_GATHERV
 

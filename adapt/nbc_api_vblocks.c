@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 
+#include "dispatch_blocks.h"
 #include "nbc.h"
 
 static int iallgatherv(const void *sbuf, MPI_Aint scount, MPI_Datatype stype, void *rbuf,

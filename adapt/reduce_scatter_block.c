@@ -8,7 +8,7 @@
  */
 #include <mpi.h>
 
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 ARCOLL_WITH_LARGE_COUNT(ARCOLL_UNROOTED_REDUCTION_WRAPPER, Reduce_scatter_block,
                         ARCOLL_COLL_REDUCE_SCATTER_BLOCK)

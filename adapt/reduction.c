@@ -11,7 +11,7 @@
 #include <mpi.h>
 
 #include "allreduce.h"
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 #include "scan.h"
 
 int arcoll_unrooted_reduction(arcoll_coll_t C, const void *sendbuf, void *recvbuf,

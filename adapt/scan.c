@@ -6,6 +6,6 @@
  */
 #include <mpi.h>
 
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 ARCOLL_WITH_LARGE_COUNT(ARCOLL_UNROOTED_REDUCTION_WRAPPER, Scan, ARCOLL_COLL_SCAN)

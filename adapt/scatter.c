@@ -7,6 +7,6 @@
  */
 #include <mpi.h>
 
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 ARCOLL_WITH_LARGE_COUNT(ARCOLL_ROOTED_BLOCKS_WRAPPER, Scatter, ARCOLL_COLL_SCATTER)

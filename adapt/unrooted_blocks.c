@@ -13,7 +13,7 @@
 #include <mpi.h>
 
 #include "alltoall.h"
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 
 int arcoll_unrooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
                            MPI_Datatype stype, void *recvbuf, MPI_Aint rcount,

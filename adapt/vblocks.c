@@ -14,7 +14,7 @@
  */
 #include <mpi.h>
 
-#include "dispatch.h"
+#include "dispatch_blocks.h"
 #include "late_order.h"
 #include "gatherv.h"
 
