@@ -23,12 +23,10 @@
 
 namespace clitest {
 
-class Cli : public ::testing::Test {
+class Cli : public TempDirTest {
  protected:
+  Cli() : TempDirTest("cli") {}
   void SetUp() override {
-    char tmpl[] = "/tmp/arcoll-cli-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir = tmpl;
     // 8 ranks, recursive doubling, 1 MiB per message.
     testtrace::Writer w(8);
     for (int k = 0, mask = 1; mask < 8; mask <<= 1, ++k)
@@ -38,18 +36,13 @@ class Cli : public ::testing::Test {
          "SwitchName=l1 Nodes=n[01-02]\nSwitchName=l2 Nodes=n[03-04]\nSwitchName=top Switches=l[1-2]\n");
     spit(dir + "/hosts.txt", "n01:2\nn02:2\nn03:2\nn04:2\n");
   }
-  void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
 
-  Result run(const std::string &args) {
-    return sh(std::string("'") + ARCOLL_CLI + "' " + args, dir);
-  }
   std::string place_args(const std::string &trace, const std::string &out, const std::string &fmt,
                          const std::string &seed = "3") {
     return "place '" + dir + "/" + trace + "' --topology '" + dir + "/topology.conf' --hosts '" + dir +
            "/hosts.txt' -o '" + dir + "/" + out + "' --format " + fmt + (seed.empty() ? "" : " --seed " + seed) +
            " --time-limit 30";
   }
-  std::string dir;
 };
 
 inline const std::set<std::string> kHosts{"n01", "n02", "n03", "n04"};

@@ -27,6 +27,7 @@ namespace {
 using clitest::Result;
 using clitest::sh;
 using clitest::slurp;
+using clitest::TempDirTest;
 
 struct Event {
   std::string name;  // ENTER, LEAVE, MPI_COLLECTIVE_BEGIN, ..., MPI_SEND, MPI_RECV
@@ -61,20 +62,14 @@ size_t count(const std::vector<Event> &v, const std::string &name) {
   return n;
 }
 
-class ExportOtf2 : public ::testing::Test {
+class ExportOtf2 : public TempDirTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/arcoll-otf2-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir = tmpl;
-  }
-  void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
-  Result arcoll(const std::string &args) { return sh(std::string("'") + ARCOLL_CLI + "' " + args, dir); }
+  ExportOtf2() : TempDirTest("otf2") {}
 
   /** Exports `trace`, reads it back, checks the counts per location against
    *  the reader and the time order; returns the events. */
   Events export_and_check(const std::string &trace, const std::string &out) {
-    Result r = arcoll("export '" + trace + "' --otf2 '" + out + "'");
+    Result r = run("export '" + trace + "' --otf2 '" + out + "'");
     EXPECT_EQ(r.rc, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_NE(r.out.find("wrote " + out + "/traces.otf2"), std::string::npos) << r.out;
@@ -114,7 +109,6 @@ class ExportOtf2 : public ::testing::Test {
     EXPECT_GT(total, 0u);
     return ev;
   }
-  std::string dir;
 };
 
 const Event *find(const std::vector<Event> &v, const std::string &name, const std::string &needle, size_t nth = 0) {
@@ -230,7 +224,7 @@ TEST_F(ExportOtf2, CorruptTraceIsExit2NamingTheFile) {
   std::ofstream(dir + "/cut.arctrace", std::ios::binary) << b.substr(0, b.size() - 20);
   std::ofstream(dir + "/garbage.arctrace") << "this is not a trace at all, just some text long enough for a header";
   for (std::string name : {"cut.arctrace", "garbage.arctrace", "missing.arctrace"}) {
-    Result r = arcoll("export '" + dir + "/" + name + "' --otf2 '" + dir + "/out'");
+    Result r = run("export '" + dir + "/" + name + "' --otf2 '" + dir + "/out'");
     EXPECT_EQ(r.rc, 2) << name;
     EXPECT_EQ(r.err.rfind("arcoll export: error: arcoll trace " + dir + "/" + name, 0), 0u) << r.err;
     EXPECT_NE(access((dir + "/out").c_str(), F_OK), 0) << "nothing written for " << name;
@@ -242,22 +236,22 @@ TEST_F(ExportOtf2, UnwritableDirAndOtf2ErrorsNameTheDir) {
   const std::string t = "export '" + dir + "/mixed.arctrace' --otf2 ";
   std::ofstream(dir + "/file") << "x";
   for (std::string out : {dir + "/file", dir + "/file/sub"}) {
-    Result r = arcoll(t + "'" + out + "'");
+    Result r = run(t + "'" + out + "'");
     EXPECT_EQ(r.rc, 2) << out;
     EXPECT_NE(r.err.find(out + ": cannot create the output directory: Not a directory"), std::string::npos) << r.err;
   }
   // An archive already there is not overwritten.
-  ASSERT_EQ(arcoll(t + "'" + dir + "/out'").rc, 0);
-  Result again = arcoll(t + "'" + dir + "/out'");
+  ASSERT_EQ(run(t + "'" + dir + "/out'").rc, 0);
+  Result again = run(t + "'" + dir + "/out'");
   EXPECT_EQ(again.rc, 2);
   EXPECT_NE(again.err.find(dir + "/out: already holds an OTF2 archive 'traces'"), std::string::npos) << again.err;
   // OTF2 itself fails (file name too long): its message, no partial archive left.
-  Result r = arcoll(t + "'" + dir + "/long' --name " + std::string(300, 'x'));
+  Result r = run(t + "'" + dir + "/long' --name " + std::string(300, 'x'));
   EXPECT_EQ(r.rc, 2);
   EXPECT_EQ(r.err.rfind("arcoll export: error: " + dir + "/long: OTF2 error: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("too long"), std::string::npos) << r.err;
   EXPECT_NE(access((dir + "/long").c_str(), F_OK), 0);
-  Result bad = arcoll(t + "'" + dir + "/x' --name a/b");
+  Result bad = run(t + "'" + dir + "/x' --name a/b");
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.err.find("must be a non-empty file name without '/'"), std::string::npos) << bad.err;
 }

@@ -20,15 +20,14 @@ using clitest::Result;
 using clitest::sh;
 using clitest::slurp;
 using clitest::spit;
+using clitest::TempDirTest;
 
 constexpr int kRanks = 32;
 
-class PlaceBudget : public ::testing::Test {
+class PlaceBudget : public TempDirTest {
  protected:
+  PlaceBudget() : TempDirTest("budget") {}
   void SetUp() override {
-    char tmpl[] = "/tmp/arcoll-budget-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir = tmpl;
     // Three steps of a ring over a scrambled rank numbering (i -> 7 i + 3 mod 32), 1 MiB messages.
     testtrace::Writer w(kRanks);
     for (uint64_t k = 0; k < 3; ++k)
@@ -42,7 +41,6 @@ class PlaceBudget : public ::testing::Test {
     for (int h = 1; h <= 16; ++h) hosts += (h < 10 ? "n0" : "n") + std::to_string(h) + ":2\n";
     spit(dir + "/hosts.txt", hosts);
   }
-  void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
   Result place(const std::string &out, const std::string &rest) {
     return sh(std::string("'") + ARCOLL_CLI + "' place '" + dir + "/ring.arctrace' --topology '" + dir +
                   "/topology.conf' --hosts '" + dir + "/hosts.txt' --strategy refined --json -o '" + dir + "/" +
@@ -57,7 +55,6 @@ class PlaceBudget : public ::testing::Test {
     ADD_FAILURE() << "no stage with evaluations in " << r.out;
     return {};
   }
-  std::string dir;
 };
 
 }  // namespace

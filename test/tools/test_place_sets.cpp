@@ -19,13 +19,12 @@ namespace {
 using clitest::Result;
 using clitest::sh;
 using clitest::spit;
+using clitest::TempDirTest;
 
-class PlaceSets : public ::testing::Test {
+class PlaceSets : public TempDirTest {
  protected:
+  PlaceSets() : TempDirTest("sets") {}
   void SetUp() override {
-    char tmpl[] = "/tmp/arcoll-sets-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir = tmpl;
     testtrace::Writer w(4);  // no receives: a two-step exchange
     for (uint64_t k = 0; k < 2; ++k)
       for (int i = 0; i < 4; ++i) w.add({k, i, (i + 1 + int(k)) % 4, 4096});
@@ -36,14 +35,12 @@ class PlaceSets : public ::testing::Test {
     spit(dir + "/topology.conf", "SwitchName=l1 Nodes=n[01-02]\n");
     spit(dir + "/hosts.txt", "n01:2\nn02:2\n");
   }
-  void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
   Result place(const std::string &trace, const std::string &rest) {
     return sh(std::string("'") + ARCOLL_CLI + "' place '" + dir + "/" + trace + "' --topology '" + dir +
                   "/topology.conf' --hosts '" + dir + "/hosts.txt' --max-evals 500 -o '" + dir + "/out.hosts' " + rest,
               dir);
   }
   static std::string sets(const Result &r) { return nlohmann::json::parse(r.out).at("sets").get<std::string>(); }
-  std::string dir;
 };
 
 TEST_F(PlaceSets, DefaultIsLevelsWhenTheTraceRecordsReceives) {

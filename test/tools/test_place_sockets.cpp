@@ -20,13 +20,12 @@ using clitest::Result;
 using clitest::sh;
 using clitest::slurp;
 using clitest::spit;
+using clitest::TempDirTest;
 
-class PlaceSockets : public ::testing::Test {
+class PlaceSockets : public TempDirTest {
  protected:
+  PlaceSockets() : TempDirTest("sockets") {}
   void SetUp() override {
-    char tmpl[] = "/tmp/arcoll-sockets-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir = tmpl;
     // Two rings of 8 ranks (one per host) visiting 0,4,1,5,2,6,3,7: in rank order every ring
     // neighbour is on the other socket. 1 MiB messages, one step.
     const int seq[8] = {0, 4, 1, 5, 2, 6, 3, 7};
@@ -37,13 +36,10 @@ class PlaceSockets : public ::testing::Test {
     spit(dir + "/topology.conf", "SwitchName=l1 Nodes=n[01-02]\n");
     spit(dir + "/hosts.txt", "n01 slots=8 sockets=2\nn02:8 numa=2\n");
   }
-  void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
-  Result run(const std::string &args) { return sh(std::string("'") + ARCOLL_CLI + "' " + args, dir); }
   std::string place(const std::string &hosts, const std::string &rest) {
     return "place '" + dir + "/rings.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir + "/" + hosts +
            "' --max-evals 20000 " + rest;
   }
-  std::string dir;
 };
 
 }  // namespace

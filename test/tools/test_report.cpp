@@ -27,6 +27,7 @@ using clitest::Result;
 using clitest::sh;
 using clitest::slurp;
 using clitest::spit;
+using clitest::TempDirTest;
 
 using nlohmann::json;
 
@@ -42,12 +43,10 @@ json embedded_data(const std::string &page) {
   return json::parse(page.substr(a, b - a));
 }
 
-class Report : public ::testing::Test {
+class Report : public TempDirTest {
  protected:
+  Report() : TempDirTest("report") {}
   void SetUp() override {
-    char tmpl[] = "/tmp/arcoll-report-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir = tmpl;
     // 3 ranks. bcast at app+0x10, seq 0..3: rank 1 enters 0.1 s after rank 0,
     // rank 2 0.02 s after; all leave at +0.15. allreduce at app+0x20, seq
     // 4..5: ranks 1 and 2 enter 0.01 and 0.05 s late, leave at +0.06. A
@@ -70,15 +69,10 @@ class Report : public ::testing::Test {
     w.write(dir + "/t.arctrace");
     examples = ARCOLL_EXAMPLES;
   }
-  void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
-
-  Result run(const std::string &args, const std::string &env = "") {
-    return sh(env + " '" + std::string(ARCOLL_CLI) + "' " + args, dir);
-  }
   std::string place_files() {
     return " --topology '" + examples + "/topology.conf' --hosts '" + examples + "/hosts.txt'";
   }
-  std::string dir, examples;
+  std::string examples;
 };
 
 TEST_F(Report, DataMatchesTheTrace) {

@@ -23,13 +23,12 @@ namespace {
 using clitest::sh;
 using clitest::slurp;
 using clitest::spit;
+using clitest::TempDirTest;
 
-class Tune : public ::testing::Test {
+class Tune : public TempDirTest {
  protected:
+  Tune() : TempDirTest("tune") {}
   void SetUp() override {
-    char tmpl[] = "/tmp/arcoll-tune-test-XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir = tmpl;
     // 8 ranks: a barrier, then 20 bcasts from root 0 (call site "app+0x20");
     // rank 3 computes 1 ms longer than the others (100 us) before each
     testtrace::Writer w(8);
@@ -49,8 +48,6 @@ class Tune : public ::testing::Test {
     }
     w.write(dir + "/loop.arctrace");
   }
-  void TearDown() override { std::system(("rm -rf '" + dir + "'").c_str()); }
-  std::string dir;
 };
 
 }  // namespace
