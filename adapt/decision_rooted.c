@@ -3,6 +3,17 @@
  * (decision.h, arcoll_decision_start_rooted): no rank waits for a late
  * rank's record; a root whose records are not in at the deadline postpones
  * it (ARCOLL_ROOTED_POSTPONES, decision.h) instead of waiting.
+ *
+ * On the wire every number is a float (records: 2k, result: 3k, a
+ * postponement: 1): all P - 1 records come into the root's link and all
+ * P - 1 results leave it within a call or two, in the middle of the
+ * collective's own stream, and their bytes stall it (SMPI, 8 B, 200 calls
+ * back to back, balanced, summed inside, doubles -> floats: scatter flat
+ * P = 64 0.05908 -> 0.05889 s, two-level tree P = 64 0.1486 -> 0.1471, flat
+ * P = 256 0.3683 -> 0.3649; bcast tree P = 64 0.1055 -> 0.1024; the late
+ * scenarios within 0.4 %: bench/README.md "The rooted decision's
+ * messages").  The root decides on the rounded result it sends, so every
+ * rank decides on the same numbers.
  */
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +25,8 @@
 /* records of rank r: buf[2 k r .. 2 k r + 2k) (times inside, then periods) */
 struct arcoll_rooted {
   int root, k, P, nreq;
-  double *buf;      /* root: [P][2k] records, then [3k] result; else [2k] mine, [3k] result */
+  float *buf;       /* root: [P][2k] records, then [3k] result; else [2k] mine, [3k] result */
+  double *res;      /* [3k]: the result as decided (the root: also its reduction's scratch) */
   MPI_Request *req; /* root: [P] receives (its own: null), [P] result sends, then
                        [ARCOLL_ROOTED_POSTPONES + 1][P] postponement sends (the probe's
                        too); else send, receive */
@@ -23,7 +35,7 @@ struct arcoll_rooted {
   int probe;   /* root: > 0 while the first deadline is a probe: postponed by this many calls
                   if the quorum is not in (arcoll_decision_start_rooted) */
   int probed;  /* root: 1 once the probe postponed (not one of ARCOLL_ROOTED_POSTPONES) */
-  double lag_sent[ARCOLL_ROOTED_POSTPONES + 1]; /* root: the postponements' messages */
+  float lag_sent[ARCOLL_ROOTED_POSTPONES + 1]; /* root: the postponements' messages */
   struct arcoll_rooted *next; /* st->rooted_open: requests still open */
 };
 
@@ -31,7 +43,7 @@ struct arcoll_rooted {
 #define TAG_RESULT(c) (ARCOLL_TAG_DECISION(c) + 1)
 
 static void rooted_free(struct arcoll_rooted *r) {
-  free(r->buf), free(r->req), free(r->got), free(r);
+  free(r->buf), free(r->res), free(r->req), free(r->got), free(r);
 }
 
 void arcoll_decision_rooted_drain(arcoll_comm_state_t *st, int wait) {
@@ -57,27 +69,29 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   *rc = MPI_SUCCESS;
   struct arcoll_rooted *r = calloc(1, sizeof *r);
   const int nreq = me == root ? (3 + ARCOLL_ROOTED_POSTPONES) * P : 2;
-  double *buf = malloc(sizeof(double) * (size_t)(me == root ? (2 * P + 3) * k : 5 * k));
+  float *buf = malloc(sizeof(float) * (size_t)(me == root ? (2 * P + 3) * k : 5 * k));
+  double *res = malloc(sizeof(double) * (size_t)(3 * k));
   MPI_Request *req = malloc(sizeof *req * (size_t)nreq);
   unsigned char *got = me == root ? calloc((size_t)P, 1) : NULL;
-  if (!r || !buf || !req || (me == root && !got)) {
-    free(r), free(buf), free(req), free(got);
+  if (!r || !buf || !res || !req || (me == root && !got)) {
+    free(r), free(buf), free(res), free(req), free(got);
     return NULL;
   }
   for (int i = 0; i < nreq; ++i) req[i] = MPI_REQUEST_NULL;
-  r->root = root, r->k = k, r->P = P, r->nreq = nreq, r->buf = buf, r->req = req, r->got = got;
+  r->root = root, r->k = k, r->P = P, r->nreq = nreq, r->buf = buf, r->res = res, r->req = req;
+  r->got = got;
   r->probe = probe > 0 ? probe : 0;
   if (me == root) got[me] = 1, r->have = 1;
-  double *mine = me == root ? buf + 2 * k * me : buf;
-  for (int i = 0; i < k; ++i) mine[i] = ex->t[i], mine[k + i] = ex->p[i];
+  float *mine = me == root ? buf + 2 * k * me : buf;
+  for (int i = 0; i < k; ++i) mine[i] = (float)ex->t[i], mine[k + i] = (float)ex->p[i];
   if (me == root) {
     for (int q = 0; q < P && *rc == MPI_SUCCESS; ++q)
       if (q != me)
-        *rc = PMPI_Irecv(buf + 2 * k * q, 2 * k, MPI_DOUBLE, q, TAG_RECORD(c), st->priv, &req[q]);
+        *rc = PMPI_Irecv(buf + 2 * k * q, 2 * k, MPI_FLOAT, q, TAG_RECORD(c), st->priv, &req[q]);
   } else {
-    *rc = PMPI_Isend(buf, 2 * k, MPI_DOUBLE, root, TAG_RECORD(c), st->priv, &req[0]);
+    *rc = PMPI_Isend(buf, 2 * k, MPI_FLOAT, root, TAG_RECORD(c), st->priv, &req[0]);
     if (*rc == MPI_SUCCESS)
-      *rc = PMPI_Irecv(buf + 2 * k, 3 * k, MPI_DOUBLE, root, TAG_RESULT(c), st->priv, &req[1]);
+      *rc = PMPI_Irecv(buf + 2 * k, 3 * k, MPI_FLOAT, root, TAG_RESULT(c), st->priv, &req[1]);
   }
   return r;
 }
@@ -119,9 +133,9 @@ static void root_reduce(const struct arcoll_rooted *r, double *res) {
   for (int q = 0; q < r->P; ++q) {
     if (!r->got[q]) continue;
     for (int i = 0; i < k; ++i) {
-      res[i] += r->buf[2 * k * q + i];
-      res[k + i] = fmax(res[k + i], r->buf[2 * k * q + k + i]);
-      res[2 * k + i] = fmax(res[2 * k + i], -r->buf[2 * k * q + k + i]);
+      res[i] += (double)r->buf[2 * k * q + i];
+      res[k + i] = fmax(res[k + i], (double)r->buf[2 * k * q + k + i]);
+      res[2 * k + i] = fmax(res[2 * k + i], -(double)r->buf[2 * k * q + k + i]);
     }
   }
 }
@@ -156,10 +170,10 @@ static int postpone_harmless(const arcoll_comm_state_t *st, const struct arcoll_
 static int root_postpone(arcoll_comm_state_t *st, struct arcoll_rooted *r, int c, int lag) {
   const int P = r->P, j = r->postponed++;
   int rc = MPI_SUCCESS;
-  r->lag_sent[j] = lag;
+  r->lag_sent[j] = (float)lag;
   for (int q = 0; q < P; ++q)
     if (q != st->me) {
-      const int src = PMPI_Isend(&r->lag_sent[j], 1, MPI_DOUBLE, q, TAG_RESULT(c), st->priv,
+      const int src = PMPI_Isend(&r->lag_sent[j], 1, MPI_FLOAT, q, TAG_RESULT(c), st->priv,
                                  &r->req[(2 + j) * P + q]);
       if (rc == MPI_SUCCESS) rc = src;
     }
@@ -169,7 +183,8 @@ static int root_postpone(arcoll_comm_state_t *st, struct arcoll_rooted *r, int c
 int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_rooted *r,
                                     arcoll_explorer_t *ex, int may_postpone, int *again) {
   const int k = r->k, P = r->P, me = st->me, c = (int)ex->coll;
-  double *res = me == r->root ? r->buf + 2 * k * P : r->buf + 2 * k;
+  float *wire = me == r->root ? r->buf + 2 * k * P : r->buf + 2 * k; /* the result sent */
+  double *res = r->res;
   int rc = MPI_SUCCESS;
   *again = 0;
   if (me == r->root) {
@@ -202,25 +217,27 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
      * decision then keeps the current best everywhere */
     if (rc != MPI_SUCCESS)
       for (int i = 0; i < 3 * k; ++i) res[i] = i < 2 * k ? INFINITY : -INFINITY;
+    for (int i = 0; i < 3 * k; ++i) res[i] = wire[i] = (float)res[i]; /* decided as sent */
     for (int q = 0; q < P; ++q)
       if (q != me) {
-        const int src = PMPI_Isend(res, 3 * k, MPI_DOUBLE, q, TAG_RESULT(c), st->priv, &r->req[P + q]);
+        const int src = PMPI_Isend(wire, 3 * k, MPI_FLOAT, q, TAG_RESULT(c), st->priv, &r->req[P + q]);
         if (rc == MPI_SUCCESS) rc = src;
       }
   } else {
     MPI_Status status;
     int n = 0;
     rc = PMPI_Wait(&r->req[1], &status);
-    if (rc == MPI_SUCCESS) rc = PMPI_Get_count(&status, MPI_DOUBLE, &n);
+    if (rc == MPI_SUCCESS) rc = PMPI_Get_count(&status, MPI_FLOAT, &n);
     if (rc == MPI_SUCCESS && n == 1) { /* postponed: the next message at the new deadline */
-      const int lag = res[0] >= 1.0 ? (int)res[0] : 1; /* read before the buffer is reposted */
+      const int lag = wire[0] >= 1.0f ? (int)wire[0] : 1; /* read before the buffer is reposted */
       ++r->postponed;
-      rc = PMPI_Irecv(res, 3 * k, MPI_DOUBLE, r->root, TAG_RESULT(c), st->priv, &r->req[1]);
+      rc = PMPI_Irecv(wire, 3 * k, MPI_FLOAT, r->root, TAG_RESULT(c), st->priv, &r->req[1]);
       if (rc == MPI_SUCCESS) {
         *again = lag;
         return rc;
       }
     }
+    for (int i = 0; rc == MPI_SUCCESS && i < 3 * k; ++i) res[i] = wire[i];
   }
   if (me == r->root || rc == MPI_SUCCESS) { /* the root: what it sent */
     arcoll_explorer_decide_extremes(ex, res, res + k);
