@@ -17,7 +17,6 @@
 namespace {
 
 using clitest::Result;
-using clitest::sh;
 using clitest::slurp;
 using clitest::spit;
 using clitest::TempDirTest;
@@ -42,10 +41,8 @@ class PlaceBudget : public TempDirTest {
     spit(dir + "/hosts.txt", hosts);
   }
   Result place(const std::string &out, const std::string &rest) {
-    return sh(std::string("'") + ARCOLL_CLI + "' place '" + dir + "/ring.arctrace' --topology '" + dir +
-                  "/topology.conf' --hosts '" + dir + "/hosts.txt' --strategy refined --json -o '" + dir + "/" +
-                  out + "' " + rest,
-              dir);
+    return run("place '" + dir + "/ring.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+               "/hosts.txt' --strategy refined --json -o '" + dir + "/" + out + "' " + rest);
   }
   /** The refinement stage of a --json answer. */
   static nlohmann::json refined(const Result &r) {
@@ -122,10 +119,8 @@ TEST_F(PlaceBudget, ThreadCountsWriteTheSameMapping) {
 // among the others instead, a smaller one keeps it, 0 checks nothing; all of it in the --json report.
 TEST_F(PlaceBudget, RefinedMarginDecidesBetweenTheRefinedMappingAndTheNextStage) {
   auto best = [&](const std::string &margin) {
-    Result r = sh(std::string("'") + ARCOLL_CLI + "' place '" + dir + "/ring.arctrace' --topology '" + dir +
-                      "/topology.conf' --hosts '" + dir + "/hosts.txt' --json -o '" + dir +
-                      "/best.hosts' --refined-margin " + margin,
-                  dir);
+    Result r = run("place '" + dir + "/ring.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+                   "/hosts.txt' --json -o '" + dir + "/best.hosts' --refined-margin " + margin);
     EXPECT_EQ(r.rc, 0) << r.err;
     return nlohmann::json::parse(r.out);
   };

@@ -17,7 +17,6 @@
 namespace {
 
 using clitest::Result;
-using clitest::sh;
 using clitest::spit;
 using clitest::TempDirTest;
 
@@ -36,9 +35,8 @@ class PlaceSets : public TempDirTest {
     spit(dir + "/hosts.txt", "n01:2\nn02:2\n");
   }
   Result place(const std::string &trace, const std::string &rest) {
-    return sh(std::string("'") + ARCOLL_CLI + "' place '" + dir + "/" + trace + "' --topology '" + dir +
-                  "/topology.conf' --hosts '" + dir + "/hosts.txt' --max-evals 500 -o '" + dir + "/out.hosts' " + rest,
-              dir);
+    return run("place '" + dir + "/" + trace + "' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+               "/hosts.txt' --max-evals 500 -o '" + dir + "/out.hosts' " + rest);
   }
   static std::string sets(const Result &r) { return nlohmann::json::parse(r.out).at("sets").get<std::string>(); }
 };

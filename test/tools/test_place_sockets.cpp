@@ -17,7 +17,6 @@
 namespace {
 
 using clitest::Result;
-using clitest::sh;
 using clitest::slurp;
 using clitest::spit;
 using clitest::TempDirTest;

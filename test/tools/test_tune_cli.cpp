@@ -20,7 +20,6 @@ extern "C" {
 
 namespace {
 
-using clitest::sh;
 using clitest::slurp;
 using clitest::spit;
 using clitest::TempDirTest;
@@ -53,7 +52,7 @@ class Tune : public TempDirTest {
 }  // namespace
 
 TEST_F(Tune, LateRankOfABroadcastLoopIsWrittenForLibarcoll) {
-  auto r = sh(std::string(ARCOLL_CLI) + " tune " + dir + "/loop.arctrace -o " + dir + "/t.json", dir);
+  auto r = run("tune " + dir + "/loop.arctrace -o " + dir + "/t.json");
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("bcast P=8 root 0"), std::string::npos) << r.out;
   arcoll_tuning_t t{};
@@ -70,7 +69,7 @@ TEST_F(Tune, LateRankOfABroadcastLoopIsWrittenForLibarcoll) {
   EXPECT_EQ(x.site, arcoll_site_hash("app", 3, 0x20)) << "the synthesized call site is \"app+0x20\"";
   arcoll_tuning_free(&t);
   // a call site with fewer calls than --min-calls has no late set
-  r = sh(std::string(ARCOLL_CLI) + " tune " + dir + "/loop.arctrace -o " + dir + "/few.json --min-calls 21", dir);
+  r = run("tune " + dir + "/loop.arctrace -o " + dir + "/few.json --min-calls 21");
   ASSERT_EQ(r.rc, 0) << r.err;
   ASSERT_EQ(arcoll_tuning_load((dir + "/few.json").c_str(), &t, err, sizeof err), 0) << err;
   EXPECT_EQ(t.nlate, 0) << "20 calls < 21";
@@ -80,7 +79,7 @@ TEST_F(Tune, LateRankOfABroadcastLoopIsWrittenForLibarcoll) {
   doc["choices"] = nlohmann::json::array({{{"collective", "bcast"}, {"P", 8}, {"size_class", 61},
                                            {"algorithm", "binomial"}, {"source", "measured"}}});
   spit(dir + "/t.json", doc.dump());
-  r = sh(std::string(ARCOLL_CLI) + " tune " + dir + "/loop.arctrace -o " + dir + "/t.json --min-late-us 2000", dir);
+  r = run("tune " + dir + "/loop.arctrace -o " + dir + "/t.json --min-late-us 2000");
   ASSERT_EQ(r.rc, 0) << r.err;
   ASSERT_EQ(arcoll_tuning_load((dir + "/t.json").c_str(), &t, err, sizeof err), 0) << err;
   EXPECT_EQ(t.n, 1) << "the choice kept";
@@ -89,18 +88,17 @@ TEST_F(Tune, LateRankOfABroadcastLoopIsWrittenForLibarcoll) {
 }
 
 TEST_F(Tune, BadInputsAreExit2NamingTheProblem) {
-  const std::string cli = ARCOLL_CLI;
-  auto r = sh(cli + " tune " + dir + "/missing.arctrace -o " + dir + "/t.json", dir);
+  auto r = run("tune " + dir + "/missing.arctrace -o " + dir + "/t.json");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("missing.arctrace"), std::string::npos) << r.err;
   spit(dir + "/notes.json", "{\"hello\": 1}");
-  r = sh(cli + " tune " + dir + "/loop.arctrace -o " + dir + "/notes.json", dir);
+  r = run("tune " + dir + "/loop.arctrace -o " + dir + "/notes.json");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("not an arcoll tuning file"), std::string::npos) << r.err;
   EXPECT_EQ(slurp(dir + "/notes.json"), "{\"hello\": 1}") << "left as it was";
-  r = sh(cli + " tune " + dir + "/loop.arctrace -o " + dir + "/no/such/dir/t.json", dir);
+  r = run("tune " + dir + "/loop.arctrace -o " + dir + "/no/such/dir/t.json");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
-  r = sh(cli + " tune " + dir + "/loop.arctrace -o " + dir + "/t.json --min-late-us -1", dir);
+  r = run("tune " + dir + "/loop.arctrace -o " + dir + "/t.json --min-late-us -1");
   EXPECT_EQ(r.rc, 2);
 }
