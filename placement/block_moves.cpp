@@ -220,9 +220,10 @@ RefineResult refine_with_blocks(const CommGraph &g, const Topology &topo, const 
   auto time_left = [&]() {
     return std::max(0.0, opt.time_limit_s - std::chrono::duration<double>(clock::now() - t0).count());
   };
-  long used = 0, accepted = 0;
+  long used = 0, accepted = 0, steps_used = 0;
   bool cut = false;  // a phase stopped on the clock: nothing runs after it (so --max-evals `used` reproduces it)
-  auto spent = [&]() { return cut || (opt.max_evals > 0 && used >= opt.max_evals); };
+  bool step_cut = false;  // a rank descent reached opt.max_step_evals (shared by the descents, not the block passes)
+  auto spent = [&]() { return cut || step_cut || (opt.max_evals > 0 && used >= opt.max_evals); };
   auto left = [&](long cap) {  // evaluations a phase may make: its cap (0 = none) and what the budget leaves
     if (opt.max_evals <= 0) return cap;
     const long rest = std::max(1L, opt.max_evals - used);
@@ -239,9 +240,12 @@ RefineResult refine_with_blocks(const CommGraph &g, const Topology &topo, const 
     ro.restarts = restarts;
     ro.time_limit_s = time_left();
     ro.max_evals = left(0);
+    ro.max_step_evals = opt.max_step_evals > 0 ? std::max(1L, opt.max_step_evals - steps_used) : 0;
     RefineResult r = refine(g, topo, best.map, ro);
     used += r.evaluations;
+    steps_used += r.step_evaluations;
     cut = cut || r.hit_time_limit;
+    step_cut = step_cut || r.hit_step_budget;
     keep(r.map, r.time_s);
   };
   // Block passes and restart-free rank descents alternate while the block pass takes an exchange (a block
@@ -265,6 +269,8 @@ RefineResult refine_with_blocks(const CommGraph &g, const Topology &topo, const 
   if (!spent()) ranks(opt.restarts);
   best.evaluations = used;
   best.hit_time_limit = cut;
+  best.step_evaluations = steps_used;
+  best.hit_step_budget = step_cut;
   best.block_moves = accepted;
   return best;
 }

@@ -92,6 +92,8 @@ BlockResult block_moves(const CommGraph &g, const Topology &topo, const Mapping 
  * alternate, block pass first, while the block pass takes an exchange (at most kBlockAlternations times),
  * then refine() with its restarts; all within opt.max_evals (CostModel evaluations of both kinds) and opt.time_limit_s, and
  * a phase cut by the clock ends the search (so `--max-evals` with the evaluations made reproduces it).
+ * opt.max_step_evals bounds the whole-step evaluations of the refine() descents together (the block
+ * passes have their own count above); reaching it ends the search like the other budgets.
  * Never worse than `start` in T(pi); `evaluations` counts both searches, `block_moves` the exchanges
  * taken. Without opt.blocks: refine().
  */

@@ -208,8 +208,11 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     ro.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0)) / 2;
     t = clock::now();
     RefineResult rc = refine_with_blocks(g, tc, cs[choose_stage(cs, opt.tie_tolerance)].map, ro);
-    r.stages[add(rc.hit_time_limit ? "refined (count model, time limit)" : "refined (count model)", rc.map, t)]
-        .evaluations = rc.evaluations;
+    Stage &sc = r.stages[add(rc.hit_time_limit ? "refined (count model, time limit)" : "refined (count model)",
+                             rc.map, t)];
+    sc.evaluations = rc.evaluations;
+    sc.step_evaluations = rc.step_evaluations;
+    sc.step_budget = rc.hit_step_budget;
   }
   if (st == Strategy::Refined || st == Strategy::Best) {
     RefineOptions ro = opt.refine;
@@ -224,11 +227,15 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       rk.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0));
       RefineResult res = refine_with_blocks(g, topo, random_mapping(g.nranks, topo, rk.seed), rk);
       res.evaluations += r.refine.evaluations;
+      res.step_evaluations += r.refine.step_evaluations;
+      res.hit_step_budget = res.hit_step_budget || r.refine.hit_step_budget;
       if (res.time_s < r.refine.time_s) {
         r.refine = std::move(res);
         won = k;
       } else {
         r.refine.evaluations = res.evaluations;
+        r.refine.step_evaluations = res.step_evaluations;
+        r.refine.hit_step_budget = res.hit_step_budget;
         r.refine.hit_time_limit = res.hit_time_limit;
       }
     }
@@ -239,6 +246,8 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       name += " (time limit)";
     size_t i = add(name, r.refine.map, t);
     r.stages[i].evaluations = r.refine.evaluations;
+    r.stages[i].step_evaluations = r.refine.step_evaluations;
+    r.stages[i].step_budget = r.refine.hit_step_budget;
     if (st == Strategy::Refined) chosen = i;
     if (blend_ranked) {
       rank_by_blend(g, topo, opt, i, r);

@@ -49,6 +49,8 @@ struct Stage {
   CostReport cost;
   double seconds = 0;         ///< wall-clock time the stage took to compute (not its cost)
   long evaluations = -1;      ///< refinement stages: candidate evaluations made (-1: not a refinement)
+  long step_evaluations = -1;  ///< refinement stages: the cost model's whole-step evaluations (RefineOptions::max_step_evals)
+  bool step_budget = false;   ///< refinement stages: the search ended on RefineOptions::max_step_evals
   double blend_s = -1;        ///< blend model T(pi), seconds, when Ranking::Blend ranked the stages; else -1
 };
 

@@ -61,6 +61,7 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
   bool stop = false;
   auto out_of_budget = [&]() {
     if (opt.max_evals > 0 && res.evaluations >= opt.max_evals) stop = true;
+    if (opt.max_step_evals > 0 && model.step_evaluations() >= opt.max_step_evals) stop = res.hit_step_budget = true;
     if ((res.evaluations & 15) == 0 && clock::now() >= deadline) { stop = true; res.hit_time_limit = true; }
     return stop;
   };
@@ -197,6 +198,7 @@ RefineResult refine(const CommGraph &g, const Topology &topo, const Mapping &sta
     hbytes /= 2;
     descend();
   }
+  res.step_evaluations = model.step_evaluations();
   // Guard against drift of the incremental sums: report the exact cost.
   res.time_s = estimated_time(g, topo, res.map);
   return res;

@@ -42,6 +42,20 @@ namespace arcoll::placement {
  */
 constexpr long kDefaultEvalsPerRank = 2000;
 
+/**
+ * Default bound on the refinement's work per rank of the trace, in whole-step evaluations of the
+ * cost model (CostModel::step_evaluations(): steps computed, not answered from its memo; `arcoll
+ * place` without `--max-step-evals`: 50000 x ranks, i.e. 25 per candidate of the default
+ * kDefaultEvalsPerRank budget). Why: a candidate costs the distinct steps of its two ranks, 0-7.3
+ * whole steps per candidate on the placement suite's traces (<= 0.35M per search at 32 ranks,
+ * <= 0.93M at 64, none at 1024: they end as before) but ~470 on ScaLAPACK LU's 2251 distinct levels
+ * (24.3M at 32 ranks, 4.7 s here), whose first descent ended within 0.08 % of what its 20 restarts
+ * reached; the bound ends LU's search after 3503 candidates (0.6 s) with the same written mapping
+ * (placement/SUITE.md "The refinement's work budget"). A count, like kDefaultEvalsPerRank: the
+ * same mapping on any machine and for any --threads.
+ */
+constexpr long kDefaultStepEvalsPerRank = 50000;
+
 /** The searches' acceptance on T(pi) (seconds; refine(), block_moves()): `after` is a strict
  *  improvement on `before` when lower by more than 1e-12 relative ... */
 inline bool cost_better(double after, double before) { return after < before - 1e-12 * std::abs(before); }
@@ -54,6 +68,9 @@ struct RefineOptions {
   int restarts = 20;          ///< perturbation restarts after the first local optimum
   int kick = 3;               ///< swaps per perturbation
   long max_evals = 0;         ///< bound on candidate evaluations (0 = none): deterministic stop
+  /// Bound on the cost model's whole-step evaluations of one refine() call (0 = none; the search ends
+  /// at the first candidate that reaches it): deterministic stop (kDefaultStepEvalsPerRank).
+  long max_step_evals = 0;
   /// Threads of the cost model's step evaluations (CostModel::set_threads; 0 = OpenMP's default):
   /// the same search and result for every count, only faster on long step lists.
   int threads = 0;
@@ -75,6 +92,8 @@ struct RefineResult {
   double time_s = 0;          ///< its T(pi), seconds
   long evaluations = 0;       ///< candidate evaluations
   bool hit_time_limit = false;
+  long step_evaluations = 0;  ///< the cost model's whole-step evaluations (CostModel::step_evaluations())
+  bool hit_step_budget = false;  ///< ended on max_step_evals
   long block_moves = 0;       ///< refine_with_blocks(): group exchanges accepted (block_moves.hpp)
 };
 

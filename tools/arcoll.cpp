@@ -6,6 +6,7 @@
  *     arcoll place TRACE --topology topology.conf --hosts hosts.txt -o OUT
  *                  [--format hydra|rankfile|slurm|cray] [--seed N] [--time-limit SEC]
  *                  [--strategy identity|hopbytes|metis|scotch|refined|best] [--max-evals N]
+ *                  [--max-step-evals N]
  *                  [--initial in-order|random|MAPPING_FILE] [--tie-tolerance R] [--rank blend|count]
  *                  [--json] [--advice]
  *     arcoll place TRACE --topology ... --hosts ... --evaluate MAPPING_FILE [--json]

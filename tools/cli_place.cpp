@@ -77,9 +77,10 @@ struct PlaceArgs {
   std::string evaluate_path, initial, contention = "count", hwloc_path;
   uint64_t seed = 1;
   double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance, refined_margin = ap::kRefinedMargin;
-  long max_evals = 0;
+  long max_evals = 0, max_step_evals = 0;
   uint64_t rendezvous_bytes = 65536;
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
+  bool max_step_evals_given = false;  // else ap::kDefaultStepEvalsPerRank x ranks
   int random_starts = 0;
   int threads = 0;  // refinement threads (0 = OpenMP default)
   std::vector<std::string> lat, bw;
@@ -112,6 +113,7 @@ int run_place(const PlaceArgs &A) {
   if (!(A.time_limit >= 0)) throw UsageError("--time-limit must be >= 0 seconds");
   if (!(A.linkspeed > 0)) throw UsageError("--linkspeed-gbps must be > 0");
   if (A.max_evals < 0) throw UsageError("--max-evals must be >= 0 (0 = no bound)");
+  if (A.max_step_evals < 0) throw UsageError("--max-step-evals must be >= 0 (0 = no bound)");
   if (!(A.tie_tolerance >= 0)) throw UsageError("--tie-tolerance must be >= 0 (0 = exact ties only)");
   if (!(A.refined_margin >= 0 && A.refined_margin < 1))
     throw UsageError("--refined-margin must be in [0, 1) (a fraction of the blend time; 0 = off)");
@@ -189,6 +191,7 @@ int run_place(const PlaceArgs &A) {
   popt.refine.seed = A.seed;
   popt.refine.time_limit_s = A.time_limit;
   popt.refine.max_evals = A.max_evals_given ? A.max_evals : ap::kDefaultEvalsPerRank * g.nranks;
+  popt.refine.max_step_evals = A.max_step_evals_given ? A.max_step_evals : ap::kDefaultStepEvalsPerRank * g.nranks;
   popt.strategy = strategy;
   popt.tie_tolerance = A.tie_tolerance;
   popt.ranking = ranking;
@@ -236,7 +239,8 @@ int run_place(const PlaceArgs &A) {
   }
 
   ap::PlaceResult pr = ap::place(g, topo, popt);
-  report_stages(pr, {A.strategy, strategy, A.tie_tolerance, A.time_limit, A.random_starts, popt.refine.max_evals},
+  report_stages(pr, {A.strategy, strategy, A.tie_tolerance, A.time_limit, A.random_starts, popt.refine.max_evals,
+                     popt.refine.max_step_evals},
                 topo, g.by_levels, text, J);
   auto adv = ap::barrier_advice(g, topo, pr.chosen().map);
   J["advice"] = advice_json(adv, A.advice);
@@ -309,6 +313,12 @@ std::function<int()> add_place(CLI::App &app) {
                              "the search ends on it, not on the clock, so the mapping does not depend on the "
                              "machine's speed unless --time-limit cuts it first", ap::kDefaultEvalsPerRank))
       ->each([A](const std::string &) { A->max_evals_given = true; });
+  pl->add_option("--max-step-evals", A->max_step_evals,
+                 fmt::format("bound of the refinement's work in whole-step evaluations of the cost model (0 = none; "
+                             "default {} x ranks): a trace whose candidates each re-evaluate hundreds of steps "
+                             "(ScaLAPACK LU) ends on it; a count, so the mapping does not depend on the machine",
+                             ap::kDefaultStepEvalsPerRank))
+      ->each([A](const std::string &) { A->max_step_evals_given = true; });
   pl->add_option("--threads", A->threads,
                  "threads of the refinement's cost evaluations (0 = OMP_NUM_THREADS, else every core); the "
                  "mapping is the same for every count")->capture_default_str()->check(CLI::Range(0, 1024));

@@ -30,6 +30,7 @@ void report_stages(const ap::PlaceResult &pr, const StageReportOptions &o, const
     js["name"] = s.name;
     js["seconds"] = s.seconds;
     if (s.evaluations >= 0) js["evaluations"] = s.evaluations;
+    if (s.step_evaluations >= 0) js["step_evaluations"] = s.step_evaluations, js["step_budget"] = s.step_budget;
     if (by_blend) js["blend_s"] = s.blend_s;
     js["tied"] = tied(s);
     ntied += tied(s);
@@ -100,6 +101,11 @@ void report_stages(const ap::PlaceResult &pr, const StageReportOptions &o, const
                                "hop-bytes (--tie-tolerance)\n", ntied, 100 * o.tie_tolerance,
                                by_blend ? "blend time" : "est. time");
   }
+  for (auto &s : pr.stages)
+    if (s.step_budget && text)
+      std::cout << fmt::format("stage \"{}\" ended on its work budget: {} whole-step evaluations of the cost model "
+                               "(--max-step-evals {}; 0 = none) after {} candidate evaluations\n",
+                               s.name, s.step_evaluations, o.max_step_evals, s.evaluations);
   for (auto &s : pr.stages) {
     if (s.evaluations < 0 || s.name.find("time limit") == std::string::npos) continue;
     if (o.random_starts > 0)

@@ -34,6 +34,7 @@ struct StageReportOptions {
   double time_limit;                              ///< --time-limit, seconds
   int random_starts;                              ///< --random-starts
   long max_evals;                                 ///< the refinement's budget (0 = none)
+  long max_step_evals;                            ///< the refinement's work budget, whole steps (0 = none)
 };
 
 /** The estimated-time cost of a mapping as JSON: time_s (seconds), hop_bytes, max_congestion,

@@ -1,5 +1,5 @@
 // `arcoll place`'s stopping rule end to end: by default the refinement ends on its evaluation budget
-// (placement/refine.hpp kDefaultEvalsPerRank x ranks), so two runs write the same mapping; a search cut
+// (placement/refine.hpp kDefaultEvalsPerRank x ranks) or its work budget (kDefaultStepEvalsPerRank), so two runs write the same mapping; a search cut
 // by --time-limit says so on stderr with the --max-evals that reproduces it.
 #include <gtest/gtest.h>
 
@@ -99,6 +99,39 @@ TEST_F(PlaceBudget, NegativeBudgetIsAUsageError) {
   Result r = place("e.hosts", "--max-evals -5");
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("--max-evals must be >= 0"), std::string::npos) << r.err;
+  Result s = place("e.hosts", "--max-step-evals -1");
+  EXPECT_EQ(s.rc, 2);
+  EXPECT_NE(s.err.find("--max-step-evals must be >= 0"), std::string::npos) << s.err;
+}
+
+// --max-step-evals (placement/refine.hpp kDefaultStepEvalsPerRank): the refinement's work in whole-step
+// evaluations of the cost model. The ring's three steps stay far below the default; a small bound ends
+// the search at the first candidate that reaches it, the same way twice, and the text report says so.
+TEST_F(PlaceBudget, WorkBudgetEndsTheSearchOnACountAndSaysSo) {
+  Result d = place("w0.hosts", "");
+  ASSERT_EQ(d.rc, 0) << d.err;
+  EXPECT_FALSE(refined(d)["step_budget"].get<bool>());
+  EXPECT_LT(refined(d)["step_evaluations"].get<long>(), arcoll::placement::kDefaultStepEvalsPerRank * kRanks);
+  Result a = place("w1.hosts", "--max-step-evals 60"), b = place("w2.hosts", "--max-step-evals 60");
+  ASSERT_EQ(a.rc, 0) << a.err;
+  ASSERT_EQ(b.rc, 0) << b.err;
+  auto sa = refined(a);
+  EXPECT_TRUE(sa["step_budget"].get<bool>());
+  EXPECT_EQ(sa["name"], "refined");
+  const long steps = sa["step_evaluations"].get<long>();
+  EXPECT_GE(steps, 60);
+  EXPECT_LE(steps, 60 + 3);  // one candidate re-evaluates at most the three steps
+  EXPECT_LT(sa["evaluations"].get<long>(), refined(d)["evaluations"].get<long>());
+  for (const char *k : {"evaluations", "step_evaluations", "time_s", "hop_bytes"}) EXPECT_EQ(sa[k], refined(b)[k]) << k;
+  EXPECT_EQ(slurp(dir + "/w1.hosts"), slurp(dir + "/w2.hosts"));
+  Result text = run("place '" + dir + "/ring.arctrace' --topology '" + dir + "/topology.conf' --hosts '" + dir +
+                    "/hosts.txt' --strategy refined -o '" + dir + "/w3.hosts' --max-step-evals 60");
+  ASSERT_EQ(text.rc, 0) << text.err;
+  EXPECT_NE(text.out.find("stage \"refined\" ended on its work budget: " + std::to_string(steps) +
+                          " whole-step evaluations of the cost model (--max-step-evals 60"),
+            std::string::npos)
+      << text.out;
+  EXPECT_EQ(slurp(dir + "/w1.hosts"), slurp(dir + "/w3.hosts"));
 }
 
 // --threads: the cost model's threads change the speed only (placement/cost.hpp set_threads).

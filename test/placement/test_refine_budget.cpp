@@ -1,0 +1,100 @@
+// The refinement's work budget (RefineOptions::max_step_evals, refine.hpp): it only stops the
+// search - the cut search is the unbounded one up to that point - at the first candidate that
+// reaches it, the same on any thread count, and a budget the search never reaches changes nothing.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "block_moves.hpp"
+#include "cost.hpp"
+#include "fixtures.hpp"
+#include "partition_metis.hpp"
+#include "refine.hpp"
+
+using namespace arcoll::placement;
+using fixtures::random_steps;
+
+namespace {
+
+Mapping shuffled_start(int n, int per_host, uint32_t seed) {
+  Mapping start(n);
+  std::mt19937 rng(seed);
+  for (int r = 0; r < n; ++r) start[r] = r / per_host;
+  for (int i = 0; i < 40; ++i) std::swap(start[rng() % n], start[rng() % n]);
+  return start;
+}
+
+RefineOptions deterministic() {
+  RefineOptions o;
+  o.time_limit_s = 1e9;  // ends on its restarts or on a budget
+  o.threads = 1;
+  return o;
+}
+
+}  // namespace
+
+TEST(RefineStepBudget, StopsTheSameSearchAtTheFirstCandidateThatReachesIt) {
+  const Topology t = fixtures::eight_nodes(Contention::Count);
+  const CommGraph g = random_steps(32, 300, 8);
+  const Mapping start = shuffled_start(32, 4, 4);
+  RefineOptions o = deterministic();
+  const RefineResult full = refine(g, t, start, o);
+  ASSERT_FALSE(full.hit_step_budget);
+  ASSERT_GT(full.step_evaluations, 1000);
+
+  o.max_step_evals = full.step_evaluations / 4;
+  const RefineResult cut = refine(g, t, start, o);
+  EXPECT_TRUE(cut.hit_step_budget);
+  EXPECT_FALSE(cut.hit_time_limit);
+  EXPECT_GE(cut.step_evaluations, o.max_step_evals);
+  // One candidate re-evaluates at most every step once.
+  EXPECT_LE(cut.step_evaluations, o.max_step_evals + static_cast<long>(g.steps.size()));
+  EXPECT_LT(cut.evaluations, full.evaluations);
+  EXPECT_LE(cut.time_s, estimated_time(g, t, start));
+  EXPECT_EQ(cut.time_s, estimated_time(g, t, cut.map));
+  EXPECT_TRUE(respects_slots(cut.map, t));
+
+  // The cut search is the unbounded one stopped there: its candidate count as the only bound
+  // gives the same mapping and work.
+  RefineOptions by_count = deterministic();
+  by_count.max_evals = cut.evaluations;
+  const RefineResult same = refine(g, t, start, by_count);
+  EXPECT_EQ(same.map, cut.map);
+  EXPECT_EQ(same.evaluations, cut.evaluations);
+  EXPECT_EQ(same.step_evaluations, cut.step_evaluations);
+
+  // A count: the same cut for any thread count.
+  o.threads = 2;
+  const RefineResult two = refine(g, t, start, o);
+  EXPECT_EQ(two.map, cut.map);
+  EXPECT_EQ(two.evaluations, cut.evaluations);
+  EXPECT_EQ(two.step_evaluations, cut.step_evaluations);
+
+  // A budget the search does not reach: the unbounded result.
+  o.threads = 1;
+  o.max_step_evals = full.step_evaluations + 1;
+  const RefineResult wide = refine(g, t, start, o);
+  EXPECT_FALSE(wide.hit_step_budget);
+  EXPECT_EQ(wide.map, full.map);
+  EXPECT_EQ(wide.evaluations, full.evaluations);
+}
+
+// With block moves the budget is shared by the rank descents: it ends the whole search once.
+TEST(RefineStepBudget, SharedByTheDescentsOfTheBlockSearch) {
+  const Topology t = fixtures::eight_nodes(Contention::Count);
+  const CommGraph g = random_steps(32, 300, 9);
+  const Mapping start = shuffled_start(32, 4, 6);
+  RefineOptions o = deterministic();
+  o.blocks = true;
+  const RefineResult full = refine_with_blocks(g, t, start, o);
+  ASSERT_FALSE(full.hit_step_budget);
+  ASSERT_GT(full.step_evaluations, 1000);
+  o.max_step_evals = full.step_evaluations / 3;
+  const RefineResult cut = refine_with_blocks(g, t, start, o);
+  EXPECT_TRUE(cut.hit_step_budget);
+  EXPECT_GE(cut.step_evaluations, o.max_step_evals);
+  EXPECT_LE(cut.step_evaluations, o.max_step_evals + static_cast<long>(g.steps.size()));
+  EXPECT_LT(cut.evaluations, full.evaluations);
+  EXPECT_LE(cut.time_s, estimated_time(g, t, start));
+  EXPECT_TRUE(respects_slots(cut.map, t));
+}
