@@ -31,16 +31,32 @@ RefineOptions deterministic() {
   return o;
 }
 
+// A search of 300 random steps among 32 ranks on eight_nodes() without a work budget.
+struct Unbounded {
+  Unbounded(uint32_t graph_seed, uint32_t start_seed, bool blocks)
+      : t(fixtures::eight_nodes(Contention::Count)), g(random_steps(32, 300, graph_seed)),
+        start(shuffled_start(32, 4, start_seed)) {
+    opt.blocks = blocks;
+    full = refine_with_blocks(g, t, start, opt);
+  }
+  Topology t;
+  CommGraph g;
+  Mapping start;
+  RefineOptions opt = deterministic();
+  RefineResult full;
+};
+
 }  // namespace
 
 TEST(RefineStepBudget, StopsTheSameSearchAtTheFirstCandidateThatReachesIt) {
-  const Topology t = fixtures::eight_nodes(Contention::Count);
-  const CommGraph g = random_steps(32, 300, 8);
-  const Mapping start = shuffled_start(32, 4, 4);
-  RefineOptions o = deterministic();
-  const RefineResult full = refine(g, t, start, o);
+  const Unbounded u(8, 4, false);
+  const Topology &t = u.t;
+  const CommGraph &g = u.g;
+  const Mapping &start = u.start;
+  const RefineResult &full = u.full;
   ASSERT_FALSE(full.hit_step_budget);
   ASSERT_GT(full.step_evaluations, 1000);
+  RefineOptions o = u.opt;
 
   o.max_step_evals = full.step_evaluations / 4;
   const RefineResult cut = refine(g, t, start, o);
@@ -81,20 +97,16 @@ TEST(RefineStepBudget, StopsTheSameSearchAtTheFirstCandidateThatReachesIt) {
 
 // With block moves the budget is shared by the rank descents: it ends the whole search once.
 TEST(RefineStepBudget, SharedByTheDescentsOfTheBlockSearch) {
-  const Topology t = fixtures::eight_nodes(Contention::Count);
-  const CommGraph g = random_steps(32, 300, 9);
-  const Mapping start = shuffled_start(32, 4, 6);
-  RefineOptions o = deterministic();
-  o.blocks = true;
-  const RefineResult full = refine_with_blocks(g, t, start, o);
-  ASSERT_FALSE(full.hit_step_budget);
-  ASSERT_GT(full.step_evaluations, 1000);
-  o.max_step_evals = full.step_evaluations / 3;
-  const RefineResult cut = refine_with_blocks(g, t, start, o);
+  const Unbounded u(9, 6, true);
+  ASSERT_FALSE(u.full.hit_step_budget);
+  ASSERT_GT(u.full.step_evaluations, 1000);
+  RefineOptions o = u.opt;
+  o.max_step_evals = u.full.step_evaluations / 3;
+  const RefineResult cut = refine_with_blocks(u.g, u.t, u.start, o);
   EXPECT_TRUE(cut.hit_step_budget);
   EXPECT_GE(cut.step_evaluations, o.max_step_evals);
-  EXPECT_LE(cut.step_evaluations, o.max_step_evals + static_cast<long>(g.steps.size()));
-  EXPECT_LT(cut.evaluations, full.evaluations);
-  EXPECT_LE(cut.time_s, estimated_time(g, t, start));
-  EXPECT_TRUE(respects_slots(cut.map, t));
+  EXPECT_LE(cut.step_evaluations, o.max_step_evals + static_cast<long>(u.g.steps.size()));
+  EXPECT_LT(cut.evaluations, u.full.evaluations);
+  EXPECT_LE(cut.time_s, estimated_time(u.g, u.t, u.start));
+  EXPECT_TRUE(respects_slots(cut.map, u.t));
 }
