@@ -10,6 +10,7 @@
 
 #include "mapping_io.hpp"
 #include "place.hpp"
+#include "refine.hpp"
 #include "synthetic.hpp"
 
 namespace {
@@ -43,6 +44,30 @@ void run(benchmark::State &state, int nranks, int hosts, int slots, int per_leaf
   }
 }
 
+// The refinement's work budget (placement/refine.hpp kDefaultStepEvalsPerRank) side by side: an
+// LU-like trace of many distinct small steps (synth::lu_panels, 4 x 8 grid, 200 panels) on 32 ranks
+// with `arcoll place`'s default budgets, range(0) = 1 with the work budget, 0 without it (the search
+// as before it). Counters: step_evals (whole-step evaluations), evals (candidates), T_refined /
+// T_chosen (seconds, the seed-001 cost), budget_hit.
+void BM_Place32ManySteps(benchmark::State &state) {
+  Topology topo = synth::machine(16, 2, 4, 2, 32);
+  CommGraph g = synth::lu_panels(4, 8, 200, 1 << 18);
+  PlaceOptions opt;
+  opt.refine.seed = 1;
+  opt.refine.time_limit_s = 30;  // `arcoll place`'s default; the counts end the search first
+  opt.refine.max_evals = kDefaultEvalsPerRank * g.nranks;
+  opt.refine.max_step_evals = state.range(0) ? kDefaultStepEvalsPerRank * g.nranks : 0;
+  for (auto _ : state) {
+    PlaceResult r = place(g, topo, opt);
+    state.counters["step_evals"] = static_cast<double>(r.refine.step_evaluations);
+    state.counters["evals"] = static_cast<double>(r.refine.evaluations);
+    state.counters["budget_hit"] = r.refine.hit_step_budget;
+    state.counters["T_refined"] = r.refine.time_s;
+    state.counters["T_chosen"] = r.chosen().cost.time_s;
+    state.counters["steps"] = static_cast<double>(g.steps.size());
+  }
+}
+
 void BM_Place32(benchmark::State &s) { run(s, 32, 16, 2, 4, 2, 0.5); }
 void BM_Place100k(benchmark::State &s) { run(s, 100000, 4096, 25, 32, 16, 30); }
 void BM_Place32Random(benchmark::State &s) { run(s, 32, 16, 2, 4, 2, 0.5, true); }
@@ -52,6 +77,7 @@ void BM_Place100kRandom(benchmark::State &s) { run(s, 100000, 4096, 25, 32, 16, 
 
 BENCHMARK(BM_Place32)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_Place100k)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_Place32ManySteps)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_Place32Random)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_Place100kRandom)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK_MAIN();

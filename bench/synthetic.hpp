@@ -1,5 +1,6 @@
 // Synthetic machines and communication patterns for the mapping-time benchmark.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -58,6 +59,35 @@ inline CommGraph rd_plus_stencil(int n, uint64_t rd_bytes, uint64_t halo_bytes) 
       if (x >= 0 && x < px && y >= 0 && y < py) s.msgs.push_back({i, y * px + x, halo_bytes});
     }
     g.steps.push_back(std::move(s));
+  }
+  finish_comm_graph(g);
+  return g;
+}
+
+/** A right-looking LU's panel traffic on a pr x pc process grid (n = pr x pc, rank = row x pc +
+ *  column), `panels` panels of a shrinking trailing matrix: per panel k, the panel column's
+ *  ranks send the factored panel along their process rows (binomial-tree steps from column k % pc)
+ *  and the pivot row's ranks send the U block down their process columns (from row k % pr); bytes
+ *  shrink with the trailing matrix (base x (panels - k) / panels), so every panel's steps are
+ *  distinct - the many distinct small steps of a ScaLAPACK LU trace (placement/SUITE.md). */
+inline CommGraph lu_panels(int pr, int pc, int panels, uint64_t base) {
+  CommGraph g;
+  g.nranks = pr * pc;
+  uint64_t id = 0;
+  auto tree_steps = [&](int len, int from, uint64_t bytes, auto rank_of) {
+    for (int mask = 1; mask < len; mask <<= 1) {  // binomial tree over the line, root `from`
+      Step s{id++, {}};
+      for (int v = 0; v < mask && v + mask < len; ++v)
+        s.msgs.push_back({rank_of((from + v) % len), rank_of((from + v + mask) % len), bytes});
+      g.steps.push_back(std::move(s));
+    }
+  };
+  for (int k = 0; k < panels; ++k) {
+    const uint64_t bytes = std::max<uint64_t>(8, base * static_cast<uint64_t>(panels - k) / panels);
+    for (int row = 0; row < pr; ++row)  // the panel along each process row
+      tree_steps(pc, k % pc, bytes, [&](int col) { return row * pc + col; });
+    for (int col = 0; col < pc; ++col)  // the U block down each process column
+      tree_steps(pr, k % pr, bytes / 2 + 1, [&](int row) { return row * pc + col; });
   }
   finish_comm_graph(g);
   return g;
