@@ -70,6 +70,16 @@ inline CommGraph random_steps(int n, int nsteps, uint32_t seed) {
   return graph(n, steps);
 }
 
+// A start for the searches' tests: rank r on host r / per_host, then 40 swaps of two ranks drawn
+// by std::mt19937(seed) (test_cost_memo.cpp, test_cost_threads.cpp, test_refine_budget.cpp).
+inline std::vector<int> shuffled_start(int n, int per_host, uint32_t seed) {
+  std::vector<int> start(n);
+  std::mt19937 rng(seed);
+  for (int r = 0; r < n; ++r) start[r] = r / per_host;
+  for (int i = 0; i < 40; ++i) std::swap(start[rng() % n], start[rng() % n]);
+  return start;
+}
+
 // eight_nodes() (8 hosts x 4 slots under two leaves) with contention model c.
 inline Topology eight_nodes(Contention c) {
   Topology t = eight_nodes();

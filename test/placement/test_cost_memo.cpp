@@ -97,10 +97,7 @@ TEST(RefineRepeatedSwaps, SameSearchSameResult) {
   for (Contention c : {Contention::Count, Contention::Blend}) {
     Topology t = fixtures::eight_nodes(c);
     CommGraph g = random_steps(28, 80, 7);
-    Mapping start(28);
-    std::mt19937 rng(9);
-    for (int r = 0; r < 28; ++r) start[r] = r / 4;
-    for (int i = 0; i < 40; ++i) std::swap(start[rng() % 28], start[rng() % 28]);
+    const Mapping start = fixtures::shuffled_start(28, 4, 9);
     for (long budget : {0L, 3000L}) {
       SCOPED_TRACE(testing::Message() << "contention " << static_cast<int>(c) << " max_evals " << budget);
       RefineOptions o;

@@ -52,10 +52,7 @@ TEST(CostModelThreads, SameTotalsForEveryThreadCount) {
 TEST(RefineThreads, SameSearchSameResult) {
   Topology t = fixtures::eight_nodes(Contention::Count);
   CommGraph g = random_steps(32, 300, 8);
-  Mapping start(32);
-  std::mt19937 rng(4);
-  for (int r = 0; r < 32; ++r) start[r] = r / 4;
-  for (int i = 0; i < 40; ++i) std::swap(start[rng() % 32], start[rng() % 32]);
+  const Mapping start = fixtures::shuffled_start(32, 4, 4);
   RefineOptions o;
   o.time_limit_s = 1e9;  // deterministic: ends on its restarts or on the budget
   o.max_evals = 20000;

@@ -3,8 +3,6 @@
 // reaches it, the same on any thread count, and a budget the search never reaches changes nothing.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "block_moves.hpp"
 #include "cost.hpp"
 #include "fixtures.hpp"
@@ -15,14 +13,6 @@ using namespace arcoll::placement;
 using fixtures::random_steps;
 
 namespace {
-
-Mapping shuffled_start(int n, int per_host, uint32_t seed) {
-  Mapping start(n);
-  std::mt19937 rng(seed);
-  for (int r = 0; r < n; ++r) start[r] = r / per_host;
-  for (int i = 0; i < 40; ++i) std::swap(start[rng() % n], start[rng() % n]);
-  return start;
-}
 
 RefineOptions deterministic() {
   RefineOptions o;
@@ -35,7 +25,7 @@ RefineOptions deterministic() {
 struct Unbounded {
   Unbounded(uint32_t graph_seed, uint32_t start_seed, bool blocks)
       : t(fixtures::eight_nodes(Contention::Count)), g(random_steps(32, 300, graph_seed)),
-        start(shuffled_start(32, 4, start_seed)) {
+        start(fixtures::shuffled_start(32, 4, start_seed)) {
     opt.blocks = blocks;
     full = refine_with_blocks(g, t, start, opt);
   }
