@@ -81,6 +81,15 @@ size_t choose_stage(const std::vector<Stage> &stages, double rel_tol, Ranking by
   return pick;
 }
 
+namespace {
+// A refinement stage's search counts (Stage::evaluations, step_evaluations, step_budget) from its result.
+void searched(Stage &s, const RefineResult &res) {
+  s.evaluations = res.evaluations;
+  s.step_evaluations = res.step_evaluations;
+  s.step_budget = res.hit_step_budget;
+}
+}  // namespace
+
 bool blend_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
                   SecondOpinion &out) {
   Topology tb = topo;
@@ -208,11 +217,9 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     ro.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0)) / 2;
     t = clock::now();
     RefineResult rc = refine_with_blocks(g, tc, cs[choose_stage(cs, opt.tie_tolerance)].map, ro);
-    Stage &sc = r.stages[add(rc.hit_time_limit ? "refined (count model, time limit)" : "refined (count model)",
-                             rc.map, t)];
-    sc.evaluations = rc.evaluations;
-    sc.step_evaluations = rc.step_evaluations;
-    sc.step_budget = rc.hit_step_budget;
+    searched(r.stages[add(rc.hit_time_limit ? "refined (count model, time limit)" : "refined (count model)",
+                          rc.map, t)],
+             rc);
   }
   if (st == Strategy::Refined || st == Strategy::Best) {
     RefineOptions ro = opt.refine;
@@ -226,17 +233,17 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       rk.seed = opt.refine.seed + static_cast<uint64_t>(k);
       rk.time_limit_s = std::max(0.0, opt.refine.time_limit_s - since(t0));
       RefineResult res = refine_with_blocks(g, topo, random_mapping(g.nranks, topo, rk.seed), rk);
-      res.evaluations += r.refine.evaluations;
-      res.step_evaluations += r.refine.step_evaluations;
-      res.hit_step_budget = res.hit_step_budget || r.refine.hit_step_budget;
-      if (res.time_s < r.refine.time_s) {
+      const bool better = res.time_s < r.refine.time_s;
+      // the kept result carries the counts of every start so far and this one's clock cut
+      RefineResult &kept = better ? res : r.refine;
+      const RefineResult &other = better ? r.refine : res;
+      kept.evaluations += other.evaluations;
+      kept.step_evaluations += other.step_evaluations;
+      kept.hit_step_budget = kept.hit_step_budget || other.hit_step_budget;
+      kept.hit_time_limit = res.hit_time_limit;
+      if (better) {
         r.refine = std::move(res);
         won = k;
-      } else {
-        r.refine.evaluations = res.evaluations;
-        r.refine.step_evaluations = res.step_evaluations;
-        r.refine.hit_step_budget = res.hit_step_budget;
-        r.refine.hit_time_limit = res.hit_time_limit;
       }
     }
     std::string name = "refined";
@@ -245,9 +252,7 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     else if (r.refine.hit_time_limit)
       name += " (time limit)";
     size_t i = add(name, r.refine.map, t);
-    r.stages[i].evaluations = r.refine.evaluations;
-    r.stages[i].step_evaluations = r.refine.step_evaluations;
-    r.stages[i].step_budget = r.refine.hit_step_budget;
+    searched(r.stages[i], r.refine);
     if (st == Strategy::Refined) chosen = i;
     if (blend_ranked) {
       rank_by_blend(g, topo, opt, i, r);
