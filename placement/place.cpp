@@ -25,10 +25,11 @@ Strategy parse_strategy(const std::string &name) {
   if (name == "metis_tree") return Strategy::MetisTree;
   if (name == "scotch") return Strategy::Scotch;
   if (name == "metis_time") return Strategy::MetisTime;
+  if (name == "scotch_time") return Strategy::ScotchTime;
   if (name == "refined") return Strategy::Refined;
   if (name == "best") return Strategy::Best;
   throw std::invalid_argument("unknown strategy \"" + name +
-                              "\"; use identity, hopbytes, metis, metis_tree, scotch, metis_time, refined or best");
+                              "\"; use identity, hopbytes, metis, metis_tree, scotch, metis_time, scotch_time, refined or best");
 }
 
 Ranking parse_ranking(const std::string &name) {
@@ -192,12 +193,19 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
       if (st == Strategy::Scotch) chosen = i;
     }
   }
-  if (st == Strategy::MetisTime || st == Strategy::Refined || st == Strategy::Best) {
+  if (st == Strategy::MetisTime || st == Strategy::ScotchTime || st == Strategy::Refined || st == Strategy::Best) {
     // METIS on the pairs' message times (partition_metis.hpp time_weighted_graph): a latency-bound
     // pattern the byte weights miss; also a start for the refinement when it costs least.
     t = clock::now();
-    size_t i = add("metis (message time)", partition_metis(time_weighted_graph(g, topo), topo, seed), t);
+    const CommGraph tg = time_weighted_graph(g, topo);
+    Mapping parts = partition_metis(tg, topo, seed);
+    size_t i = add("metis (message time)", parts, t);
     if (st == Strategy::MetisTime) chosen = i;
+    if (st == Strategy::ScotchTime) {  // opt-in: placement/SUITE.md "Scotch on message times"
+      t = clock::now();
+      ScotchResult sc = map_scotch(tg, topo, parts, seed);
+      chosen = add("scotch (message time, " + sc.architecture + ")", sc.map, t);
+    }
   }
   if (st == Strategy::MetisTree) {  // opt-in: not a stage of best (partition_tree.hpp, measured)
     t = clock::now();

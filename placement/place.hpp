@@ -17,6 +17,10 @@
  *  - "metis (message time)": METIS on the pairs' message times
  *    (partition_metis.hpp time_weighted_graph; strategies metis_time,
  *    refined and best);
+ *  - "scotch (message time, tleaf|deco)": that partition mapped onto the
+ *    switch tree by Scotch on the same message-time graph (strategy
+ *    scotch_time only, not a stage of refined or best: placement/SUITE.md
+ *    "Scotch on message times");
  *  - "refined": swap/move search on the seed-001 cost (refine.hpp)
  *    alternated with exchanges of whole hosts' and subtrees' contents
  *    (block_moves.hpp, refine_with_blocks()), started from the earlier stage
@@ -37,9 +41,10 @@
 namespace arcoll::placement {
 
 /** Which stage's mapping to write. Identity = keep the current mapping. */
-enum class Strategy { Identity, HopBytes, Metis, MetisTree, Scotch, MetisTime, Refined, Best };
+enum class Strategy { Identity, HopBytes, Metis, MetisTree, Scotch, MetisTime, ScotchTime, Refined, Best };
 
-/** "identity", "hopbytes", "metis", "metis_tree", "scotch", "metis_time", "refined", "best" -> Strategy;
+/** "identity", "hopbytes", "metis", "metis_tree", "scotch", "metis_time", "scotch_time", "refined", "best" ->
+ *  Strategy;
  *  std::invalid_argument listing the names otherwise. */
 Strategy parse_strategy(const std::string &name);
 
@@ -233,6 +238,8 @@ struct PlaceOptions {
  * Runs the stages `opt.strategy` needs (Identity: none; HopBytes: hop-bytes;
  * Metis: METIS; Scotch: METIS + Scotch; MetisTime: METIS on the pairs'
  * message times, stage "metis (message time)" (time_weighted_graph());
+ * ScotchTime: that and Scotch on the same graph, stage "scotch (message
+ * time, ARCH)" (opt-in);
  * Refined/Best: all of these; under a contention
  * model other than Count (topo.contention), Refined/Best also refine the
  * count model's cost first, half the remaining time, stage "refined (count

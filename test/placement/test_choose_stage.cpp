@@ -226,6 +226,7 @@ TEST(Strategy, EachStrategyRunsOnlyItsStages) {
   for (C c : {C{Strategy::Identity, 1, "in-order"}, C{Strategy::HopBytes, 2, "hopbytes"}, C{Strategy::Metis, 2, "metis"},
               C{Strategy::MetisTree, 2, "metis (tree)"}, C{Strategy::Scotch, 3, "scotch"},
               C{Strategy::MetisTime, 2, "metis (message time)"},
+              C{Strategy::ScotchTime, 3, "scotch (message time, "},
               C{Strategy::Refined, 6, "refined"}}) {
     PlaceOptions o;
     o.strategy = c.s;
@@ -236,6 +237,7 @@ TEST(Strategy, EachStrategyRunsOnlyItsStages) {
   }
   EXPECT_THROW(parse_strategy("fast"), std::invalid_argument);
   EXPECT_EQ(parse_strategy("metis_time"), Strategy::MetisTime);
+  EXPECT_EQ(parse_strategy("scotch_time"), Strategy::ScotchTime);
   PlaceOptions o;
   o.initial = {3, 3, 2, 2, 1, 1, 0, 0};
   o.initial_name = "initial (test)";

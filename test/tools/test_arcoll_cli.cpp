@@ -83,6 +83,7 @@ TEST_F(Cli, EachStrategyWritesItsStageAndEvaluateScoresItAgain) {
   std::map<std::string, std::string> stage_of{{"identity", "in-order"}, {"hopbytes", "hopbytes"},
                                               {"metis", "metis"},       {"scotch", "scotch"},
                                               {"metis_time", "metis (message time)"},
+                                              {"scotch_time", "scotch (message time, "},
                                               {"refined", "refined"},   {"best", ""}};
   for (auto &[strategy, stage] : stage_of) {
     Result r = run(place_args("rd8.arctrace", strategy + ".slurm", "slurm") + " --json --strategy " + strategy);
