@@ -27,6 +27,15 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       5 % tolerance), the fraction each model (count, blend) orders as SMPI does; pairs closer than G are
       the ones a chooser within 5 % may order either way (no `arcoll` run: the suite's model columns).
 
+  placement_suite_offline.py retest DIR --cfg SMPI_OPTION [--cfg ...] [--cells SETTING:WORKLOAD,...]
+      SMPI against itself: simulates every fidelity mapping of the cells again with the SimGrid options
+      given (a machine the trace and the topology describe as well: e.g. network/crosstraffic:0, or
+      smpi/bw-factor:1 and smpi/lat-factor:1) and prints the Spearman of the two SMPI times, the ceiling
+      sqrt((1 + rho) / 2) that no ranking of the mappings exceeds against both machines at once (Spearman
+      is the Pearson correlation of ranks: two rank vectors at angle a apart leave a ranking at most
+      cos(a / 2) to both), and the blend model's Spearman against the second machine. Runs under the
+      suite's MPI lock; cached in <DIR>/retest-cache.json.
+
   placement_suite_offline.py paths DIR [--build B]
       Spearman of the count model and of the overlap critical path with the SMPI time over each setting's
       distinct strategy mappings.
@@ -42,7 +51,7 @@ import re
 import subprocess
 import sys
 
-from placement_tables import spearman
+from placement_tables import rank_ceiling, spearman
 
 # The rows of the runs it reads (before 1 Dec 2026): the metis_time row, a stage of `best` since, is not
 # modelled here.
@@ -262,16 +271,74 @@ def pairs(a):
     print("all: " + ", ".join(f"{m} {ok}/{n} = {ok / n:.3f}" for m, (ok, n) in total.items() if n))
 
 
+def retest(a):
+    """Spearman of the suite's SMPI times with those of the same mappings on a second SMPI configuration
+    (a.cfg), the ceiling that leaves any ranking against both, and the blend model's against the second."""
+    import hashlib
+    import shutil
+    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    cache_path = os.path.join(a.dir, "retest-cache.json")
+    cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
+    smpirun = shutil.which("smpirun") or sys.exit("placement_suite_offline: smpirun not found "
+                                                  "(apt-get install libsimgrid-dev simgrid)")
+    wl_dir = os.path.join(a.build, "smpi", "test", "workloads")
+    cells = [c.split(":") for c in a.cells.split(",")] if a.cells else \
+        [[s, w] for s, ws in d.items() for w in ws]
+    for setting, w in cells:
+        if setting not in d or w not in d[setting]:
+            sys.exit(f"placement_suite_offline: no cell {setting}:{w} in {a.dir}/suite.json")
+        machine = setting.replace("-random", "")
+        res = d[setting][w]
+        pts = res.get("fidelity", {}).get("points", [])
+        if len(pts) < 3:
+            continue
+        mdir = os.path.join(a.dir, machine)
+        trace = os.path.join(mdir, w + ".arctrace")
+        prog, args = (("trace_replay", ["-t", trace]) if res["args"][:1] == ["-t"] else (w, res["args"]))
+        second = []
+        for pt in pts:
+            hostfile = os.path.join(a.dir, setting, w, mapping_file(pt))
+            key = hashlib.sha1("\0".join([machine, prog] + args + a.cfg + [open(hostfile).read()])
+                               .encode()).hexdigest()
+            if key not in cache:
+                nranks = sum(1 for _ in open(os.path.join(mdir, "inorder.hosts")))
+                cmd = ["flock", "/tmp/arcoll-mpi.lock", smpirun, "-platform", os.path.join(mdir, "platform.xml"),
+                       "-hostfile", hostfile, "-np", str(nranks), "--cfg=smpi/simulate-computation:no",
+                       "--log=root.thres:critical"] + [f"--cfg={c}" for c in a.cfg] + \
+                    [os.path.join(wl_dir, prog)] + args
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                m = re.search(r"comm_time_s=([0-9.eE+-]+)", r.stdout)
+                if r.returncode or not m:
+                    sys.exit(f"placement_suite_offline: {' '.join(cmd)} failed (exit {r.returncode}): "
+                             f"{r.stderr.strip()[-400:]}")
+                cache[key] = float(m.group(1))
+                with open(cache_path + ".tmp", "w") as f:
+                    json.dump(cache, f)
+                os.replace(cache_path + ".tmp", cache_path)
+            second.append(cache[key])
+        first = [pt["sim_s"] for pt in pts]
+        rho = spearman(first, second)
+        blend = [pt["model_blend_s"] for pt in pts]
+        print(f"{setting:14s} {w:18s} n={len(pts):2d} Spearman SMPI / SMPI' {rho:5.2f} ceiling "
+              f"{rank_ceiling(rho):5.2f}  blend vs SMPI {spearman(blend, first):5.2f}, vs SMPI' "
+              f"{spearman(blend, second):5.2f}  (SMPI' / SMPI {min(s / f for s, f in zip(second, first)):.3f}-"
+              f"{max(s / f for s, f in zip(second, first)):.3f}; {' '.join(a.cfg)})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["sets", "rules", "paths", "fidelity", "pairs"])
+    ap.add_argument("what", choices=["sets", "rules", "paths", "fidelity", "pairs", "retest"])
     ap.add_argument("dir", help="the suite's --out directory")
     ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                                     "build"))
     ap.add_argument("--gap", type=float, default=0.05, help="pairs: the SMPI time ratio - 1 above which a pair counts")
+    ap.add_argument("--cfg", action="append", default=[], help="retest: a SimGrid option (repeatable)")
+    ap.add_argument("--cells", default="", help="retest: SETTING:WORKLOAD,... (default: every cell)")
     a = ap.parse_args()
+    if a.what == "retest" and not a.cfg:
+        ap.error("retest needs at least one --cfg SMPI_OPTION (e.g. --cfg network/crosstraffic:0)")
     a.arcoll = os.path.join(a.build, "tools", "arcoll")
-    {"sets": sets, "rules": rules, "paths": paths, "fidelity": fidelity, "pairs": pairs}[a.what](a)
+    {"sets": sets, "rules": rules, "paths": paths, "fidelity": fidelity, "pairs": pairs, "retest": retest}[a.what](a)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,16 @@ def spearman(x, y):
     return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
+def rank_ceiling(rho_ab):
+    """The highest Spearman one ranking can reach against each of two orderings A and B at once, given
+    their Spearman rho_ab: sqrt((1 + rho_ab) / 2). Spearman is the cosine of the angle between the
+    centred rank vectors, and angles on the sphere obey the triangle inequality, so a ranking M has
+    min(rho(M, A), rho(M, B)) <= cos(arccos(rho_ab) / 2). Used by placement_suite_offline.py retest: if
+    two SMPI configurations of one machine order the mappings with rho_ab < 0.62, no model of the trace
+    reaches Spearman 0.9 against both."""
+    return math.sqrt((1.0 + max(-1.0, min(1.0, rho_ab))) / 2.0)
+
+
 def print_tables(results, alt_models):
     """The experiments' tables (placement_experiments.py --out's results.json as `results`):
     per setting and workload, each strategy's model and simulated times and gains against the
