@@ -27,14 +27,15 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       5 % tolerance), the fraction each model (count, blend) orders as SMPI does; pairs closer than G are
       the ones a chooser within 5 % may order either way (no `arcoll` run: the suite's model columns).
 
-  placement_suite_offline.py retest DIR --cfg SMPI_OPTION [--cfg ...] [--cells SETTING:WORKLOAD,...]
+  placement_suite_offline.py retest DIR --cfg SMPI_OPTION [--cfg ...] [--args ARGS] [--cells SETTING:WORKLOAD,...]
       SMPI against itself: simulates every fidelity mapping of the cells again with the SimGrid options
       given (a machine the trace and the topology describe as well: e.g. network/crosstraffic:0, or
       smpi/bw-factor:1 and smpi/lat-factor:1) and prints the Spearman of the two SMPI times, the ceiling
       sqrt((1 + rho) / 2) that no ranking of the mappings exceeds against both machines at once (Spearman
       is the Pearson correlation of ranks: two rank vectors at angle a apart leave a ranking at most
       cos(a / 2) to both), and the blend model's Spearman against the second machine. Runs under the
-      suite's MPI lock; cached in <DIR>/retest-cache.json.
+      suite's MPI lock; cached in <DIR>/retest-cache.json. --args appends workload arguments instead or as
+      well (trace_replay's "-only p2p" / "-only colls": which part of a replay the order comes from).
 
   placement_suite_offline.py paths DIR [--build B]
       Spearman of the count model and of the overlap critical path with the SMPI time over each setting's
@@ -57,6 +58,18 @@ from placement_tables import rank_ceiling, spearman
 # modelled here.
 ROWS = ["identity", "hopbytes", "metis", "scotch", "refined"]
 PLATFORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "platforms", "placement")
+
+
+def load_suite(d):
+    """The suite's results (<d>/suite.json, written by tools/placement_suite.py --out d); exits naming the
+    file when it is missing or not JSON."""
+    path = os.path.join(d, "suite.json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"placement_suite_offline: cannot read {path} ({e}); give the --out directory of a finished "
+                 "`tools/placement-experiments.sh --suite` run")
 
 
 def evaluate(arcoll, machine, trace, mapping, *extra, key="time_s"):
@@ -87,7 +100,7 @@ def sets(a):
 
 
 def rules(a):
-    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    d = load_suite(a.dir)
     cache_path = os.path.join(a.dir, "offline-cache.json")
     cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
     total, n = {}, 0
@@ -199,7 +212,7 @@ def rules(a):
 def paths(a):
     """Spearman of the count model and of the overlap critical path with the SMPI time over each setting's
     distinct strategy mappings (2-5: coarse)."""
-    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    d = load_suite(a.dir)
     for setting, ws in d.items():
         machine = setting.replace("-random", "")
         for w, res in ws.items():
@@ -228,7 +241,7 @@ def mapping_file(pt):
 def fidelity(a):
     """Spearman of the count model, the blend model and the overlap critical path with the SMPI time over
     every mapping of each workload's fidelity set (the strategies', the picks' and the random ones)."""
-    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    d = load_suite(a.dir)
     for setting, ws in d.items():
         machine = setting.replace("-random", "")
         for w, res in ws.items():
@@ -253,7 +266,7 @@ def fidelity(a):
 def pairs(a):
     """Per workload x setting: the pairs of fidelity mappings more than a.gap apart in SMPI time, and the
     fraction of them each model orders the same way (ties in a model count as wrong)."""
-    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    d = load_suite(a.dir)
     total = {"count": [0, 0], "blend": [0, 0]}
     for setting, ws in d.items():
         for w, res in ws.items():
@@ -276,7 +289,7 @@ def retest(a):
     (a.cfg), the ceiling that leaves any ranking against both, and the blend model's against the second."""
     import hashlib
     import shutil
-    d = json.load(open(os.path.join(a.dir, "suite.json")))
+    d = load_suite(a.dir)
     cache_path = os.path.join(a.dir, "retest-cache.json")
     cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
     smpirun = shutil.which("smpirun") or sys.exit("placement_suite_offline: smpirun not found "
@@ -294,7 +307,8 @@ def retest(a):
             continue
         mdir = os.path.join(a.dir, machine)
         trace = os.path.join(mdir, w + ".arctrace")
-        prog, args = (("trace_replay", ["-t", trace]) if res["args"][:1] == ["-t"] else (w, res["args"]))
+        prog, args = (("trace_replay", ["-t", trace]) if res["args"][:1] == ["-t"] else (w, list(res["args"])))
+        args += a.args.split()
         second = []
         for pt in pts:
             hostfile = os.path.join(a.dir, setting, w, mapping_file(pt))
@@ -322,7 +336,7 @@ def retest(a):
         print(f"{setting:14s} {w:18s} n={len(pts):2d} Spearman SMPI / SMPI' {rho:5.2f} ceiling "
               f"{rank_ceiling(rho):5.2f}  blend vs SMPI {spearman(blend, first):5.2f}, vs SMPI' "
               f"{spearman(blend, second):5.2f}  (SMPI' / SMPI {min(s / f for s, f in zip(second, first)):.3f}-"
-              f"{max(s / f for s, f in zip(second, first)):.3f}; {' '.join(a.cfg)})")
+              f"{max(s / f for s, f in zip(second, first)):.3f}; {' '.join(a.cfg + [a.args])})")
 
 
 def main():
@@ -334,9 +348,11 @@ def main():
     ap.add_argument("--gap", type=float, default=0.05, help="pairs: the SMPI time ratio - 1 above which a pair counts")
     ap.add_argument("--cfg", action="append", default=[], help="retest: a SimGrid option (repeatable)")
     ap.add_argument("--cells", default="", help="retest: SETTING:WORKLOAD,... (default: every cell)")
+    ap.add_argument("--args", default="",
+                    help="retest: more workload arguments (--args=\"-only colls\" for trace_replay: write it with =)")
     a = ap.parse_args()
-    if a.what == "retest" and not a.cfg:
-        ap.error("retest needs at least one --cfg SMPI_OPTION (e.g. --cfg network/crosstraffic:0)")
+    if a.what == "retest" and not a.cfg and not a.args:
+        ap.error("retest needs at least one --cfg SMPI_OPTION (e.g. --cfg network/crosstraffic:0) or --args")
     a.arcoll = os.path.join(a.build, "tools", "arcoll")
     {"sets": sets, "rules": rules, "paths": paths, "fidelity": fidelity, "pairs": pairs, "retest": retest}[a.what](a)
 
