@@ -29,7 +29,8 @@ Strategy parse_strategy(const std::string &name) {
   if (name == "refined") return Strategy::Refined;
   if (name == "best") return Strategy::Best;
   throw std::invalid_argument("unknown strategy \"" + name +
-                              "\"; use identity, hopbytes, metis, metis_tree, scotch, metis_time, scotch_time, refined or best");
+                              "\"; use identity, hopbytes, metis, metis_tree, scotch, metis_time, scotch_time, "
+                              "refined or best");
 }
 
 Ranking parse_ranking(const std::string &name) {

@@ -240,7 +240,7 @@ struct PlaceOptions {
  * message times, stage "metis (message time)" (time_weighted_graph());
  * ScotchTime: that and Scotch on the same graph, stage "scotch (message
  * time, ARCH)" (opt-in);
- * Refined/Best: all of these; under a contention
+ * Refined/Best: all of these but ScotchTime's Scotch stage; under a contention
  * model other than Count (topo.contention), Refined/Best also refine the
  * count model's cost first, half the remaining time, stage "refined (count
  * model)", scored under the model in use). Every mapping
