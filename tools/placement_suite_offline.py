@@ -52,6 +52,7 @@ import re
 import subprocess
 import sys
 
+from placement_experiments import LOCK  # the MPI lock every suite run holds
 from placement_tables import rank_ceiling, spearman
 
 # The rows of the runs it reads (before 1 Dec 2026): the metis_time row, a stage of `best` since, is not
@@ -306,17 +307,18 @@ def retest(a):
         if len(pts) < 3:
             continue
         mdir = os.path.join(a.dir, machine)
+        platform = open(os.path.join(mdir, "platform.xml")).read()  # in the cache key: an edited platform reruns
         trace = os.path.join(mdir, w + ".arctrace")
         prog, args = (("trace_replay", ["-t", trace]) if res["args"][:1] == ["-t"] else (w, list(res["args"])))
         args += a.args.split()
         second = []
         for pt in pts:
             hostfile = os.path.join(a.dir, setting, w, mapping_file(pt))
-            key = hashlib.sha1("\0".join([machine, prog] + args + a.cfg + [open(hostfile).read()])
+            key = hashlib.sha1("\0".join([platform, prog] + args + a.cfg + [open(hostfile).read()])
                                .encode()).hexdigest()
             if key not in cache:
                 nranks = sum(1 for _ in open(os.path.join(mdir, "inorder.hosts")))
-                cmd = ["flock", "/tmp/arcoll-mpi.lock", smpirun, "-platform", os.path.join(mdir, "platform.xml"),
+                cmd = ["flock", LOCK, smpirun, "-platform", os.path.join(mdir, "platform.xml"),
                        "-hostfile", hostfile, "-np", str(nranks), "--cfg=smpi/simulate-computation:no",
                        "--log=root.thres:critical"] + [f"--cfg={c}" for c in a.cfg] + \
                     [os.path.join(wl_dir, prog)] + args
@@ -336,7 +338,7 @@ def retest(a):
         print(f"{setting:14s} {w:18s} n={len(pts):2d} Spearman SMPI / SMPI' {rho:5.2f} ceiling "
               f"{rank_ceiling(rho):5.2f}  blend vs SMPI {spearman(blend, first):5.2f}, vs SMPI' "
               f"{spearman(blend, second):5.2f}  (SMPI' / SMPI {min(s / f for s, f in zip(second, first)):.3f}-"
-              f"{max(s / f for s, f in zip(second, first)):.3f}; {' '.join(a.cfg + [a.args])})")
+              f"{max(s / f for s, f in zip(second, first)):.3f}; {' '.join(a.cfg + ([a.args] if a.args else []))})")
 
 
 def main():

@@ -35,7 +35,9 @@ def rank_ceiling(rho_ab):
     centred rank vectors, and angles on the sphere obey the triangle inequality, so a ranking M has
     min(rho(M, A), rho(M, B)) <= cos(arccos(rho_ab) / 2). Used by placement_suite_offline.py retest: if
     two SMPI configurations of one machine order the mappings with rho_ab < 0.62, no model of the trace
-    reaches Spearman 0.9 against both."""
+    reaches Spearman 0.9 against both. NaN for NaN (an undefined Spearman)."""
+    if math.isnan(rho_ab):
+        return float("nan")
     return math.sqrt((1.0 + max(-1.0, min(1.0, rho_ab))) / 2.0)
 
 

@@ -26,6 +26,7 @@ check(abs(spearman([1, 1, 2], [1, 2, 3]) - math.sqrt(3) / 2) < 1e-12, "a tie get
 check(math.isnan(spearman([1, 1, 1], [1, 2, 3])), "a constant side -> NaN")
 check(rank_ceiling(1.0) == 1.0 and abs(rank_ceiling(0.62) - 0.9) < 1e-3 and rank_ceiling(-1.0) == 0.0,
       "rank_ceiling(1, 0.62, -1) = 1, 0.9, 0")
+check(math.isnan(rank_ceiling(float("nan"))), "rank_ceiling(NaN) -> NaN")
 
 # Every permutation M of 7 items against random pairs (A, B): min(rho(M, A), rho(M, B)) never exceeds the
 # ceiling, and where A and B agree (rho >= 0.6) the best M reaches within 0.1 of it (discrete rankings of
