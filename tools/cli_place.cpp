@@ -298,8 +298,8 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_option("--strategy", A->strategy,
                  "stage whose mapping is written: identity (keep the current mapping), hopbytes (distance only), "
                  "metis, metis_tree (METIS top down along the switch tree), scotch, metis_time (METIS on the pairs' "
-                 "message times), scotch_time (Scotch on the same graph, from that partition), refined, best (lowest estimated time; "
-                 "ties: --tie-tolerance)")->capture_default_str();
+                 "message times), scotch_time (Scotch on the same graph, from that partition), refined, "
+                 "best (lowest estimated time; ties: --tie-tolerance)")->capture_default_str();
   pl->add_option("--evaluate", A->evaluate_path,
                  "score this mapping (any format written by -o; e.g. one host per rank) and exit, no search");
   pl->add_option("--initial", A->initial,

@@ -100,6 +100,15 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+def workload_fields(stdout):
+    """The key=value fields of a workload's `WORKLOAD ...` line (test/workloads/wl_common.h) when the line
+    is there and says status=OK, else None."""
+    mres = re.search(r"^WORKLOAD .*$", stdout, re.M)
+    if not mres or "status=OK" not in mres.group(0):
+        return None
+    return dict(t.split("=", 1) for t in mres.group(0).split()[1:] if "=" in t)
+
+
 class Runner:
     def __init__(self, a):
         self.a = a
@@ -192,10 +201,9 @@ class Runner:
             env["ARCOLL_PAPI"] = "0"
         cmd += [os.path.join(self.wl_dir, prog)] + args
         p, wall = self.run(cmd, self.a.sim_timeout, env=env, log_path=log_path)
-        mres = re.search(r"^WORKLOAD .*$", p.stdout, re.M)
-        if p.returncode != 0 or not mres or "status=OK" not in mres.group(0):
+        kv = workload_fields(p.stdout)
+        if p.returncode != 0 or kv is None:
             raise ExperimentError(f"SMPI run failed (exit {p.returncode}), see {log_path}")
-        kv = dict(t.split("=", 1) for t in mres.group(0).split()[1:] if "=" in t)
         return float(kv["comm_time_s"]), wall
 
     def place(self, m, trace, out_map, strategy, initial, seed, log_path, contention="count", extra=()):

@@ -46,13 +46,15 @@ suite's <DIR>/suite.json and its *.smpi.log files; blend costs are cached in <DI
 """
 import argparse
 import glob
+import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
-from placement_experiments import LOCK  # the MPI lock every suite run holds
+from placement_experiments import LOCK, workload_fields  # the MPI lock every suite run holds; its result line
 from placement_tables import rank_ceiling, spearman
 
 # The rows of the runs it reads (before 1 Dec 2026): the metis_time row, a stage of `best` since, is not
@@ -74,13 +76,16 @@ def load_suite(d):
 
 
 def evaluate(arcoll, machine, trace, mapping, *extra, key="time_s"):
+    """`arcoll place --evaluate MAPPING` of `trace` on the suite's machine with `extra` options after its
+    .params (so they override them): the JSON report's `key`, or the whole "evaluate" object with key=None."""
     p = os.path.join(PLATFORMS, machine)
     cmd = [arcoll, "place", trace, "--topology", p + ".topology.conf", "--hosts", p + ".hosts", "--json",
            "--evaluate", mapping] + open(p + ".params").read().split() + list(extra)
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
         sys.exit(f"placement_suite_offline: {' '.join(cmd)} failed: {r.stderr.strip()}")
-    return json.loads(r.stdout)["evaluate"].get(key, -1.0)
+    ev = json.loads(r.stdout)["evaluate"]
+    return ev if key is None else ev.get(key, -1.0)
 
 
 def sets(a):
@@ -288,8 +293,6 @@ def pairs(a):
 def retest(a):
     """Spearman of the suite's SMPI times with those of the same mappings on a second SMPI configuration
     (a.cfg), the ceiling that leaves any ranking against both, and the blend model's against the second."""
-    import hashlib
-    import shutil
     d = load_suite(a.dir)
     cache_path = os.path.join(a.dir, "retest-cache.json")
     cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
@@ -308,6 +311,7 @@ def retest(a):
             continue
         mdir = os.path.join(a.dir, machine)
         platform = open(os.path.join(mdir, "platform.xml")).read()  # in the cache key: an edited platform reruns
+        nranks = sum(1 for _ in open(os.path.join(mdir, "inorder.hosts")))
         trace = os.path.join(mdir, w + ".arctrace")
         prog, args = (("trace_replay", ["-t", trace]) if res["args"][:1] == ["-t"] else (w, list(res["args"])))
         args += a.args.split()
@@ -317,17 +321,17 @@ def retest(a):
             key = hashlib.sha1("\0".join([platform, prog] + args + a.cfg + [open(hostfile).read()])
                                .encode()).hexdigest()
             if key not in cache:
-                nranks = sum(1 for _ in open(os.path.join(mdir, "inorder.hosts")))
-                cmd = ["flock", LOCK, smpirun, "-platform", os.path.join(mdir, "platform.xml"),
+                cmd = ["flock", LOCK, "timeout", str(a.sim_timeout), smpirun, "-platform",
+                       os.path.join(mdir, "platform.xml"),
                        "-hostfile", hostfile, "-np", str(nranks), "--cfg=smpi/simulate-computation:no",
                        "--log=root.thres:critical"] + [f"--cfg={c}" for c in a.cfg] + \
                     [os.path.join(wl_dir, prog)] + args
                 r = subprocess.run(cmd, capture_output=True, text=True)
-                m = re.search(r"comm_time_s=([0-9.eE+-]+)", r.stdout)
-                if r.returncode or not m:
+                kv = workload_fields(r.stdout)
+                if r.returncode or kv is None:
                     sys.exit(f"placement_suite_offline: {' '.join(cmd)} failed (exit {r.returncode}): "
                              f"{r.stderr.strip()[-400:]}")
-                cache[key] = float(m.group(1))
+                cache[key] = float(kv["comm_time_s"])
                 with open(cache_path + ".tmp", "w") as f:
                     json.dump(cache, f)
                 os.replace(cache_path + ".tmp", cache_path)
@@ -350,6 +354,7 @@ def main():
     ap.add_argument("--gap", type=float, default=0.05, help="pairs: the SMPI time ratio - 1 above which a pair counts")
     ap.add_argument("--cfg", action="append", default=[], help="retest: a SimGrid option (repeatable)")
     ap.add_argument("--cells", default="", help="retest: SETTING:WORKLOAD,... (default: every cell)")
+    ap.add_argument("--sim-timeout", type=int, default=900, help="retest: seconds per SMPI run (as the suite's)")
     ap.add_argument("--args", default="",
                     help="retest: more workload arguments (--args=\"-only colls\" for trace_replay: write it with =)")
     a = ap.parse_args()

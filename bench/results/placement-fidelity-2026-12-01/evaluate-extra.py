@@ -4,26 +4,22 @@ fidelity mappings, with extra `arcoll place` options (e.g. larger latencies).
   evaluate-extra.py ARCOLL SUITE_DIR SETTING WORKLOAD [ARCOLL_PLACE_OPTION ...]
 e.g. evaluate-extra.py build/tools/arcoll DIR node16 scalapack_lu --latency-us node=10 --latency-us switch=10
 (the options follow the machine's .params, so they override them)."""
-import json
 import os
-import subprocess
 import sys
 
 REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 sys.path.insert(0, os.path.join(REPO, "tools"))
-from placement_suite_offline import mapping_file  # noqa: E402
+from placement_suite_offline import evaluate, load_suite, mapping_file  # noqa: E402
 from placement_tables import spearman  # noqa: E402
 
 arcoll, suite, setting, w, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 machine = setting.replace("-random", "")
-plat = os.path.join(REPO, "tools", "platforms", "placement", machine)
-pts = json.load(open(os.path.join(suite, "suite.json")))[setting][w]["fidelity"]["points"]
+pts = load_suite(suite)[setting][w]["fidelity"]["points"]
 sim, vals = [p["sim_s"] for p in pts], {}
 for p in pts:
-    cmd = [arcoll, "place", os.path.join(suite, machine, w + ".arctrace"), "--topology", plat + ".topology.conf",
-           "--hosts", plat + ".hosts", "--json", "--evaluate", os.path.join(suite, setting, w, mapping_file(p))]
-    cmd += open(plat + ".params").read().split() + extra
-    for k, v in json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)["evaluate"].items():
+    ev = evaluate(arcoll, machine, os.path.join(suite, machine, w + ".arctrace"),
+                  os.path.join(suite, setting, w, mapping_file(p)), *extra, key=None)
+    for k, v in ev.items():
         if isinstance(v, (int, float)):
             vals.setdefault(k, []).append(v)
 for k, v in vals.items():
