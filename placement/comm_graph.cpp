@@ -79,6 +79,44 @@ void model_collective(std::vector<Step> &out, uint64_t &next_id, const std::vect
   }
 }
 
+// The blocking collective calls in the order build_dep_graph numbers their virtual nodes (first seen in
+// trace.colls), with their members, root, largest bytes and operation.
+std::vector<Dependencies::Call> dependency_calls(const arcoll::trace::Trace &trace, int nranks) {
+  std::map<uint64_t, const std::vector<int> *> comms;
+  for (auto &c : trace.comms) comms[c.id] = &c.world_ranks;
+  std::vector<int> world(nranks);  // MPI_COMM_WORLD (id 0), when the trace lists no communicators
+  for (int r = 0; r < nranks; ++r) world[r] = r;
+  comms.emplace(0, &world);
+  // Each rank's first and last step with a point-to-point message (sent or received).
+  std::vector<uint64_t> first(nranks, UINT64_MAX), last(nranks, 0);
+  for (auto *v : {&trace.ccs, &trace.recvs})
+    for (auto &e : *v) {
+      const int r = v == &trace.ccs ? e.src : e.dst;
+      if (e.src == e.dst || r < 0 || r >= nranks) continue;
+      first[r] = std::min(first[r], e.step), last[r] = std::max(last[r], e.step);
+    }
+  std::map<std::pair<uint64_t, uint64_t>, std::size_t> index;
+  std::vector<Dependencies::Call> calls;
+  for (auto &c : trace.colls) {
+    if (c.flags & ARCOLL_COLL_NONBLOCKING) continue;
+    auto [it, fresh] = index.emplace(std::make_pair(c.comm_id, c.seq), calls.size());
+    if (fresh) {
+      Dependencies::Call call;
+      auto m = comms.find(c.comm_id);
+      if (m != comms.end() &&
+          std::all_of(m->second->begin(), m->second->end(), [&](int r) { return r >= 0 && r < nranks; }))
+        call.members = *m->second;
+      call.root = c.root;
+      call.op = c.op;
+      calls.push_back(std::move(call));
+    }
+    calls[it->second].bytes = std::max(calls[it->second].bytes, c.bytes);
+    if (c.rank >= 0 && c.rank < nranks && first[c.rank] <= c.step && c.step < last[c.rank])
+      calls[it->second].inside = true;
+  }
+  return calls;
+}
+
 }  // namespace
 
 CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOptions &opt) {
@@ -104,6 +142,7 @@ CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOpt
     deps = std::make_shared<Dependencies>();
     deps->graph = build_dep_graph(g.nranks, trace.ccs, trace.recvs, colls);
     deps->msg = trace.ccs;
+    deps->calls = dependency_calls(trace, g.nranks);
     Levels lv = message_levels(deps->graph, trace.ccs);
     set_of = std::move(lv.of_send);
     g.by_levels = true;

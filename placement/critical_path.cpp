@@ -5,6 +5,8 @@
 #include <numeric>
 #include <cstdint>
 
+#include "trace_format.h"
+
 namespace arcoll::placement {
 
 namespace {
@@ -110,12 +112,83 @@ Protocol protocol(const Dependencies &d, uint64_t rendezvous) {
   return p;
 }
 
-// Longest path of the happened-before graph with each message edge weighted by its send's cost.
-std::vector<double> paths(const Protocol &p, const std::vector<double> &cost) {
+// Seconds of one collective call from its virtual node to each member's exit, by comm rank (critical_path.hpp
+// "Collectives"): binomial trees from the root for bcast / scatter (down) and reduce / gather (up: the root
+// exits when the last subtree is in, the others when their subtree's data is sent), recursive doubling for
+// the others; each hop L + S / B of its route (S = the call's largest bytes).
+std::vector<double> call_times(const Dependencies::Call &c, const Topology &topo, const Mapping &map,
+                               std::vector<int> &route) {
+  const int p = static_cast<int>(c.members.size());
+  std::vector<double> t(p, 0.0);
+  if (p < 2) return t;
+  const int root = (c.root >= 0 && c.root < p) ? c.root : 0;
+  auto world = [&](int v) { return c.members[(v + root) % p]; };  // relative rank -> world rank
+  auto hop = [&](int a, int b) {
+    if (a == b) return 0.0;
+    double lat, bw;
+    route_of(topo, map, a, b, route, lat, bw);
+    return lat + static_cast<double>(c.bytes) / bw;
+  };
+  std::vector<double> rel(p, 0.0);
+  if (c.op == OP_BCAST || c.op == OP_SCATTER || c.op == OP_SCATTERV) {
+    for (int v = 1; v < p; ++v) rel[v] = rel[v & (v - 1)] + hop(world(v & (v - 1)), world(v));
+  } else if (c.op == OP_REDUCE || c.op == OP_GATHER || c.op == OP_GATHERV) {
+    for (int v = p - 1; v >= 1; --v) {
+      const int parent = v & (v - 1);
+      rel[parent] = std::max(rel[parent], rel[v] + hop(world(v), world(parent)));
+    }
+    for (int v = 1; v < p; ++v) rel[v] += hop(world(v), world(v & (v - 1)));
+  } else if (c.op >= OP_NEIGHBOR_ALLGATHER && c.op <= OP_NEIGHBOR_ALLTOALLW) {
+    return t;  // their sends to the out-neighbours are in the CCS
+  } else {
+    std::vector<double> next(p);
+    for (int mask = 1; mask < p; mask <<= 1) {
+      for (int v = 0; v < p; ++v)
+        next[v] = (v ^ mask) < p ? std::max(rel[v], rel[v ^ mask]) + hop(world(v), world(v ^ mask)) : rel[v];
+      rel.swap(next);
+    }
+  }
+  for (int v = 0; v < p; ++v) t[(v + root) % p] = rel[v];
+  return t;
+}
+
+// Per edge of `g`: the seconds of a collective call's exit edge to its member (call_times), 0 elsewhere.
+std::vector<double> coll_exit_weights(const Dependencies &d, const DepGraph &g, const Topology &topo,
+                                      const Mapping &map) {
+  std::vector<double> w(g.edges.size(), 0.0);
+  if (!topo.path_collectives) return w;
+  const uint64_t first_call = d.graph.rank_nodes();
+  std::vector<int> route(topo.max_route()), pos(d.graph.nranks(), -1);
+  std::size_t cached = SIZE_MAX;
+  std::vector<double> times;
+  for (std::size_t k = 0; k < g.edges.size(); ++k) {
+    const DepEdge &e = g.edges[k];
+    if (e.kind != DepKind::CollExit) continue;
+    const std::size_t call = e.from - first_call;
+    if (call >= d.calls.size()) continue;
+    const auto &c = d.calls[call];
+    if (!c.inside) continue;
+    if (call != cached) {
+      if (cached != SIZE_MAX)
+        for (int r : d.calls[cached].members) pos[r] = -1;
+      for (int i = 0; i < static_cast<int>(c.members.size()); ++i) pos[c.members[i]] = i;
+      times = call_times(c, topo, map, route);
+      cached = call;
+    }
+    const int r = static_cast<int>(std::upper_bound(g.base.begin(), g.base.end(), e.to) - g.base.begin()) - 1;
+    if (pos[r] >= 0) w[k] = times[pos[r]];
+  }
+  return w;
+}
+
+// Longest path of the happened-before graph with each message edge weighted by its send's cost and each
+// collective exit by `coll_w` (coll_exit_weights).
+std::vector<double> paths(const Protocol &p, const std::vector<double> &cost, const std::vector<double> &coll_w) {
   const DepGraph &dg = p.g;
   std::vector<double> edge_w(dg.edges.size(), 0.0), progress_w(dg.rank_nodes(), 0.0);
   for (std::size_t i = 0; i < dg.edges.size(); ++i)
     if (p.edge_send[i] >= 0) edge_w[i] = cost[p.edge_send[i]];
+    else if (i < coll_w.size()) edge_w[i] = coll_w[i];
   return longest_paths(dg, edge_w, progress_w, nullptr);
 }
 
@@ -165,8 +238,9 @@ std::vector<double> overlap_paths(const CommGraph &g, const Topology &topo, cons
   LinkActivity link;
   std::vector<double> coll(M);
   const Protocol proto = protocol(d, topo.rendezvous_bytes);
+  const std::vector<double> coll_w = coll_exit_weights(d, proto.g, topo, map);
   for (int it = 0; it < kOverlapIterations; ++it) {
-    const auto value = paths(proto, cost);
+    const auto value = paths(proto, cost, coll_w);
     for (std::size_t i = 0; i < M; ++i) {
       start[i] = proto.xnode[i] != UINT64_MAX ? value[proto.xnode[i]] - cost[i]
                                                : value[d.graph.node(d.msg[i].src, d.msg[i].step)];
@@ -182,16 +256,21 @@ std::vector<double> overlap_paths(const CommGraph &g, const Topology &topo, cons
       if (d.msg[i].src != d.msg[i].dst)
         cost[i] = 0.5 * cost[i] + 0.5 * (lat[i] + static_cast<double>(d.msg[i].bytes) * coll[i] / bw[i]);
   }
-  return paths(proto, cost);
+  return paths(proto, cost, coll_w);
 }
 
 }  // namespace
 
 double critical_path_time(const CommGraph &g, const Topology &topo, const Mapping &map, PathContention mode) {
   if (!g.deps) return -1;
-  const auto value = mode == PathContention::Overlap
-                         ? overlap_paths(g, topo, map)
-                         : paths(protocol(*g.deps, topo.rendezvous_bytes), set_costs(g, topo, map, mode == PathContention::Sets));
+  std::vector<double> value;
+  if (mode == PathContention::Overlap) {
+    value = overlap_paths(g, topo, map);
+  } else {
+    const Protocol proto = protocol(*g.deps, topo.rendezvous_bytes);
+    value = paths(proto, set_costs(g, topo, map, mode == PathContention::Sets),
+                  coll_exit_weights(*g.deps, proto.g, topo, map));
+  }
   return value.empty() ? 0.0 : *std::max_element(value.begin(), value.end());
 }
 

@@ -20,9 +20,28 @@
  *
  * (the seed-001 term of cost.hpp, collisions counted among the messages of
  * the same set; with Contention::Volume or Blend L + max over the route's
- * links of V(t,k) / B_k). Program order and collectives add nothing: the
- * trace does not say how long a rank computes, and the collectives' time is
- * not part of the point-to-point cost.
+ * links of V(t,k) / B_k). Program order adds nothing: the trace does not
+ * say how long a rank computes.
+ *
+ * Collectives (Topology::path_collectives, on unless `arcoll place
+ * --no-path-collectives`): a blocking collective call is a node every
+ * member enters (its step's node -> the call) and leaves (the call -> its
+ * next step's node) after the call's time on the mapping, by comm rank:
+ * bcast / scatter(v) a binomial tree down from the root (member v's time =
+ * the sum over the tree path root -> v of L + S / B), reduce / gather(v) a
+ * binomial tree up (the root leaves when its last subtree is in, another
+ * member after its subtree's data went to its parent), the others
+ * (allreduce, allgather, alltoall, barrier, scan, ...) recursive doubling
+ * (per round max(own, partner's) + L + S / B); S = the call's largest bytes
+ * over its members, L and B of the mapped route (no collisions). Only calls
+ * between point-to-point messages count: a member has a message in a step
+ * up to its entry step and one after it (setup barriers and the reductions
+ * that report results stay 0 s, as the workloads' timed regions leave them
+ * out). Without this the calls were barriers of 0 s, and ScaLAPACK LU's
+ * 22136 BLACS broadcasts and sums, which SMPI times with the replay, were
+ * missing: Spearman of the path with SMPI on the suite's scalapack_lu
+ * 0.63-0.94 -> 0.79-0.94 (placement/SUITE.md "Collectives on the critical
+ * path").
  *
  * Overlap: the sets say which messages may overlap, not which do; in a
  * pipeline a mapping that slows some messages shifts the stages and makes

@@ -68,6 +68,15 @@ struct Dependencies {
   DepGraph graph;
   std::vector<arcoll::trace::CcsEntry> msg;
   std::vector<uint32_t> set;
+  /** One blocking collective call: its virtual node is graph.rank_nodes() + its index. */
+  struct Call {
+    std::vector<int> members;  ///< comm rank -> world rank (empty: communicator unknown, 0 s)
+    int root = -1;             ///< comm rank, -1 if none
+    uint64_t bytes = 0;        ///< largest over the members (profiler/README.md)
+    int op = 0;                ///< arcoll_coll_op
+    bool inside = false;       ///< a member has point-to-point steps both up to its entry step and after it
+  };
+  std::vector<Call> calls;
 };
 
 /**

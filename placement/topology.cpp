@@ -109,6 +109,7 @@ void Topology::finalize(const TopologyParams &p) {
   max_route_ = std::max(has_sockets_ ? 2 : 1, 2 * maxd);
   contention = p.contention;
   rendezvous_bytes = p.rendezvous_bytes;
+  path_collectives = p.path_collectives;
 }
 
 int Topology::route_into(int p, int q, int *buf) const {

@@ -95,6 +95,9 @@ struct TopologyParams {
   /// waits for the receiver; critical_path.hpp "Rendezvous"); 0 = every message eager. Default 65536:
   /// SMPI's smpi/send-is-detached-thresh (MPI libraries' eager limits are 8-64 KiB over networks).
   uint64_t rendezvous_bytes = 65536;
+  /// The critical path charges the blocking collectives between a rank's point-to-point messages with
+  /// their tree's time on the mapping (critical_path.hpp "Collectives"); false: 0 s, a barrier only.
+  bool path_collectives = true;
 };
 
 /**
@@ -161,6 +164,7 @@ class Topology {
   int root = -1;
   Contention contention = Contention::Count;  ///< set by finalize() from TopologyParams
   uint64_t rendezvous_bytes = 65536;            ///< set by finalize() from TopologyParams
+  bool path_collectives = true;                 ///< set by finalize() from TopologyParams
 
   /** Vertex index by name, -1 if absent. */
   int find(const std::string &name) const;

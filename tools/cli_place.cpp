@@ -79,6 +79,7 @@ struct PlaceArgs {
   double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance, refined_margin = ap::kRefinedMargin;
   long max_evals = 0, max_step_evals = 0;
   uint64_t rendezvous_bytes = 65536;
+  bool no_path_collectives = false;
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   bool max_step_evals_given = false;  // else ap::kDefaultStepEvalsPerRank x ranks
   int random_starts = 0;
@@ -122,6 +123,7 @@ int run_place(const PlaceArgs &A) {
   apply_level(A.bw, "--bandwidth-gbps", 1e9 / 8, false, params);
   params.linkspeed_gbps = A.linkspeed;
   params.rendezvous_bytes = A.rendezvous_bytes;
+  params.path_collectives = !A.no_path_collectives;
   if (A.contention == "count") params.contention = ap::Contention::Count;
   else if (A.contention == "volume") params.contention = ap::Contention::Volume;
   else if (A.contention == "fluid") params.contention = ap::Contention::Fluid;
@@ -342,6 +344,10 @@ std::function<int()> add_place(CLI::App &app) {
                  "transfers by rendezvous, waiting for the receiver: the critical path's model "
                  "(placement/critical_path.hpp); 0 = every message eager; your MPI's eager limit "
                  "(SMPI: smpi/send-is-detached-thresh)")->capture_default_str();
+  pl->add_flag("--no-path-collectives", A->no_path_collectives,
+              "the critical path (placement/critical_path.hpp) counts the blocking collectives between a "
+              "rank's point-to-point messages as synchronisations of 0 s, not with their trees' times on the "
+              "mapping (the model before 2 Dec 2026)");
   pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
   pl->add_option("--rank", A->rank,
                  "with --strategy best and --contention count: rank the stages by the blend model's time (blend; "

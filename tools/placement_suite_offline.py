@@ -18,9 +18,10 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       blend_margin_0.05 is it since the twenty-fourth session (the same, the refined row written only when its
       blend cost is more than 5 % below the next ranked row's: place.hpp SecondOpinion, --refined-margin).
 
-  placement_suite_offline.py fidelity DIR [--build B]
-      Spearman of the count model, the blend model and the overlap critical path with the SMPI time over
-      each workload's fidelity mappings (the suite's Spearman column, with the path added).
+  placement_suite_offline.py fidelity DIR [--build B] [--place-args ARGS]
+      Spearman of the count model, the blend model and the critical paths (count-model collisions, time
+      overlap) with the SMPI time over each workload's fidelity mappings (the suite's Spearman column, with
+      the paths added), and per model the cells at >= 0.9; ARGS go to `arcoll place --evaluate`.
 
   placement_suite_offline.py pairs DIR [--gap G]
       Of the pairs of fidelity mappings whose SMPI times differ by more than G (default 0.05: the chooser's
@@ -245,9 +246,13 @@ def mapping_file(pt):
 
 
 def fidelity(a):
-    """Spearman of the count model, the blend model and the overlap critical path with the SMPI time over
-    every mapping of each workload's fidelity set (the strategies', the picks' and the random ones)."""
+    """Spearman of the count model, the blend model and the two critical paths (count-model collisions,
+    time overlap) with the SMPI time over every mapping of each workload's fidelity set (the strategies',
+    the picks' and the random ones), and per model the cells at >= 0.9. a.place_args go to every
+    `arcoll place --evaluate` (e.g. --no-path-collectives: the paths without the collectives' times)."""
     d = load_suite(a.dir)
+    models = ("count", "blend", "path", "overlap path")
+    passed, cells = {m: 0 for m in models}, 0
     for setting, ws in d.items():
         machine = setting.replace("-random", "")
         for w, res in ws.items():
@@ -255,18 +260,27 @@ def fidelity(a):
             if len(pts) < 3:
                 continue
             trace = os.path.join(a.dir, machine, w + ".arctrace")
-            cpo = []
-            for pt in pts:
-                cpo.append(evaluate(a.arcoll, machine, trace, os.path.join(a.dir, setting, w, mapping_file(pt)),
-                                    key="critical_path_overlap_s"))
+            ev = [evaluate(a.arcoll, machine, trace, os.path.join(a.dir, setting, w, mapping_file(pt)),
+                           *a.place_args.split(), key=None) for pt in pts]
             sim = [pt["sim_s"] for pt in pts]
             if len(set(sim)) < 2:
                 print(f"{setting:14s} {w:18s} n={len(pts):2d} SMPI time equal on all")
                 continue
-            rho = lambda x: spearman(x, sim)
-            path = f"{rho(cpo):5.2f}" if min(cpo) >= 0 else "    -"
-            print(f"{setting:14s} {w:18s} n={len(pts):2d} Spearman count {rho([p['model_s'] for p in pts]):5.2f} "
-                  f"blend {rho([p['model_blend_s'] for p in pts]):5.2f} overlap path {path}")
+            cells += 1
+            values = {"count": [p["model_s"] for p in pts], "blend": [p["model_blend_s"] for p in pts],
+                      "path": [e["critical_path_s"] for e in ev],
+                      "overlap path": [e["critical_path_overlap_s"] for e in ev]}
+            shown = []
+            for m in models:
+                if min(values[m]) < 0:  # no dependency graph: no path
+                    shown.append(f"{m} {'-':>5s}")
+                    continue
+                rho = spearman(values[m], sim)
+                passed[m] += rho >= 0.9
+                shown.append(f"{m} {rho:5.2f}")
+            print(f"{setting:14s} {w:18s} n={len(pts):2d} Spearman " + " ".join(shown))
+    print(f"cells >= 0.9 of {cells}: " + ", ".join(f"{m} {passed[m]}" for m in models) +
+          (f" ({a.place_args})" if a.place_args else ""))
 
 
 def pairs(a):
@@ -355,6 +369,8 @@ def main():
     ap.add_argument("--cfg", action="append", default=[], help="retest: a SimGrid option (repeatable)")
     ap.add_argument("--cells", default="", help="retest: SETTING:WORKLOAD,... (default: every cell)")
     ap.add_argument("--sim-timeout", type=int, default=900, help="retest: seconds per SMPI run (as the suite's)")
+    ap.add_argument("--place-args", default="",
+                    help="fidelity: more `arcoll place --evaluate` options (--place-args=\"--no-path-collectives\")")
     ap.add_argument("--args", default="",
                     help="retest: more workload arguments (--args=\"-only colls\" for trace_replay: write it with =)")
     a = ap.parse_args()
