@@ -117,6 +117,27 @@ std::vector<Dependencies::Call> dependency_calls(const arcoll::trace::Trace &tra
   return calls;
 }
 
+// Dependencies::exit_member: the comm rank each CollExit edge leads to (its call's node is
+// g.rank_nodes() + the call's index, its target a node of the member's own).
+std::vector<int> exit_members(const DepGraph &g, const std::vector<Dependencies::Call> &calls) {
+  std::vector<int> out(g.edges.size(), -1);
+  std::vector<std::vector<std::size_t>> by_call(calls.size());
+  for (std::size_t k = 0; k < g.edges.size(); ++k)
+    if (g.edges[k].kind == DepKind::CollExit && g.edges[k].from - g.rank_nodes() < calls.size())
+      by_call[g.edges[k].from - g.rank_nodes()].push_back(k);
+  std::vector<int> pos(g.nranks(), -1);
+  for (std::size_t c = 0; c < calls.size(); ++c) {
+    const auto &m = calls[c].members;
+    for (int i = 0; i < static_cast<int>(m.size()); ++i) pos[m[i]] = i;
+    for (std::size_t k : by_call[c]) {
+      const int r = static_cast<int>(std::upper_bound(g.base.begin(), g.base.end(), g.edges[k].to) - g.base.begin()) - 1;
+      out[k] = pos[r];
+    }
+    for (int r : m) pos[r] = -1;
+  }
+  return out;
+}
+
 }  // namespace
 
 CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOptions &opt) {
@@ -143,6 +164,7 @@ CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOpt
     deps->graph = build_dep_graph(g.nranks, trace.ccs, trace.recvs, colls);
     deps->msg = trace.ccs;
     deps->calls = dependency_calls(trace, g.nranks);
+    deps->exit_member = exit_members(deps->graph, deps->calls);
     Levels lv = message_levels(deps->graph, trace.ccs);
     set_of = std::move(lv.of_send);
     g.by_levels = true;

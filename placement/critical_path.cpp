@@ -158,25 +158,14 @@ std::vector<double> coll_exit_weights(const Dependencies &d, const DepGraph &g, 
   std::vector<double> w(g.edges.size(), 0.0);
   if (!topo.path_collectives) return w;
   const uint64_t first_call = d.graph.rank_nodes();
-  std::vector<int> route(topo.max_route()), pos(d.graph.nranks(), -1);
-  std::size_t cached = SIZE_MAX;
-  std::vector<double> times;
-  for (std::size_t k = 0; k < g.edges.size(); ++k) {
-    const DepEdge &e = g.edges[k];
-    if (e.kind != DepKind::CollExit) continue;
-    const std::size_t call = e.from - first_call;
-    if (call >= d.calls.size()) continue;
-    const auto &c = d.calls[call];
-    if (!c.inside) continue;
-    if (call != cached) {
-      if (cached != SIZE_MAX)
-        for (int r : d.calls[cached].members) pos[r] = -1;
-      for (int i = 0; i < static_cast<int>(c.members.size()); ++i) pos[c.members[i]] = i;
-      times = call_times(c, topo, map, route);
-      cached = call;
-    }
-    const int r = static_cast<int>(std::upper_bound(g.base.begin(), g.base.end(), e.to) - g.base.begin()) - 1;
-    if (pos[r] >= 0) w[k] = times[pos[r]];
+  std::vector<int> route(topo.max_route());
+  std::vector<std::vector<double>> times(d.calls.size());  // each call's, computed once
+  for (std::size_t k = 0; k < d.exit_member.size() && k < g.edges.size(); ++k) {
+    if (d.exit_member[k] < 0) continue;
+    const std::size_t call = g.edges[k].from - first_call;
+    if (!d.calls[call].inside) continue;
+    if (times[call].empty()) times[call] = call_times(d.calls[call], topo, map, route);
+    w[k] = times[call][d.exit_member[k]];
   }
   return w;
 }

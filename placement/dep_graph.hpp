@@ -77,6 +77,9 @@ struct Dependencies {
     bool inside = false;       ///< a member has point-to-point steps both up to its entry step and after it
   };
   std::vector<Call> calls;
+  /** Per edge of `graph`: for a CollExit edge the comm rank of the member it leads to in its call's
+   *  `members`, -1 elsewhere (or when the member is not in them). */
+  std::vector<int> exit_member;
 };
 
 /**
