@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 #include <cstdint>
 
 #include "trace_format.h"
@@ -58,8 +59,8 @@ std::vector<double> set_costs(const CommGraph &g, const Topology &topo, const Ma
 
 // The happened-before graph with the rendezvous protocol's waits (critical_path.hpp "Rendezvous"): per
 // send entry of messages of at least `rendezvous` bytes (on average) sent by blocking calls, a virtual node X_i = the end of its
-// transfer, which starts when the sender is there (after its earlier such sends of the step, in entry
-// order) and the receiver is in the step it receives in: edges prev -> X_i and (dst, b) -> X_i weighted
+// transfer, which starts when the sender is there (after its earlier such sends of the step, in the order
+// the profiler wrote them: CcsEntry::order) and the receiver is in the step it receives in: edges prev -> X_i and (dst, b) -> X_i weighted
 // by the send's cost, X_i -> (dst, b + 1) and, after the step's last one, X_i -> (src, a + 1).
 struct Protocol {
   DepGraph g;
@@ -88,7 +89,13 @@ Protocol protocol(const Dependencies &d, uint64_t rendezvous) {
     if (last_x != UINT64_MAX && g.node(last_src, last_step + 1) < g.base[last_src + 1])
       add(last_x, g.node(last_src, last_step + 1), -1);
   };
-  for (std::size_t i = 0; i < d.msg.size(); ++i) {
+  std::vector<std::size_t> by_order(d.msg.size());  // (step, src, order): each sender's sends in its order
+  std::iota(by_order.begin(), by_order.end(), std::size_t{0});
+  std::stable_sort(by_order.begin(), by_order.end(), [&](std::size_t a, std::size_t b) {
+    const auto &x = d.msg[a], &y = d.msg[b];
+    return std::tie(x.step, x.src, x.order) < std::tie(y.step, y.src, y.order);
+  });
+  for (std::size_t i : by_order) {
     const auto &e = d.msg[i];
     // per message: an entry sums a step's messages to one destination
     if (e.src == e.dst || e.blocking == 0 || e.bytes / std::max<uint64_t>(1, e.count) < rendezvous ||

@@ -61,7 +61,9 @@
  * 65536: SMPI's smpi/send-is-detached-thresh) waits for its receiver: its
  * transfer starts when the sender is there and the receiver has reached the
  * step it receives in, the sender's blocking sends of one step go one after
- * another (in the trace's order: by destination rank), and the sender's next
+ * another (in the order of their first messages in the step, as the profiler
+ * writes them: CcsEntry::order; until 2 Dec 2026 by destination rank), and
+ * the sender's next
  * step waits for the last. A pipeline of such sends (a wavefront of
  * MPI_Recv / MPI_Send of 64 KiB) then couples every rank to its successors;
  * a mapping that puts more of the pipeline's edges on the network lengthens

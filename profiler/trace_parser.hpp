@@ -76,6 +76,9 @@ class Parser {
   std::vector<std::string> callsites_;  // per section
   std::size_t first_coll_ = 0;          // index in t_.colls of this section's first event
   uint64_t ncoll_ = 0, nccs_ = 0;
+  int ccs_rank_ = -1;                   // CcsEntry::order: the section and step being counted, and the count
+  uint64_t ccs_step_ = 0;
+  uint32_t ccs_order_ = 0;
   std::vector<double> raw_entry_, raw_exit_;  // local times of this section
   bool clock_seen_ = false;
   ClockModel clock_;

@@ -186,6 +186,7 @@ Trace Parser::finish() {
         merged.back().bytes += c.bytes;
         merged.back().count += c.count;
         merged.back().blocking += c.blocking;
+        merged.back().order = std::min(merged.back().order, c.order);  // a step flushed in pieces
       } else {
         merged.push_back(c);
       }

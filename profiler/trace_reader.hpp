@@ -67,6 +67,10 @@ struct CcsEntry {
   uint64_t bytes;
   uint32_t count;
   uint32_t blocking = 0;  ///< sends: how many of the `count` a blocking call sent (arcoll_rec_ccs::blocking)
+  /// Sends: the entry's place among its sender's entries of the step as the profiler wrote them (in the
+  /// order of each destination's first message in the step: profiler/recorder_state.cpp), 0-based; 0 in
+  /// receives. The entries themselves are sorted by (step, src, dst).
+  uint32_t order = 0;
 };
 
 struct Communicator {

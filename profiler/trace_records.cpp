@@ -147,7 +147,8 @@ void Parser::record(uint32_t type, uint64_t roff, uint64_t p, uint32_t len, int 
       if (c.dst < 0 || c.dst >= t_.nranks)
         fail(roff, "RT_CCS destination rank " + std::to_string(c.dst) + " out of range [0, " +
                        std::to_string(t_.nranks) + ")");
-      t_.ccs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count, std::min(c.blocking, c.count)});
+      if (ccs_rank_ != cur_ || ccs_step_ != c.step) ccs_rank_ = cur_, ccs_step_ = c.step, ccs_order_ = 0;
+      t_.ccs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count, std::min(c.blocking, c.count), ccs_order_++});
       nccs_++;
       break;
     }

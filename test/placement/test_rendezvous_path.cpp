@@ -52,6 +52,23 @@ TEST(RendezvousPath, BlockingSendsWaitForTheReceiverAndForEachOther) {
   }
 }
 
+TEST(RendezvousPath, BlockingSendsFollowTheRecordedOrder) {
+  // The same sends, rank 0's to rank 2 recorded first (CcsEntry::order): it leaves at once, and the one to
+  // rank 1, which waits for rank 1 to be in its step, follows it - the chain is c2 + c1 when rank 1 is
+  // there earlier (c0 < c2), not c0 + c1 + c2 as in destination order.
+  Trace tr = late_receiver(1);
+  tr.ccs[0].order = 1, tr.ccs[1].order = 0;
+  const CommGraph g = tracefix::by_levels(tr);
+  const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3);
+  const Mapping m{0, 1, 2};
+  auto c = [&](int a, int b, uint64_t bytes) { return t.latency(m[a], m[b]) + bytes / t.bandwidth(m[a], m[b]); };
+  const double c0 = c(2, 1, 100), c1 = c(0, 1, kBig), c2 = c(0, 2, kBig);
+  ASSERT_LT(c0, c2);
+  EXPECT_NEAR(critical_path_time(g, t, m, PathContention::Free), c2 + c1, 1e-15);
+  EXPECT_LT(critical_path_time(g, t, m, PathContention::Free),
+            critical_path_time(tracefix::by_levels(late_receiver(1)), t, m, PathContention::Free));
+}
+
 TEST(RendezvousPath, NonblockingSendsDoNotWait) {
   const CommGraph blocking = tracefix::by_levels(late_receiver(1)), isend = tracefix::by_levels(late_receiver(0));
   const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3);

@@ -302,6 +302,35 @@ TEST(TraceReader, ReceivesAreReadMergedAndSummarised) {
   EXPECT_NE(os.str().find("4 receives recorded"), std::string::npos) << os.str();
 }
 
+TEST(TraceReader, KeepsEachSendersOrderWithinAStep) {
+  // Rank 0 wrote step 0's sends in first-message order (to 2, then 1, then - a second piece of the step,
+  // its table flushed - 2 again and 3) and step 1's to 3: CcsEntry::order counts per sender and step, a
+  // merged entry keeps its first place; the entries stay sorted by (step, src, dst).
+  Bytes b;
+  b.header(4);
+  b.begin(0);
+  b.ccs(0, 0, 2, 10);
+  b.ccs(0, 0, 1, 20);
+  b.ccs(0, 0, 2, 5);
+  b.ccs(0, 0, 3, 1);
+  b.ccs(1, 0, 3, 7);
+  b.end(0, 5);
+  for (int r = 1; r < 4; ++r) {
+    b.begin(r, "n" + std::to_string(r));
+    b.end(0, 0);
+  }
+  Trace t = Trace::read(write_file("send_order", b));
+  ASSERT_EQ(t.ccs.size(), 4u);
+  const int dst[] = {1, 2, 3, 3};
+  const uint32_t order[] = {1, 0, 3, 0};
+  const uint64_t bytes[] = {20, 15, 1, 7};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(t.ccs[i].dst, dst[i]) << i;
+    EXPECT_EQ(t.ccs[i].order, order[i]) << i;
+    EXPECT_EQ(t.ccs[i].bytes, bytes[i]) << i;
+  }
+}
+
 TEST(TraceReader, ReceiveInAnotherRanksSectionOrFromAMissingRank) {
   Bytes b;
   b.header(2);
