@@ -165,7 +165,9 @@ typedef struct {
   uint32_t pad;
 } arcoll_rec_coll;
 
-/** Point-to-point traffic from this rank to one destination in one step (32 bytes). */
+/** Point-to-point traffic from this rank to one destination in one step (32 bytes). A step's RT_CCS
+ *  records are written in the order of each destination's first message in the step (the reader's
+ *  CcsEntry::order); a step may be written in several pieces (the recorder's table full). */
 typedef struct {
   uint64_t step;      /**< communication step of the sender */
   int32_t src;        /**< world rank of the sender (this rank) */
