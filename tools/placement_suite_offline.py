@@ -268,8 +268,8 @@ def fidelity(a):
                 continue
             cells += 1
             values = {"count": [p["model_s"] for p in pts], "blend": [p["model_blend_s"] for p in pts],
-                      "path": [e["critical_path_s"] for e in ev],
-                      "overlap path": [e["critical_path_overlap_s"] for e in ev]}
+                      "path": [e.get("critical_path_s", -1.0) for e in ev],
+                      "overlap path": [e.get("critical_path_overlap_s", -1.0) for e in ev]}
             shown = []
             for m in models:
                 if min(values[m]) < 0:  # no dependency graph: no path
