@@ -45,10 +45,12 @@ def main():
             sim = [p["sim_s"] for p in pts]
             if len(pts) < 3 or len(set(sim)) < 2:
                 continue
-            cells += 1
             trace = os.path.join(d, machine, w + ".arctrace")
             path = [evaluate(ARCOLL, machine, trace, os.path.join(d, setting, w, mapping_file(p)), key="critical_path_s")
                     for p in pts]
+            if min(path) < 0:  # a trace without a dependency graph has no path
+                continue
+            cells += 1
             for name, v in combos(w, [p["model_blend_s"] for p in pts], path).items():
                 rho = spearman(v, sim)
                 ok[name] = ok.get(name, 0) + (rho >= 0.9)
