@@ -79,14 +79,23 @@ void model_collective(std::vector<Step> &out, uint64_t &next_id, const std::vect
   }
 }
 
+// Communicator id -> its members (comm rank -> world rank) as the trace lists them, and MPI_COMM_WORLD
+// (id 0) as 0..nranks-1 when the trace does not list it.
+std::map<uint64_t, std::vector<int>> comm_members(const arcoll::trace::Trace &trace, int nranks) {
+  std::map<uint64_t, std::vector<int>> comms;
+  for (auto &c : trace.comms) comms[c.id] = c.world_ranks;
+  if (!comms.count(0)) {
+    std::vector<int> world(nranks);
+    for (int i = 0; i < nranks; ++i) world[i] = i;
+    comms[0] = world;
+  }
+  return comms;
+}
+
 // The blocking collective calls in the order build_dep_graph numbers their virtual nodes (first seen in
 // trace.colls), with their members, root, largest bytes and operation.
 std::vector<Dependencies::Call> dependency_calls(const arcoll::trace::Trace &trace, int nranks) {
-  std::map<uint64_t, const std::vector<int> *> comms;
-  for (auto &c : trace.comms) comms[c.id] = &c.world_ranks;
-  std::vector<int> world(nranks);  // MPI_COMM_WORLD (id 0), when the trace lists no communicators
-  for (int r = 0; r < nranks; ++r) world[r] = r;
-  comms.emplace(0, &world);
+  const auto comms = comm_members(trace, nranks);
   // Each rank's first and last step with a point-to-point message (sent or received).
   std::vector<uint64_t> first(nranks, UINT64_MAX), last(nranks, 0);
   for (auto *v : {&trace.ccs, &trace.recvs})
@@ -104,8 +113,8 @@ std::vector<Dependencies::Call> dependency_calls(const arcoll::trace::Trace &tra
       Dependencies::Call call;
       auto m = comms.find(c.comm_id);
       if (m != comms.end() &&
-          std::all_of(m->second->begin(), m->second->end(), [&](int r) { return r >= 0 && r < nranks; }))
-        call.members = *m->second;
+          std::all_of(m->second.begin(), m->second.end(), [&](int r) { return r >= 0 && r < nranks; }))
+        call.members = m->second;
       call.root = c.root;
       call.op = c.op;
       calls.push_back(std::move(call));
@@ -205,13 +214,7 @@ CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOpt
       std::get<1>(t) = c.root;
       std::get<2>(t) = std::max(std::get<2>(t), c.bytes);
     }
-    std::map<uint64_t, std::vector<int>> comms;
-    for (auto &c : trace.comms) comms[c.id] = c.world_ranks;
-    if (!comms.count(0)) {
-      std::vector<int> world(g.nranks);
-      for (int i = 0; i < g.nranks; ++i) world[i] = i;
-      comms[0] = world;
-    }
+    const auto comms = comm_members(trace, g.nranks);
     for (auto &[key, t] : calls) {
       auto it = comms.find(key.first);
       if (it == comms.end()) continue;
