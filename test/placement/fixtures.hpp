@@ -34,6 +34,11 @@ inline Topology make(const std::string &conf, const std::string &hostfile, int n
   return t;
 }
 
+// Seconds of one message of `bytes` from rank a to rank b alone on its route under mapping m: L + S / B.
+inline double msg_time(const Topology &t, const Mapping &m, int a, int b, double bytes) {
+  return t.latency(m[a], m[b]) + bytes / t.bandwidth(m[a], m[b]);
+}
+
 // 8 hosts (n1..n8) x 4 slots under 2 leaves and a top switch, round_params(), count model: 32 ranks.
 inline Topology eight_nodes() {
   const char *conf = "SwitchName=l1 Nodes=n[1-4]\nSwitchName=l2 Nodes=n[5-8]\nSwitchName=top Switches=l[1-2]\n";

@@ -48,9 +48,7 @@ Trace between(int op, bool trailing) {
 struct Case {
   Topology topo;
   Mapping map;
-  double hop(int a, int b, uint64_t bytes) const {
-    return topo.latency(map[a], map[b]) + static_cast<double>(bytes) / topo.bandwidth(map[a], map[b]);
-  }
+  double hop(int a, int b, uint64_t bytes) const { return fixtures::msg_time(topo, map, a, b, bytes); }
 };
 
 Case on_two_leaves(const Mapping &m, bool path_collectives = true) {

@@ -40,7 +40,7 @@ TEST(RendezvousPath, BlockingSendsWaitForTheReceiverAndForEachOther) {
     TopologyParams p = fixtures::round_params();
     p.rendezvous_bytes = threshold;
     const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3, p);
-    auto c = [&](int a, int b, uint64_t bytes) { return t.latency(m[a], m[b]) + bytes / t.bandwidth(m[a], m[b]); };
+    auto c = [&](int a, int b, uint64_t bytes) { return fixtures::msg_time(t, m, a, b, bytes); };
     const double c0 = c(2, 1, 100), c1 = c(0, 1, kBig), c2 = c(0, 2, kBig);
     const bool rendezvous = threshold != 0 && threshold <= kBig;
     // Eager: each message leaves at its sender's step; the longest chain is one big message.
@@ -61,7 +61,7 @@ TEST(RendezvousPath, BlockingSendsFollowTheRecordedOrder) {
   const CommGraph g = tracefix::by_levels(tr);
   const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3);
   const Mapping m{0, 1, 2};
-  auto c = [&](int a, int b, uint64_t bytes) { return t.latency(m[a], m[b]) + bytes / t.bandwidth(m[a], m[b]); };
+  auto c = [&](int a, int b, uint64_t bytes) { return fixtures::msg_time(t, m, a, b, bytes); };
   const double c0 = c(2, 1, 100), c1 = c(0, 1, kBig), c2 = c(0, 2, kBig);
   ASSERT_LT(c0, c2);
   EXPECT_NEAR(critical_path_time(g, t, m, PathContention::Free), c2 + c1, 1e-15);
@@ -73,12 +73,12 @@ TEST(RendezvousPath, NonblockingSendsDoNotWait) {
   const CommGraph blocking = tracefix::by_levels(late_receiver(1)), isend = tracefix::by_levels(late_receiver(0));
   const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3);
   const Mapping m{0, 1, 2};
-  const double c1 = t.latency(0, 1) + kBig / t.bandwidth(0, 1), c2 = t.latency(0, 2) + kBig / t.bandwidth(0, 2);
+  const double c1 = fixtures::msg_time(t, m, 0, 1, kBig), c2 = fixtures::msg_time(t, m, 0, 2, kBig);
   EXPECT_NEAR(critical_path_time(isend, t, m, PathContention::Free), std::max(c1, c2), 1e-15);
   EXPECT_GT(critical_path_time(blocking, t, m, PathContention::Free), c1 + c2);
   // The overlap schedule starts each transfer where the path does: the rendezvous transfers follow each
   // other on rank 0's link (no overlap, the free costs), the eager ones share it (slower than alone).
-  const double c0 = t.latency(2, 1) + 100.0 / t.bandwidth(2, 1);
+  const double c0 = fixtures::msg_time(t, m, 2, 1, 100);
   EXPECT_NEAR(critical_path_time(blocking, t, m, PathContention::Overlap), c0 + c1 + c2, 1e-12);
   EXPECT_GT(critical_path_time(isend, t, m, PathContention::Overlap), std::max(c1, c2) * 1.01);
 }
