@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "comm_graph.hpp"
+#include "step_cost.hpp"
 #include "topology.hpp"
 
 namespace fixtures {
