@@ -43,7 +43,8 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       distinct strategy mappings.
 
 Used for placement/SUITE.md ("Dependency levels", "Where the default misses"). SMPI times come from the
-suite's <DIR>/suite.json and its *.smpi.log files; blend costs are cached in <DIR>/offline-cache.json.
+suite's <DIR>/suite.json and its *.smpi.log files; blend costs and paths are cached in <DIR>/offline-cache.json,
+keyed by the arcoll binary's SHA-256 (another binary starts it again).
 """
 import argparse
 import glob
@@ -89,6 +90,16 @@ def evaluate(arcoll, machine, trace, mapping, *extra, key="time_s"):
     return ev if key is None else ev.get(key, -1.0)
 
 
+def binary_digest(path):
+    """SHA-256 of the arcoll binary at `path` (the offline cache's key); exits naming it when unreadable."""
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError as e:
+        sys.exit(f"placement_suite_offline: cannot read the arcoll binary {path} ({e}); build it "
+                 "(cmake --build build --target arcoll_cli) or pass --build")
+
+
 def sets(a):
     for machine in ("seed001", "node16", "fattree1024"):
         for trace in sorted(glob.glob(os.path.join(a.dir, machine, "*.arctrace"))):
@@ -110,6 +121,9 @@ def rules(a):
     d = load_suite(a.dir)
     cache_path = os.path.join(a.dir, "offline-cache.json")
     cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
+    binary = binary_digest(a.arcoll)
+    if cache.get("arcoll") != binary:  # another arcoll binary: its paths may differ (e.g. before 2 Dec 2026)
+        cache = {"arcoll": binary}
     total, n = {}, 0
     for setting, ws in d.items():
         machine = setting.replace("-random", "")
@@ -118,14 +132,12 @@ def rules(a):
             for r in ROWS:
                 key = f"{setting}/{w}/{r}"
                 trace, mp = os.path.join(a.dir, machine, w + ".arctrace"), os.path.join(a.dir, setting, w, r + ".hosts")
-                if key not in cache:
+                if key not in cache:  # the blend model's time; the paths of the machine's own model, one report
                     cache[key] = evaluate(a.arcoll, machine, trace, mp, "--contention", "blend")
-                if key + "/cp" not in cache:
-                    cache[key + "/cp"] = evaluate(a.arcoll, machine, trace, mp, key="critical_path_s")
-                if key + "/cpo" not in cache:
-                    cache[key + "/cpo"] = evaluate(a.arcoll, machine, trace, mp, key="critical_path_overlap_s")
-                if key + "/cpf" not in cache:
-                    cache[key + "/cpf"] = evaluate(a.arcoll, machine, trace, mp, key="critical_path_free_s")
+                    ev = evaluate(a.arcoll, machine, trace, mp, key=None)
+                    for suffix, k in (("cp", "critical_path_s"), ("cpo", "critical_path_overlap_s"),
+                                      ("cpf", "critical_path_free_s")):
+                        cache[f"{key}/{suffix}"] = ev.get(k, -1.0)
             c = lambda r: rows[r]["model_s"]
             b = lambda r: cache[f"{setting}/{w}/{r}"]
             hb = lambda r: rows[r]["hop_bytes"]
