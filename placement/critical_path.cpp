@@ -6,30 +6,30 @@
 #include <tuple>
 #include <cstdint>
 
+#include "path_protocol.hpp"
+#include "path_replay.hpp"
 #include "trace_format.h"
 
 namespace arcoll::placement {
 
 namespace {
 
-// Route of a message: latency (s), bottleneck bandwidth (B/s), the links into `route`; returns their number.
-int route_of(const Topology &topo, const Mapping &map, int src, int dst, std::vector<int> &route, double &lat,
-             double &bw) {
-  const int n = topo.route_into(map[src], map[dst], route.data());
-  const Topology::RouteLB lb = topo.route_lb(route.data(), n);
-  lat = lb.latency_s, bw = lb.bandwidth_Bps;
-  return n;
-}
+using path::coll_exit_weights;
+using path::protocol;
+using path::Protocol;
+using path::route_of;
 
 // Seconds of every send entry: the seed-001 term with the collisions of its set (Sets; Volume / Blend: the
 // bytes on the route's busiest link), or alone on its route (Free). Self-messages: 0.
-std::vector<double> set_costs(const CommGraph &g, const Topology &topo, const Mapping &map, bool collide) {
+std::vector<double> set_costs(const CommGraph &g, const Topology &topo, const Mapping &map, bool collide,
+                              std::vector<double> &lats) {
   const Dependencies &d = *g.deps;
   const bool volume = topo.contention == Contention::Volume || topo.contention == Contention::Blend;
   std::vector<std::size_t> idx(d.msg.size());
   std::iota(idx.begin(), idx.end(), std::size_t{0});
   std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return d.set[a] < d.set[b]; });
   std::vector<double> cost(d.msg.size(), 0.0), vload(topo.links.size(), 0.0);
+  lats.assign(d.msg.size(), 0.0);
   std::vector<int> load(topo.links.size(), 0), route(topo.max_route());
   auto touch = [&](const Message &m, int sign) {  // the set's messages on the links
     const int n = topo.route_into(map[m.src], map[m.dst], route.data());
@@ -50,6 +50,7 @@ std::vector<double> set_costs(const CommGraph &g, const Topology &topo, const Ma
         if (volume) vt = std::max(vt, vload[route[k]] / topo.links[route[k]].bandwidth_Bps);
       }
       cost[idx[a]] = lat + (volume && collide ? vt : static_cast<double>(e.bytes) * coll / bw);
+      lats[idx[a]] = lat;
     }
     if (collide)
       for (auto &m : g.steps[t].msgs) touch(m, -1);
@@ -57,134 +58,22 @@ std::vector<double> set_costs(const CommGraph &g, const Topology &topo, const Ma
   return cost;
 }
 
-// The happened-before graph with the rendezvous protocol's waits (critical_path.hpp "Rendezvous"): per
-// send entry of messages of at least `rendezvous` bytes (on average) sent by blocking calls, a virtual node X_i = the end of its
-// transfer, which starts when the sender is there (after its earlier such sends of the step, in the order
-// the profiler wrote them: CcsEntry::order) and the receiver is in the step it receives in: edges prev -> X_i and (dst, b) -> X_i weighted
-// by the send's cost, X_i -> (dst, b + 1) and, after the step's last one, X_i -> (src, a + 1).
-struct Protocol {
-  DepGraph g;
-  std::vector<int64_t> edge_send;  // per edge of g: the send entry whose cost weighs it, or -1 (0 s)
-  std::vector<uint64_t> xnode;     // per send entry: X_i, or UINT64_MAX (eager, or not blocking)
-};
+// Seconds of an edge that waits for `share` of a send entry's transfer: its latency and that part of the rest.
+double part(double cost, double lat, double share) { return share >= 1.0 ? cost : lat + (cost - lat) * share; }
 
-Protocol protocol(const Dependencies &d, uint64_t rendezvous) {
-  Protocol p{d.graph, {}, std::vector<uint64_t>(d.msg.size(), UINT64_MAX)};
-  DepGraph &g = p.g;
-  p.edge_send.assign(g.edges.size(), -1);
-  std::vector<std::vector<std::size_t>> edges_of(d.msg.size());
-  for (std::size_t k = 0; k < g.edges.size(); ++k)
-    if (g.edges[k].kind == DepKind::Message) {
-      p.edge_send[k] = static_cast<int64_t>(g.edges[k].send);
-      edges_of[g.edges[k].send].push_back(k);
-    }
-  if (rendezvous == 0) return p;
-  auto add = [&](uint64_t from, uint64_t to, int64_t send) {
-    g.edges.push_back({from, to, DepKind::Message, send >= 0 ? static_cast<uint64_t>(send) : 0});
-    p.edge_send.push_back(send);
-  };
-  int last_src = -1;
-  uint64_t last_step = 0, last_x = UINT64_MAX;
-  auto close = [&]() {  // the sender's next step waits for its last transfer of the step
-    if (last_x != UINT64_MAX && g.node(last_src, last_step + 1) < g.base[last_src + 1])
-      add(last_x, g.node(last_src, last_step + 1), -1);
-  };
-  std::vector<std::size_t> by_order(d.msg.size());  // (step, src, order): each sender's sends in its order
-  std::iota(by_order.begin(), by_order.end(), std::size_t{0});
-  std::stable_sort(by_order.begin(), by_order.end(), [&](std::size_t a, std::size_t b) {
-    const auto &x = d.msg[a], &y = d.msg[b];
-    return std::tie(x.step, x.src, x.order) < std::tie(y.step, y.src, y.order);
-  });
-  for (std::size_t i : by_order) {
-    const auto &e = d.msg[i];
-    // per message: an entry sums a step's messages to one destination
-    if (e.src == e.dst || e.blocking == 0 || e.bytes / std::max<uint64_t>(1, e.count) < rendezvous ||
-        edges_of[i].empty())
-      continue;
-    if (e.src != last_src || e.step != last_step) {
-      close();
-      last_src = e.src, last_step = e.step, last_x = UINT64_MAX;
-    }
-    const uint64_t x = g.nnodes++;
-    p.xnode[i] = x;
-    add(last_x != UINT64_MAX ? last_x : g.node(e.src, e.step), x, static_cast<int64_t>(i));
-    for (std::size_t k : edges_of[i]) {
-      const uint64_t to = g.edges[k].to;
-      add(to - 1, x, static_cast<int64_t>(i));
-      add(x, to, -1);
-    }
-    last_x = x;
-  }
-  close();
-  return p;
-}
-
-// Seconds of one collective call from its virtual node to each member's exit, by comm rank (critical_path.hpp
-// "Collectives"): binomial trees from the root for bcast / scatter (down) and reduce / gather (up: the root
-// exits when the last subtree is in, the others when their subtree's data is sent), recursive doubling for
-// the others; each hop L + S / B of its route (S = the call's largest bytes).
-std::vector<double> call_times(const Dependencies::Call &c, const Topology &topo, const Mapping &map,
-                               std::vector<int> &route) {
-  const int p = static_cast<int>(c.members.size());
-  std::vector<double> t(p, 0.0);
-  if (p < 2) return t;
-  const int root = (c.root >= 0 && c.root < p) ? c.root : 0;
-  auto world = [&](int v) { return c.members[(v + root) % p]; };  // relative rank -> world rank
-  auto hop = [&](int a, int b) {
-    if (a == b) return 0.0;
-    double lat, bw;
-    route_of(topo, map, a, b, route, lat, bw);
-    return lat + static_cast<double>(c.bytes) / bw;
-  };
-  std::vector<double> rel(p, 0.0);
-  if (c.op == OP_BCAST || c.op == OP_SCATTER || c.op == OP_SCATTERV) {
-    for (int v = 1; v < p; ++v) rel[v] = rel[v & (v - 1)] + hop(world(v & (v - 1)), world(v));
-  } else if (c.op == OP_REDUCE || c.op == OP_GATHER || c.op == OP_GATHERV) {
-    for (int v = p - 1; v >= 1; --v) {
-      const int parent = v & (v - 1);
-      rel[parent] = std::max(rel[parent], rel[v] + hop(world(v), world(parent)));
-    }
-    for (int v = 1; v < p; ++v) rel[v] += hop(world(v), world(v & (v - 1)));
-  } else if (c.op >= OP_NEIGHBOR_ALLGATHER && c.op <= OP_NEIGHBOR_ALLTOALLW) {
-    return t;  // their sends to the out-neighbours are in the CCS
-  } else {
-    std::vector<double> next(p);
-    for (int mask = 1; mask < p; mask <<= 1) {
-      for (int v = 0; v < p; ++v)
-        next[v] = (v ^ mask) < p ? std::max(rel[v], rel[v ^ mask]) + hop(world(v), world(v ^ mask)) : rel[v];
-      rel.swap(next);
-    }
-  }
-  for (int v = 0; v < p; ++v) t[(v + root) % p] = rel[v];
-  return t;
-}
-
-// Per edge of `g`: the seconds of a collective call's exit edge to its member (call_times), 0 elsewhere.
-std::vector<double> coll_exit_weights(const Dependencies &d, const DepGraph &g, const Topology &topo,
-                                      const Mapping &map) {
-  std::vector<double> w(g.edges.size(), 0.0);
-  if (!topo.path_collectives) return w;
-  const uint64_t first_call = d.graph.rank_nodes();
-  std::vector<int> route(topo.max_route());
-  std::vector<std::vector<double>> times(d.calls.size());  // each call's, computed once
-  for (std::size_t k = 0; k < d.exit_member.size() && k < g.edges.size(); ++k) {
-    if (d.exit_member[k] < 0) continue;
-    const std::size_t call = g.edges[k].from - first_call;
-    if (!d.calls[call].inside) continue;
-    if (times[call].empty()) times[call] = call_times(d.calls[call], topo, map, route);
-    w[k] = times[call][d.exit_member[k]];
-  }
-  return w;
-}
-
-// Longest path of the happened-before graph with each message edge weighted by its send's cost and each
-// collective exit by `coll_w` (coll_exit_weights).
-std::vector<double> paths(const Protocol &p, const std::vector<double> &cost, const std::vector<double> &coll_w) {
+// Longest path of the happened-before graph with each message edge weighted by its part of its send's cost
+// (`cost`, of which `lat` latency) and each collective exit by `coll_w` (coll_exit_weights).
+std::vector<double> paths(const Protocol &p, const std::vector<double> &cost, const std::vector<double> &lat,
+                          const std::vector<double> &coll_w) {
   const DepGraph &dg = p.g;
   std::vector<double> edge_w(dg.edges.size(), 0.0), progress_w(dg.rank_nodes(), 0.0);
   for (std::size_t i = 0; i < dg.edges.size(); ++i)
-    if (p.edge_send[i] >= 0) edge_w[i] = cost[p.edge_send[i]];
-    else if (i < coll_w.size()) edge_w[i] = coll_w[i];
+    if (p.edge_send[i] >= 0) {
+      const std::size_t s = static_cast<std::size_t>(p.edge_send[i]);
+      edge_w[i] = part(cost[s], lat[s], p.edge_share[i]);
+    } else if (i < coll_w.size()) {
+      edge_w[i] = coll_w[i];
+    }
   return longest_paths(dg, edge_w, progress_w, nullptr);
 }
 
@@ -236,9 +125,9 @@ std::vector<double> overlap_paths(const CommGraph &g, const Topology &topo, cons
   const Protocol proto = protocol(d, topo.rendezvous_bytes);
   const std::vector<double> coll_w = coll_exit_weights(d, proto.g, topo, map);
   for (int it = 0; it < kOverlapIterations; ++it) {
-    const auto value = paths(proto, cost, coll_w);
+    const auto value = paths(proto, cost, lat, coll_w);
     for (std::size_t i = 0; i < M; ++i) {
-      start[i] = proto.xnode[i] != UINT64_MAX ? value[proto.xnode[i]] - cost[i]
+      start[i] = proto.xnode[i] != UINT64_MAX ? value[proto.xnode[i]] - part(cost[i], lat[i], proto.xshare[i])
                                                : value[d.graph.node(d.msg[i].src, d.msg[i].step)];
       coll[i] = 1;
     }
@@ -252,7 +141,7 @@ std::vector<double> overlap_paths(const CommGraph &g, const Topology &topo, cons
       if (d.msg[i].src != d.msg[i].dst)
         cost[i] = 0.5 * cost[i] + 0.5 * (lat[i] + static_cast<double>(d.msg[i].bytes) * coll[i] / bw[i]);
   }
-  return paths(proto, cost, coll_w);
+  return paths(proto, cost, lat, coll_w);
 }
 
 }  // namespace
@@ -262,10 +151,13 @@ double critical_path_time(const CommGraph &g, const Topology &topo, const Mappin
   std::vector<double> value;
   if (mode == PathContention::Overlap) {
     value = overlap_paths(g, topo, map);
+  } else if (mode == PathContention::Fluid) {
+    value = path::fluid_paths(*g.deps, topo, map);
   } else {
     const Protocol proto = protocol(*g.deps, topo.rendezvous_bytes);
-    value = paths(proto, set_costs(g, topo, map, mode == PathContention::Sets),
-                  coll_exit_weights(*g.deps, proto.g, topo, map));
+    std::vector<double> lat;
+    const std::vector<double> cost = set_costs(g, topo, map, mode == PathContention::Sets, lat);
+    value = paths(proto, cost, lat, coll_exit_weights(*g.deps, proto.g, topo, map));
   }
   return value.empty() ? 0.0 : *std::max_element(value.begin(), value.end());
 }

@@ -55,6 +55,15 @@
  * kOverlapIterations times. Measured on the placement suite
  * (placement/SUITE.md "Critical path").
  *
+ * Fluid: the graph replayed in time order (path_replay.hpp): each message
+ * is a flow that starts when its sender's step is reached (a rendezvous
+ * send: and its receiver's), waits its route's latency L, then moves its S
+ * bytes at the max-min fair share of every link of its route among the
+ * flows active there (fluid.hpp), recomputed whenever a flow starts or ends;
+ * its end is its receiver's input. This is SimGrid's sharing (without its
+ * per-size factors and its TCP window) on the schedule the trace's
+ * dependencies give, rather than on one step (Contention::Fluid of cost.hpp).
+ *
  * Rendezvous: a blocking send (MPI_Send, MPI_Ssend, MPI_Rsend,
  * MPI_Sendrecv: CcsEntry::blocking, recorded since 1 Dec 2026) of at least
  * Topology::rendezvous_bytes (`arcoll place --rendezvous-bytes`, default
@@ -91,6 +100,7 @@ enum class PathContention {
   Sets,     ///< those of its concurrent set (the seed-001 collisions, cost.hpp)
   Free,     ///< none: L + S / B (a lower bound of the chain's time)
   Overlap,  ///< those on its links at the same time (file comment, "Overlap")
+  Fluid,    ///< those on its links at the same time, sharing them max-min fairly (file comment, "Fluid")
 };
 
 /** Schedules computed by PathContention::Overlap. */
@@ -100,7 +110,8 @@ inline constexpr int kOverlapIterations = 10;
  *  graph (g.deps null: steps, not levels, or a trace without receives).
  *  Precondition: map.size() == g.nranks, entries in [0, hosts).
  *  Sets, Free: O(messages x route length + nodes + edges of the graph);
- *  Overlap: kOverlapIterations x (that + sum over links of n_k log n_k). */
+ *  Overlap: kOverlapIterations x (that + sum over links of n_k log n_k);
+ *  Fluid: path_replay.hpp (per start or end of a message, the max-min rates of the active ones). */
 double critical_path_time(const CommGraph &g, const Topology &topo, const Mapping &map,
                           PathContention mode = PathContention::Sets);
 

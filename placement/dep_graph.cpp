@@ -43,7 +43,7 @@ uint64_t match_messages(DepGraph &g, const std::vector<CcsEntry> &sends, const s
     }
     const uint32_t k = std::min(left_a, left_b);
     if (k > 0) {
-      g.edges.push_back(DepEdge{g.node(s.src, s.step), g.node(r.dst, r.step + 1), DepKind::Message, si[a]});
+      g.edges.push_back(DepEdge{g.node(s.src, s.step), g.node(r.dst, r.step + 1), DepKind::Message, si[a], k});
       matched += k;
     }
     left_a -= k, left_b -= k;

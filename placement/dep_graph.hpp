@@ -44,6 +44,7 @@ struct DepEdge {
   uint64_t from, to;
   DepKind kind;
   uint64_t send;  ///< Message: index of the send entry (the `sends` given to build_dep_graph)
+  uint32_t messages = 0;  ///< Message: how many of the entry's CcsEntry::count messages the edge carries
 };
 
 struct DepGraph {

@@ -3,41 +3,24 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_map>
 
 namespace arcoll::placement {
 
 double fluid_step_time(const std::vector<Message> &msgs, const Topology &topo, const std::vector<int> &map) {
   const int F = static_cast<int>(msgs.size());
   if (F == 0) return 0;
-  const int R = topo.max_route();
-  // Routes with links renumbered densely (only the links the step uses).
-  std::vector<int> route(static_cast<size_t>(F) * R), len(F);
-  std::vector<double> lat(F, 0), rem(F), rate(F, 0);
-  std::unordered_map<int, int> dense;
-  std::vector<double> cap0;
-  std::vector<int> buf(R);
+  DenseRoutes dr(topo);
+  std::vector<double> rem(F), rate(F, 0);
   for (int f = 0; f < F; ++f) {
-    len[f] = topo.route_into(map[msgs[f].src], map[msgs[f].dst], buf.data());
-    for (int k = 0; k < len[f]; ++k) {
-      auto it = dense.find(buf[k]);
-      int d;
-      if (it == dense.end()) {
-        d = static_cast<int>(cap0.size());
-        dense.emplace(buf[k], d);
-        cap0.push_back(topo.links[buf[k]].bandwidth_Bps);
-      } else {
-        d = it->second;
-      }
-      route[static_cast<size_t>(f) * R + k] = d;
-    }
-    lat[f] = topo.route_lb(buf.data(), len[f]).latency_s;
+    dr.add(map[msgs[f].src], map[msgs[f].dst]);
     rem[f] = static_cast<double>(msgs[f].bytes);
   }
-  const int K = static_cast<int>(cap0.size());
-  std::vector<char> active(F, 1), fixed(F);
-  std::vector<double> cap(K);
-  std::vector<int> nflows(K);
+  const int R = dr.R;
+  const std::vector<int> &route = dr.route, &len = dr.len;
+  const std::vector<double> &lat = dr.lat, &cap0 = dr.cap0;
+  std::vector<char> active(F, 1), fixed;
+  std::vector<double> cap;
+  std::vector<int> nflows, act;
   double t = 0, end = 0;
   int left = F;
   for (int f = 0; f < F; ++f)
@@ -48,36 +31,10 @@ double fluid_step_time(const std::vector<Message> &msgs, const Topology &topo, c
     }
   while (left > 0) {
     // Progressive filling over the active flows.
-    cap = cap0;
-    std::fill(nflows.begin(), nflows.end(), 0);
-    for (int f = 0; f < F; ++f) {
-      fixed[f] = !active[f];
-      if (active[f])
-        for (int k = 0; k < len[f]; ++k) ++nflows[route[static_cast<size_t>(f) * R + k]];
-    }
-    int unfixed = left;
-    while (unfixed > 0) {
-      int best = -1;
-      double share = std::numeric_limits<double>::infinity();
-      for (int k = 0; k < K; ++k)
-        if (nflows[k] > 0 && cap[k] / nflows[k] < share) {
-          share = cap[k] / nflows[k];
-          best = k;
-        }
-      share = std::max(share, 0.0);
-      for (int f = 0; f < F; ++f) {
-        if (fixed[f]) continue;
-        const int *rt = &route[static_cast<size_t>(f) * R];
-        if (std::find(rt, rt + len[f], best) == rt + len[f]) continue;
-        rate[f] = share;
-        fixed[f] = 1;
-        --unfixed;
-        for (int k = 0; k < len[f]; ++k) {
-          cap[rt[k]] -= share;
-          --nflows[rt[k]];
-        }
-      }
-    }
+    act.clear();
+    for (int f = 0; f < F; ++f)
+      if (active[f]) act.push_back(f);
+    max_min_rates(act, route, R, len, cap0, rate, cap, nflows, fixed);
     // Advance to the next completion.
     double dt = std::numeric_limits<double>::infinity();
     for (int f = 0; f < F; ++f)
@@ -94,6 +51,55 @@ double fluid_step_time(const std::vector<Message> &msgs, const Topology &topo, c
     }
   }
   return end;
+}
+
+int DenseRoutes::add(int p, int q) {
+  const int f = static_cast<int>(len.size());
+  const int n = topo_.route_into(p, q, buf_.data());
+  len.push_back(n);
+  route.resize(route.size() + static_cast<size_t>(R), -1);
+  for (int k = 0; k < n; ++k) {
+    auto [it, fresh] = dense_.emplace(buf_[k], static_cast<int>(cap0.size()));
+    if (fresh) cap0.push_back(topo_.links[buf_[k]].bandwidth_Bps);
+    route[static_cast<size_t>(f) * R + k] = it->second;
+  }
+  lat.push_back(topo_.route_lb(buf_.data(), n).latency_s);
+  return f;
+}
+
+void max_min_rates(const std::vector<int> &active, const std::vector<int> &route, int R, const std::vector<int> &len,
+                   const std::vector<double> &cap0, std::vector<double> &rate, std::vector<double> &cap,
+                   std::vector<int> &nflows, std::vector<char> &fixed) {
+  const int K = static_cast<int>(cap0.size());
+  cap = cap0;
+  nflows.assign(K, 0);
+  fixed.assign(active.size(), 0);
+  for (int f : active)
+    for (int k = 0; k < len[f]; ++k) ++nflows[route[static_cast<size_t>(f) * R + k]];
+  std::size_t unfixed = active.size();
+  while (unfixed > 0) {
+    int best = -1;
+    double share = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < K; ++k)
+      if (nflows[k] > 0 && cap[k] / nflows[k] < share) {
+        share = cap[k] / nflows[k];
+        best = k;
+      }
+    share = std::max(share, 0.0);
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      if (fixed[a]) continue;
+      const int f = active[a];
+      const int *rt = &route[static_cast<size_t>(f) * R];
+      if (best >= 0 && std::find(rt, rt + len[f], best) == rt + len[f]) continue;
+      rate[f] = share;  // best < 0: the flows left cross no link
+      fixed[a] = 1;
+      --unfixed;
+      for (int k = 0; k < len[f]; ++k) {
+        cap[rt[k]] -= share;
+        --nflows[rt[k]];
+      }
+    }
+  }
 }
 
 }  // namespace arcoll::placement

@@ -23,6 +23,7 @@
 #ifndef ARCOLL_PLACEMENT_FLUID_HPP
 #define ARCOLL_PLACEMENT_FLUID_HPP
 
+#include <unordered_map>
 #include <vector>
 
 #include "comm_graph.hpp"
@@ -33,6 +34,31 @@ namespace arcoll::placement {
 /** Seconds from the start of the step until its last message has arrived.
  *  `map`: host index of each rank (cost.hpp Mapping). 0 for no message. */
 double fluid_step_time(const std::vector<Message> &msgs, const Topology &topo, const std::vector<int> &map);
+
+/** Routes of flows with their links renumbered densely (only the links they use), for max_min_rates:
+ *  flow f = the f-th add(); its links route[f * R ...], len[f] of them; lat[f] its route's latency
+ *  (seconds, summed); cap0 the used links' bandwidths (bytes/s). */
+struct DenseRoutes {
+  explicit DenseRoutes(const Topology &topo) : R(topo.max_route()), topo_(topo), buf_(R) {}
+  /** Adds the flow from host index p to host index q; returns its index. */
+  int add(int p, int q);
+  int R;
+  std::vector<int> route, len;
+  std::vector<double> lat, cap0;
+
+ private:
+  const Topology &topo_;
+  std::vector<int> buf_;
+  std::unordered_map<int, int> dense_;
+};
+
+/** Max-min fair rates (progressive filling, file comment) of the flows `active`: flow f crosses the
+ *  links route[f * R], ..., route[f * R + len[f] - 1] (dense indices into `cap0`, the links' capacities
+ *  in bytes/s); writes rate[f] (bytes/s) for every f in `active`; a flow without links gets +infinity.
+ *  `cap`, `nflows`, `fixed`: scratch (resized here). O(rounds x (links + sum of the active routes)). */
+void max_min_rates(const std::vector<int> &active, const std::vector<int> &route, int R, const std::vector<int> &len,
+                   const std::vector<double> &cap0, std::vector<double> &rate, std::vector<double> &cap,
+                   std::vector<int> &nflows, std::vector<char> &fixed);
 
 }  // namespace arcoll::placement
 

@@ -217,14 +217,15 @@ int run_place(const PlaceArgs &A) {
     ap::CostReport c = ap::evaluate(g, topo, m);
     const double cp = ap::critical_path_time(g, topo, m),
                  cp_free = ap::critical_path_time(g, topo, m, ap::PathContention::Free),
-                 cp_overlap = ap::critical_path_time(g, topo, m, ap::PathContention::Overlap);
+                 cp_overlap = ap::critical_path_time(g, topo, m, ap::PathContention::Overlap),
+                 cp_fluid = ap::critical_path_time(g, topo, m, ap::PathContention::Fluid);
     auto adv = ap::barrier_advice(g, topo, m);
     if (A.json) {
       J["evaluate"] = cost_json(c);
       J["evaluate"]["mapping"] = A.evaluate_path;
       if (cp >= 0)
         J["evaluate"]["critical_path_s"] = cp, J["evaluate"]["critical_path_free_s"] = cp_free,
-        J["evaluate"]["critical_path_overlap_s"] = cp_overlap;
+        J["evaluate"]["critical_path_overlap_s"] = cp_overlap, J["evaluate"]["critical_path_fluid_s"] = cp_fluid;
       J["advice"] = advice_json(adv, A.advice);
       std::cout << J.dump(2) << "\n";
     } else {
@@ -234,7 +235,7 @@ int run_place(const PlaceArgs &A) {
                                                   : "");
       if (cp >= 0)
         std::cout << fmt::format("critical path (placement/critical_path.hpp): {:.6e} s, contention-free {:.6e} s, "
-                                 "overlap {:.6e} s\n", cp, cp_free, cp_overlap);
+                                 "overlap {:.6e} s, fluid {:.6e} s\n", cp, cp_free, cp_overlap, cp_fluid);
       print_advice(adv, A.advice);
     }
     return 0;

@@ -20,7 +20,7 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
 
   placement_suite_offline.py fidelity DIR [--build B] [--place-args ARGS]
       Spearman of the count model, the blend model and the critical paths (count-model collisions, time
-      overlap) with the SMPI time over each workload's fidelity mappings (the suite's Spearman column, with
+      overlap, fluid replay) with the SMPI time over each workload's fidelity mappings (the suite's Spearman column, with
       the paths added), and per model the cells at >= 0.9; ARGS go to `arcoll place --evaluate`.
 
   placement_suite_offline.py pairs DIR [--gap G]
@@ -258,12 +258,12 @@ def mapping_file(pt):
 
 
 def fidelity(a):
-    """Spearman of the count model, the blend model and the two critical paths (count-model collisions,
-    time overlap) with the SMPI time over every mapping of each workload's fidelity set (the strategies',
+    """Spearman of the count model, the blend model and the three critical paths (count-model collisions,
+    time overlap, fluid replay) with the SMPI time over every mapping of each workload's fidelity set (the strategies',
     the picks' and the random ones), and per model the cells at >= 0.9. a.place_args go to every
     `arcoll place --evaluate` (e.g. --no-path-collectives: the paths without the collectives' times)."""
     d = load_suite(a.dir)
-    models = ("count", "blend", "path", "overlap path")
+    models = ("count", "blend", "path", "overlap path", "fluid path")
     passed, cells = {m: 0 for m in models}, 0
     for setting, ws in d.items():
         machine = setting.replace("-random", "")
@@ -281,7 +281,8 @@ def fidelity(a):
             cells += 1
             values = {"count": [p["model_s"] for p in pts], "blend": [p["model_blend_s"] for p in pts],
                       "path": [e.get("critical_path_s", -1.0) for e in ev],
-                      "overlap path": [e.get("critical_path_overlap_s", -1.0) for e in ev]}
+                      "overlap path": [e.get("critical_path_overlap_s", -1.0) for e in ev],
+                      "fluid path": [e.get("critical_path_fluid_s", -1.0) for e in ev]}
             shown = []
             for m in models:
                 if min(values[m]) < 0:  # no dependency graph: no path
