@@ -63,6 +63,10 @@
  * its end is its receiver's input. This is SimGrid's sharing (without its
  * per-size factors and its TCP window) on the schedule the trace's
  * dependencies give, rather than on one step (Contention::Fluid of cost.hpp).
+ * `arcoll place --evaluate MAPPING --fluid-path` prints it; it is not an
+ * opinion of the chooser: on the suite it orders the mappings no better
+ * than the path by sets (placement/SUITE.md "Entries of several messages,
+ * and the fluid path").
  *
  * Rendezvous: a blocking send (MPI_Send, MPI_Ssend, MPI_Rsend,
  * MPI_Sendrecv: CcsEntry::blocking, recorded since 1 Dec 2026) of at least
@@ -80,6 +84,21 @@
  * protocol": at 65532 B the two mappings ran equally fast under SMPI, at
  * 65536 B 27 % apart). Nonblocking sends, eager ones and traces without the
  * record keep the eager schedule (a message leaves at its sender's step).
+ *
+ * Entries of several messages (a rank that sends to one destination
+ * several times without a synchronisation point between, e.g. a
+ * wavefront's corner rank, which receives nothing: all its sends of the run
+ * fall in one step): the entry is split along its runs (the messages
+ * matched with one receive step, DepEdge::messages; path_protocol.hpp). An
+ * eager run arrives after the entry's messages up to it (L + the share of
+ * the rest of the entry's time), a rendezvous run is a transfer of its own
+ * that waits for its receiver; a step's runs go the first run of each entry
+ * (CcsEntry::order), then the second runs, and so on. Until 2 Dec 2026 the
+ * whole entry was one transfer every receive waited for: the corner rank's
+ * 32 blocks of 64 KiB were one 2 MiB transfer, and its rendezvous node
+ * waited for its receiver's last receive step (a cycle). The overlap path's
+ * Spearman with SMPI on the wavefront rose from 0.64-0.76 to 0.75-0.92
+ * (placement/SUITE.md "Entries of several messages, and the fluid path").
  *
  * Source: not in the seeds; the critical-path view of a trace replay
  * (LogGOPSim-style, Hoefler et al., HPDC 2010) without its overheads.

@@ -79,7 +79,7 @@ struct PlaceArgs {
   double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance, refined_margin = ap::kRefinedMargin;
   long max_evals = 0, max_step_evals = 0;
   uint64_t rendezvous_bytes = 65536;
-  bool no_path_collectives = false;
+  bool no_path_collectives = false, fluid_path = false;
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   bool max_step_evals_given = false;  // else ap::kDefaultStepEvalsPerRank x ranks
   int random_starts = 0;
@@ -218,14 +218,15 @@ int run_place(const PlaceArgs &A) {
     const double cp = ap::critical_path_time(g, topo, m),
                  cp_free = ap::critical_path_time(g, topo, m, ap::PathContention::Free),
                  cp_overlap = ap::critical_path_time(g, topo, m, ap::PathContention::Overlap),
-                 cp_fluid = ap::critical_path_time(g, topo, m, ap::PathContention::Fluid);
+                 cp_fluid = A.fluid_path ? ap::critical_path_time(g, topo, m, ap::PathContention::Fluid) : -1.0;
     auto adv = ap::barrier_advice(g, topo, m);
     if (A.json) {
       J["evaluate"] = cost_json(c);
       J["evaluate"]["mapping"] = A.evaluate_path;
       if (cp >= 0)
         J["evaluate"]["critical_path_s"] = cp, J["evaluate"]["critical_path_free_s"] = cp_free,
-        J["evaluate"]["critical_path_overlap_s"] = cp_overlap, J["evaluate"]["critical_path_fluid_s"] = cp_fluid;
+        J["evaluate"]["critical_path_overlap_s"] = cp_overlap;
+      if (cp >= 0 && cp_fluid >= 0) J["evaluate"]["critical_path_fluid_s"] = cp_fluid;
       J["advice"] = advice_json(adv, A.advice);
       std::cout << J.dump(2) << "\n";
     } else {
@@ -235,7 +236,8 @@ int run_place(const PlaceArgs &A) {
                                                   : "");
       if (cp >= 0)
         std::cout << fmt::format("critical path (placement/critical_path.hpp): {:.6e} s, contention-free {:.6e} s, "
-                                 "overlap {:.6e} s, fluid {:.6e} s\n", cp, cp_free, cp_overlap, cp_fluid);
+                                 "overlap {:.6e} s{}\n", cp, cp_free, cp_overlap,
+                                 cp_fluid >= 0 ? fmt::format(", fluid {:.6e} s", cp_fluid) : "");
       print_advice(adv, A.advice);
     }
     return 0;
@@ -349,6 +351,10 @@ std::function<int()> add_place(CLI::App &app) {
               "the critical path (placement/critical_path.hpp) counts the blocking collectives between a "
               "rank's point-to-point messages as synchronisations of 0 s, not with their trees' times on the "
               "mapping (the model before 2 Dec 2026)");
+  pl->add_flag("--fluid-path", A->fluid_path,
+              "with --evaluate: also the fluid critical path (placement/critical_path.hpp \"Fluid\": the trace's "
+              "dependencies replayed with max-min fair link sharing; per message start or end, the rates of the "
+              "messages in flight: slow for thousands of ranks)");
   pl->add_flag("--with-collectives", A->with_colls, "also model collective calls as point-to-point steps");
   pl->add_option("--rank", A->rank,
                  "with --strategy best and --contention count: rank the stages by the blend model's time (blend; "

@@ -273,7 +273,7 @@ def fidelity(a):
                 continue
             trace = os.path.join(a.dir, machine, w + ".arctrace")
             ev = [evaluate(a.arcoll, machine, trace, os.path.join(a.dir, setting, w, mapping_file(pt)),
-                           *a.place_args.split(), key=None) for pt in pts]
+                           "--fluid-path", *a.place_args.split(), key=None) for pt in pts]
             sim = [pt["sim_s"] for pt in pts]
             if len(set(sim)) < 2:
                 print(f"{setting:14s} {w:18s} n={len(pts):2d} SMPI time equal on all")

@@ -1,7 +1,8 @@
 // `arcoll place --sets`: by default (auto) the cost's concurrent sets are the dependency levels when the
 // trace records receives (placement/levels.hpp), else the trace's communication steps; an explicit
 // `--sets levels` on a trace without receives says that it falls back to the steps. With levels,
-// `--evaluate` also prints the mapping's critical paths (placement/critical_path.hpp).
+// `--evaluate` also prints the mapping's critical paths (placement/critical_path.hpp; the fluid one with
+// --fluid-path).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -78,6 +79,12 @@ TEST_F(PlaceSets, EvaluatePrintsTheCriticalPathsOnlyWithLevels) {
   EXPECT_GT(free, 0);
   EXPECT_LE(free, sets);     // collisions only lengthen a message
   EXPECT_LE(free, overlap);
+  EXPECT_FALSE(e.contains("critical_path_fluid_s")) << r.out;  // only asked for (--fluid-path)
+  r = place("xdlu.arctrace", "--json --fluid-path --evaluate '" + dir + "/out.hosts'");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto withfluid = nlohmann::json::parse(r.out).at("evaluate");
+  EXPECT_EQ(double(withfluid.at("critical_path_s")), sets);
+  EXPECT_GE(double(withfluid.at("critical_path_fluid_s")), free * (1 - 1e-9));  // sharing only slows
   // Without the collectives' times a path crosses each level at most once; their times only add.
   r = place("xdlu.arctrace", "--json --no-path-collectives --evaluate '" + dir + "/out.hosts'");
   ASSERT_EQ(r.rc, 0) << r.err;
@@ -87,6 +94,9 @@ TEST_F(PlaceSets, EvaluatePrintsTheCriticalPathsOnlyWithLevels) {
   EXPECT_GE(free, double(bare.at("critical_path_free_s")));
   r = place("xdlu.arctrace", "--evaluate '" + dir + "/out.hosts'");
   EXPECT_NE(r.out.find("critical path (placement/critical_path.hpp)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(", fluid "), std::string::npos) << r.out;
+  r = place("xdlu.arctrace", "--fluid-path --evaluate '" + dir + "/out.hosts'");
+  EXPECT_NE(r.out.find(", fluid "), std::string::npos) << r.out;
   for (const char *t : {"xdlu.arctrace", "synth.arctrace"}) {
     r = place(t, std::string("--json --sets steps --evaluate '") + dir + "/out.hosts'");
     ASSERT_EQ(r.rc, 0) << r.err;
