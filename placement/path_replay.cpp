@@ -5,7 +5,6 @@
 #include <functional>
 #include <limits>
 #include <queue>
-#include <tuple>
 #include <utility>
 
 #include "fluid.hpp"
@@ -33,86 +32,62 @@ struct Adjacency {
   }
 };
 
-// One flow per message edge of the graph: its bytes (the entry's, shared by its messages), what it waits
-// for, the rendezvous chain of its sender's step it belongs to.
+// The flows of a Protocol graph (path_protocol.hpp): one per rendezvous run (its virtual node X: it starts
+// when X's inputs - its sender, or the sender's previous X, and its receiver's step - are done, and ends at
+// X) and one per eager run (a message edge of an entry without X: it starts at its sender's step and ends
+// at its target). A rendezvous entry's own edges carry nothing (its X's edges do).
 struct Flows {
-  std::vector<std::size_t> edge;   // flow -> edge of the graph
-  std::vector<int> waiting;        // conditions left before it starts (sender's node; rendezvous: receiver, previous)
+  std::vector<int> waiting;        // inputs not yet done
   std::vector<double> bytes, ready;
-  std::vector<int64_t> next;       // the next flow of its sender's rendezvous chain, or -1
-  std::vector<char> closes;        // the last of its chain: its end releases the sender's next node
-  std::vector<int64_t> of_edge;    // edge -> flow, or -1
-  std::vector<std::vector<std::size_t>> at_receiver;  // node (dst, b) -> rendezvous flows waiting for it
+  std::vector<uint64_t> target;    // the node its end reaches
+  std::vector<std::size_t> entry;  // its send entry (Dependencies::msg)
+  std::vector<int64_t> of_edge;    // edge -> the flow it is an input of, or -1 (a plain edge)
 };
 
-// A rendezvous send (critical_path.hpp "Rendezvous") waits for its receiver, for the earlier such sends of
-// its sender's step, and the sender's next step for the last of them. A step's entries with several
-// messages interleave: the first message of each entry (in CcsEntry::order), then the second, ...
-Flows make_flows(const Dependencies &d, const DepGraph &g, uint64_t rendezvous, std::vector<uint64_t> &indeg) {
+Flows make_flows(const Dependencies &d, const Protocol &p, std::vector<uint64_t> &indeg) {
+  const DepGraph &g = p.g;
+  const uint64_t first_x = d.graph.nnodes;
   Flows f;
   f.of_edge.assign(g.edges.size(), -1);
-  f.at_receiver.resize(g.nnodes);
-  std::vector<std::size_t> msg_edges;
-  for (std::size_t k = 0; k < g.edges.size(); ++k)
-    if (g.edges[k].kind == DepKind::Message) msg_edges.push_back(k);
-  // (sender's node, the edge's rank among its entry's edges, entry order): a step's sends in their order
-  std::vector<uint32_t> nth(msg_edges.size());
-  std::vector<uint32_t> seen(d.msg.size(), 0);
-  for (std::size_t j = 0; j < msg_edges.size(); ++j) nth[j] = seen[g.edges[msg_edges[j]].send]++;
-  std::vector<std::size_t> idx(msg_edges.size());
-  for (std::size_t j = 0; j < idx.size(); ++j) idx[j] = j;
-  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-    const DepEdge &x = g.edges[msg_edges[a]], &y = g.edges[msg_edges[b]];
-    return std::make_tuple(x.from, nth[a], d.msg[x.send].order) < std::make_tuple(y.from, nth[b], d.msg[y.send].order);
-  });
-  int64_t last = -1;
-  uint64_t last_from = UINT64_MAX;
-  std::vector<char> last_node(g.nnodes, 0);  // a rank's last node: no next step to hold
-  for (int r = 0; r < g.nranks(); ++r)
-    if (g.base[r + 1] > g.base[r]) last_node[g.base[r + 1] - 1] = 1;
-  auto close = [&]() {  // the sender's next step waits for its chain's last transfer
-    if (last < 0 || last_node[last_from]) return;
-    f.closes[last] = 1;
-    ++indeg[last_from + 1];
+  std::vector<int64_t> of_x(g.nnodes - first_x, -1);
+  auto add = [&](std::size_t s, double bytes, uint64_t target) {
+    f.waiting.push_back(0), f.bytes.push_back(bytes), f.ready.push_back(0.0);
+    f.target.push_back(target), f.entry.push_back(s);
+    return static_cast<int64_t>(f.bytes.size()) - 1;
   };
-  for (std::size_t j : idx) {
-    const std::size_t k = msg_edges[j];
+  for (std::size_t k = 0; k < g.edges.size(); ++k) {
+    if (p.edge_send[k] < 0) continue;
+    const std::size_t s = static_cast<std::size_t>(p.edge_send[k]);
+    const CcsEntry &m = d.msg[s];
     const DepEdge &e = g.edges[k];
-    const CcsEntry &m = d.msg[e.send];
-    const int64_t id = static_cast<int64_t>(f.edge.size());
-    f.edge.push_back(k);
+    int64_t id;
+    if (e.to >= first_x) {  // an input of a rendezvous run's X
+      id = of_x[e.to - first_x];
+      if (id < 0) id = of_x[e.to - first_x] = add(s, static_cast<double>(m.bytes) * p.edge_share[k], e.to);
+      else --indeg[e.to];  // X is reached once, by its flow's end
+    } else if (p.xnode[s] == UINT64_MAX) {  // an eager run: its own messages
+      const double share = std::max<uint32_t>(1, e.messages) / static_cast<double>(std::max<uint32_t>(1, m.count));
+      id = add(s, m.src == m.dst ? 0.0 : static_cast<double>(m.bytes) * std::min(1.0, share), e.to);
+    } else {
+      continue;
+    }
+    ++f.waiting[id];
     f.of_edge[k] = id;
-    const uint32_t count = std::max<uint32_t>(1, m.count);
-    f.bytes.push_back(m.src == m.dst ? 0.0 : static_cast<double>(m.bytes) * std::max<uint32_t>(1, e.messages) / count);
-    f.ready.push_back(0.0);
-    f.next.push_back(-1);
-    f.closes.push_back(0);
-    f.waiting.push_back(1);
-    if (e.from != last_from) close(), last = -1, last_from = e.from;
-    const bool rdv = m.src != m.dst && m.blocking > 0 && m.bytes / count >= rendezvous && rendezvous > 0;
-    if (!rdv) continue;
-    ++f.waiting[id];  // the receiver in the step it receives in
-    f.at_receiver[e.to - 1].push_back(static_cast<std::size_t>(id));
-    if (last >= 0) f.next[last] = id, ++f.waiting[id];
-    last = id;
   }
-  close();
   return f;
 }
 
 }  // namespace
 
 std::vector<double> fluid_paths(const Dependencies &d, const Topology &topo, const Mapping &map) {
-  const DepGraph &g = d.graph;
+  const Protocol proto = protocol(d, topo.rendezvous_bytes);
+  const DepGraph &g = proto.g;
   const std::vector<double> coll_w = coll_exit_weights(d, g, topo, map);
   Adjacency adj(g);
-  Flows fl = make_flows(d, g, topo.rendezvous_bytes, adj.indeg);
-  const std::size_t F = fl.edge.size();
+  Flows fl = make_flows(d, proto, adj.indeg);
+  const std::size_t F = fl.bytes.size();
   DenseRoutes routes(topo);
-  for (std::size_t i = 0; i < F; ++i) {
-    const CcsEntry &m = d.msg[g.edges[fl.edge[i]].send];
-    routes.add(map[m.src], map[m.dst]);
-  }
+  for (std::size_t i = 0; i < F; ++i) routes.add(map[d.msg[fl.entry[i]].src], map[d.msg[fl.entry[i]].dst]);
   std::vector<double> rem(fl.bytes), rate(F, 0.0);
   std::vector<double> value(g.nnodes, 0.0);
   std::vector<char> done(g.nnodes, 0);
@@ -130,12 +105,7 @@ std::vector<double> fluid_paths(const Dependencies &d, const Topology &topo, con
     fl.ready[i] = std::max(fl.ready[i], t);
     if (--fl.waiting[i] == 0) starts.push({std::max(fl.ready[i], now) + routes.lat[i], i});
   };
-  auto finish = [&](std::size_t i, double t) {
-    const DepEdge &e = g.edges[fl.edge[i]];
-    relax(e.to, t);
-    if (fl.next[i] >= 0) condition(static_cast<std::size_t>(fl.next[i]), t);
-    if (fl.closes[i]) relax(e.from + 1, t);
-  };
+  auto finish = [&](std::size_t i, double t) { relax(fl.target[i], t); };
 
   std::vector<int> active;
   std::vector<double> cap;
@@ -153,7 +123,6 @@ std::vector<double> fluid_paths(const Dependencies &d, const Topology &topo, con
       if (done[u]) continue;
       done[u] = 1, ++ndone;
       if (u < g.rank_nodes() && u + 1 < g.base[rank_of[u] + 1]) relax(u + 1, value[u]);
-      for (std::size_t i : fl.at_receiver[u]) condition(i, value[u]);
       for (uint64_t a = adj.first[u]; a < adj.first[u + 1]; ++a) {
         const std::size_t k = adj.edge[a];
         if (fl.of_edge[k] >= 0)

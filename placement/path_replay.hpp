@@ -18,8 +18,9 @@
 namespace arcoll::placement::path {
 
 /** Time of every node of the protocol graph of `d` (path_protocol.hpp; seconds from the start) when its
- *  messages are replayed as flows on mapping `map`: a flow starts when its sender's step (and, for a
- *  rendezvous send, its receiver's) is reached, takes its route's latency, then moves its bytes at the
+ *  messages are replayed as flows on mapping `map`: one per run of an entry (path_protocol.hpp); a flow
+ *  starts when its sender's step (a rendezvous run: its protocol node's inputs, the receiver's step and
+ *  the sender's previous run) is reached, takes its route's latency, then moves its bytes at the
  *  max-min fair rate of the flows active on its links (fluid.hpp max_min_rates), recomputed whenever a
  *  flow starts or ends; a node's time is the latest of its inputs (program order and collective entries
  *  0 s, collective exits coll_exit_weights). Cycles as dep_graph.hpp's longest_paths.
