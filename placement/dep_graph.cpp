@@ -84,56 +84,65 @@ DepGraph build_dep_graph(int nranks, const std::vector<CcsEntry> &sends, const s
   return g;
 }
 
+DepWalk::DepWalk(const DepGraph &g)
+    : out_first(g.nnodes + 1, 0), out_edge(g.edges.size()), inputs(g.nnodes, 0), g_(g),
+      rank_of_(g.rank_nodes()), done_(g.nnodes, 0), cursor_(g.base.begin(), g.base.end() - 1) {
+  for (auto &e : g.edges) ++out_first[e.from + 1], ++inputs[e.to];
+  for (uint64_t v = 0; v < g.nnodes; ++v) out_first[v + 1] += out_first[v];
+  std::vector<uint64_t> fill(out_first.begin(), out_first.end() - 1);
+  for (std::size_t i = 0; i < g.edges.size(); ++i) out_edge[fill[g.edges[i].from]++] = i;
+  for (int r = 0; r < g.nranks(); ++r)
+    for (uint64_t v = g.base[r]; v < g.base[r + 1]; ++v) {
+      rank_of_[v] = r;
+      if (v > g.base[r]) ++inputs[v];
+    }
+  queue_.reserve(g.nnodes);
+  for (uint64_t v = 0; v < g.nnodes; ++v)
+    if (inputs[v] == 0) queue_.push_back(v);
+}
+
+bool DepWalk::next(uint64_t &u) {
+  while (head_ < queue_.size()) {
+    u = queue_[head_++];
+    if (done_[u]) continue;
+    done_[u] = 1;
+    return true;
+  }
+  return false;
+}
+
+bool DepWalk::force() {
+  int best = -1;
+  for (int r = 0; r < g_.nranks(); ++r) {
+    while (cursor_[r] < g_.base[r + 1] && done_[cursor_[r]]) ++cursor_[r];
+    if (cursor_[r] < g_.base[r + 1] && (best < 0 || cursor_[r] - g_.base[r] < cursor_[best] - g_.base[best])) best = r;
+  }
+  if (best < 0) return false;  // only virtual nodes left: unreachable (each has a member input)
+  inputs[cursor_[best]] = 0;
+  queue_.push_back(cursor_[best]);
+  return true;
+}
+
 std::vector<double> longest_paths(const DepGraph &g, const std::vector<double> &edge_w,
                                   const std::vector<double> &progress_w, uint64_t *forced) {
-  const int nranks = g.nranks();
-  const uint64_t nnodes = g.nnodes;
-  std::vector<uint64_t> first(nnodes + 1, 0), indeg(nnodes, 0);
-  for (auto &e : g.edges) ++first[e.from + 1], ++indeg[e.to];
-  for (uint64_t v = 0; v < nnodes; ++v) first[v + 1] += first[v];
-  std::vector<std::pair<uint64_t, double>> adj(g.edges.size());
-  {
-    std::vector<uint64_t> fill(first.begin(), first.end() - 1);
-    for (std::size_t i = 0; i < g.edges.size(); ++i) adj[fill[g.edges[i].from]++] = {g.edges[i].to, edge_w[i]};
-  }
-  std::vector<int> rank_of(g.rank_nodes());
-  for (int r = 0; r < nranks; ++r)
-    for (uint64_t v = g.base[r]; v < g.base[r + 1]; ++v) {
-      rank_of[v] = r;
-      if (v > g.base[r]) ++indeg[v];
-    }
-
-  std::vector<double> value(nnodes, 0);
-  std::vector<uint64_t> queue;
-  std::vector<char> done(nnodes, 0);
-  queue.reserve(nnodes);
-  for (uint64_t v = 0; v < nnodes; ++v)
-    if (indeg[v] == 0) queue.push_back(v);
-  std::vector<uint64_t> cursor(g.base.begin(), g.base.end() - 1);  // each rank's first node not yet done
+  DepWalk walk(g);
+  std::vector<double> value(g.nnodes, 0);
   auto relax = [&](uint64_t v, double x) {
     value[v] = std::max(value[v], x);
-    if (!done[v] && --indeg[v] == 0) queue.push_back(v);
+    walk.arrive(v);
   };
-  uint64_t ndone = 0;
-  std::size_t head = 0;
-  while (ndone < nnodes) {
-    if (head == queue.size()) {  // a cycle (file comment of dep_graph.hpp)
-      int best = -1;
-      for (int r = 0; r < nranks; ++r) {
-        while (cursor[r] < g.base[r + 1] && done[cursor[r]]) ++cursor[r];
-        if (cursor[r] < g.base[r + 1] && (best < 0 || cursor[r] - g.base[r] < cursor[best] - g.base[best])) best = r;
-      }
-      if (best < 0) break;  // only virtual nodes left: unreachable (each has a member input)
-      indeg[cursor[best]] = 0;
-      queue.push_back(cursor[best]);
+  for (;;) {
+    uint64_t u;
+    if (!walk.next(u)) {
+      if (!walk.force()) break;
       if (forced) ++*forced;
+      continue;
     }
-    const uint64_t u = queue[head++];
-    if (done[u]) continue;
-    done[u] = 1;
-    ++ndone;
-    if (u < g.rank_nodes() && u + 1 < g.base[rank_of[u] + 1]) relax(u + 1, value[u] + progress_w[u]);
-    for (uint64_t k = first[u]; k < first[u + 1]; ++k) relax(adj[k].first, value[u] + adj[k].second);
+    if (const uint64_t s = walk.successor(u); s != UINT64_MAX) relax(s, value[u] + progress_w[u]);
+    for (uint64_t a = walk.out_first[u]; a < walk.out_first[u + 1]; ++a) {
+      const std::size_t k = walk.out_edge[a];
+      relax(g.edges[k].to, value[u] + edge_w[k]);
+    }
   }
   return value;
 }

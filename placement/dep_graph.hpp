@@ -94,6 +94,46 @@ DepGraph build_dep_graph(int nranks, const std::vector<arcoll::trace::CcsEntry> 
                          const std::vector<arcoll::trace::CcsEntry> &recvs, const std::vector<CollStep> &colls);
 
 /**
+ * Kahn's order over a DepGraph, the walk that longest_paths and the fluid
+ * replay (path_replay.hpp) share: a node is ready when every input (its
+ * edges and, for a rank node, the program-order edge from the node before
+ * it) has arrived. next() hands out the ready nodes, marking them done;
+ * arrive(v) notes one input of v. When none is ready and nodes are left, a
+ * cycle (file comment) holds them: force() takes the stuck rank node of the
+ * lowest step as ready. Nodes a caller settles another way (path_replay:
+ * a rendezvous node reached once by its transfer's end) may have their
+ * count of inputs lowered through `inputs`. O(nodes + edges) in all.
+ */
+class DepWalk {
+ public:
+  explicit DepWalk(const DepGraph &g);
+  /** The next ready node into `u` (marked done); false when none is ready. */
+  bool next(uint64_t &u);
+  /** One input of `v` arrived (ignored once v is done). */
+  void arrive(uint64_t v) {
+    if (!done_[v] && --inputs[v] == 0) queue_.push_back(v);
+  }
+  /** A cycle: the stuck rank node of the lowest step made ready; false if no rank node is left. */
+  bool force();
+  /** The program-order successor of `u` (the same rank's next node), or UINT64_MAX. */
+  uint64_t successor(uint64_t u) const {
+    return u < g_.rank_nodes() && u + 1 < g_.base[rank_of_[u] + 1] ? u + 1 : UINT64_MAX;
+  }
+  /** The indices (into g.edges) of the edges out of `u`: out_edge[out_first[u]] .. [out_first[u + 1]). */
+  std::vector<uint64_t> out_first;
+  std::vector<std::size_t> out_edge;
+  /** Inputs not yet arrived, per node. */
+  std::vector<uint64_t> inputs;
+
+ private:
+  const DepGraph &g_;
+  std::vector<int> rank_of_;
+  std::vector<char> done_;
+  std::vector<uint64_t> queue_, cursor_;  // cursor_: each rank's first node not yet done
+  std::size_t head_ = 0;
+};
+
+/**
  * Longest weighted path into every node (Kahn's order): `edge_w[i]` is the
  * weight of g.edges[i], `progress_w[v]` that of the program-order edge out
  * of rank node v (size g.rank_nodes()). Weights >= 0 (any unit). Returns one

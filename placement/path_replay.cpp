@@ -18,20 +18,6 @@ using arcoll::trace::CcsEntry;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// The graph's edges out of each node (CSR) and each node's count of inputs (edges and program order).
-struct Adjacency {
-  std::vector<uint64_t> first, indeg;
-  std::vector<std::size_t> edge;  // edge indices, grouped by their `from`
-  explicit Adjacency(const DepGraph &g) : first(g.nnodes + 1, 0), indeg(g.nnodes, 0), edge(g.edges.size()) {
-    for (auto &e : g.edges) ++first[e.from + 1], ++indeg[e.to];
-    for (uint64_t v = 0; v < g.nnodes; ++v) first[v + 1] += first[v];
-    std::vector<uint64_t> fill(first.begin(), first.end() - 1);
-    for (std::size_t i = 0; i < g.edges.size(); ++i) edge[fill[g.edges[i].from]++] = i;
-    for (int r = 0; r < g.nranks(); ++r)
-      for (uint64_t v = g.base[r] + 1; v < g.base[r + 1]; ++v) ++indeg[v];
-  }
-};
-
 // The flows of a Protocol graph (path_protocol.hpp): one per rendezvous run (its virtual node X: it starts
 // when X's inputs - its sender, or the sender's previous X, and its receiver's step - are done, and ends at
 // X) and one per eager run (a message edge of an entry without X: it starts at its sender's step and ends
@@ -44,7 +30,7 @@ struct Flows {
   std::vector<int64_t> of_edge;    // edge -> the flow it is an input of, or -1 (a plain edge)
 };
 
-Flows make_flows(const Dependencies &d, const Protocol &p, std::vector<uint64_t> &indeg) {
+Flows make_flows(const Dependencies &d, const Protocol &p, std::vector<uint64_t> &inputs) {
   const DepGraph &g = p.g;
   const uint64_t first_x = d.graph.nnodes;
   Flows f;
@@ -64,7 +50,7 @@ Flows make_flows(const Dependencies &d, const Protocol &p, std::vector<uint64_t>
     if (e.to >= first_x) {  // an input of a rendezvous run's X
       id = of_x[e.to - first_x];
       if (id < 0) id = of_x[e.to - first_x] = add(s, static_cast<double>(m.bytes) * p.edge_share[k], e.to);
-      else --indeg[e.to];  // X is reached once, by its flow's end
+      else --inputs[e.to];  // X is reached once, by its flow's end
     } else if (p.xnode[s] == UINT64_MAX) {  // an eager run: its own messages
       const double share = std::max<uint32_t>(1, e.messages) / static_cast<double>(std::max<uint32_t>(1, m.count));
       id = add(s, m.src == m.dst ? 0.0 : static_cast<double>(m.bytes) * std::min(1.0, share), e.to);
@@ -83,20 +69,16 @@ std::vector<double> fluid_paths(const Dependencies &d, const Topology &topo, con
   const Protocol proto = protocol(d, topo.rendezvous_bytes);
   const DepGraph &g = proto.g;
   const std::vector<double> coll_w = coll_exit_weights(d, g, topo, map);
-  Adjacency adj(g);
-  Flows fl = make_flows(d, proto, adj.indeg);
+  DepWalk walk(g);
+  Flows fl = make_flows(d, proto, walk.inputs);
   const std::size_t F = fl.bytes.size();
   DenseRoutes routes(topo);
   for (std::size_t i = 0; i < F; ++i) routes.add(map[d.msg[fl.entry[i]].src], map[d.msg[fl.entry[i]].dst]);
   std::vector<double> rem(fl.bytes), rate(F, 0.0);
   std::vector<double> value(g.nnodes, 0.0);
-  std::vector<char> done(g.nnodes, 0);
-  std::vector<uint64_t> queue;
-  for (uint64_t v = 0; v < g.nnodes; ++v)
-    if (adj.indeg[v] == 0) queue.push_back(v);
   auto relax = [&](uint64_t v, double x) {
     value[v] = std::max(value[v], x);
-    if (!done[v] && --adj.indeg[v] == 0) queue.push_back(v);
+    walk.arrive(v);
   };
   using Start = std::pair<double, std::size_t>;  // (time its bandwidth phase starts, flow)
   std::priority_queue<Start, std::vector<Start>, std::greater<>> starts;
@@ -111,20 +93,11 @@ std::vector<double> fluid_paths(const Dependencies &d, const Topology &topo, con
   std::vector<double> cap;
   std::vector<int> nflows;
   std::vector<char> fixed;
-  std::vector<uint64_t> cursor(g.base.begin(), g.base.end() - 1);  // each rank's first node not yet done
-  std::vector<int> rank_of(g.rank_nodes());
-  for (int r = 0; r < g.nranks(); ++r)
-    for (uint64_t v = g.base[r]; v < g.base[r + 1]; ++v) rank_of[v] = r;
-  uint64_t ndone = 0;
-  std::size_t head = 0;
   for (;;) {
-    while (head < queue.size()) {  // every node whose inputs are in: its time is known
-      const uint64_t u = queue[head++];
-      if (done[u]) continue;
-      done[u] = 1, ++ndone;
-      if (u < g.rank_nodes() && u + 1 < g.base[rank_of[u] + 1]) relax(u + 1, value[u]);
-      for (uint64_t a = adj.first[u]; a < adj.first[u + 1]; ++a) {
-        const std::size_t k = adj.edge[a];
+    for (uint64_t u; walk.next(u);) {  // every node whose inputs are in: its time is known
+      if (const uint64_t s = walk.successor(u); s != UINT64_MAX) relax(s, value[u]);
+      for (uint64_t a = walk.out_first[u]; a < walk.out_first[u + 1]; ++a) {
+        const std::size_t k = walk.out_edge[a];
         if (fl.of_edge[k] >= 0)
           condition(static_cast<std::size_t>(fl.of_edge[k]), value[u]);
         else
@@ -134,16 +107,8 @@ std::vector<double> fluid_paths(const Dependencies &d, const Topology &topo, con
     // The next event: a bandwidth phase starts, or an active flow ends.
     double t = starts.empty() ? kInf : starts.top().first;
     for (int f : active) t = std::min(t, now + rem[f] / rate[f]);
-    if (t == kInf) {
-      if (ndone == g.nnodes) break;
-      int best = -1;  // a cycle (dep_graph.hpp): the stuck node of the lowest step is taken as ready
-      for (int r = 0; r < g.nranks(); ++r) {
-        while (cursor[r] < g.base[r + 1] && done[cursor[r]]) ++cursor[r];
-        if (cursor[r] < g.base[r + 1] && (best < 0 || cursor[r] - g.base[r] < cursor[best] - g.base[best])) best = r;
-      }
-      if (best < 0) break;  // only virtual nodes left: unreachable
-      adj.indeg[cursor[best]] = 0;
-      queue.push_back(cursor[best]);
+    if (t == kInf) {  // nothing in flight or to start: done, or a cycle (DepWalk::force)
+      if (!walk.force()) break;
       continue;
     }
     for (int f : active) rem[f] -= rate[f] * (t - now);
