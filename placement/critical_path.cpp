@@ -2,6 +2,7 @@
 #include "critical_path.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <tuple>
 #include <cstdint>
@@ -108,7 +109,8 @@ class LinkActivity {
 // schedule by the longest paths, coll = the largest mean number of messages active on a link of the route
 // during the message (itself included), duration moved half-way to L + S x coll / B (undamped, the
 // schedule oscillates between spread and packed). Returns the last schedule's node times.
-std::vector<double> overlap_paths(const CommGraph &g, const Topology &topo, const Mapping &map) {
+std::vector<double> overlap_paths(const CommGraph &g, const Protocol &proto, const Topology &topo,
+                                  const Mapping &map) {
   const Dependencies &d = *g.deps;
   const std::size_t M = d.msg.size();
   std::vector<double> lat(M, 0), bw(M, 1), start(M, 0), cost(M, 0);
@@ -122,7 +124,6 @@ std::vector<double> overlap_paths(const CommGraph &g, const Topology &topo, cons
   }
   LinkActivity link;
   std::vector<double> coll(M);
-  const Protocol proto = protocol(d, topo.rendezvous_bytes);
   const std::vector<double> coll_w = coll_exit_weights(d, proto.g, topo, map);
   for (int it = 0; it < kOverlapIterations; ++it) {
     const auto value = paths(proto, cost, lat, coll_w);
@@ -146,20 +147,30 @@ std::vector<double> overlap_paths(const CommGraph &g, const Topology &topo, cons
 
 }  // namespace
 
-double critical_path_time(const CommGraph &g, const Topology &topo, const Mapping &map, PathContention mode) {
-  if (!g.deps) return -1;
+CriticalPaths::CriticalPaths(const CommGraph &g, const Topology &topo)
+    : g_(g), topo_(topo),
+      proto_(g.deps ? std::make_unique<const Protocol>(protocol(*g.deps, topo.rendezvous_bytes)) : nullptr) {}
+
+CriticalPaths::~CriticalPaths() = default;
+
+double CriticalPaths::time(const Mapping &map, PathContention mode) const {
+  if (!proto_) return -1;
+  const Protocol &proto = *proto_;
   std::vector<double> value;
   if (mode == PathContention::Overlap) {
-    value = overlap_paths(g, topo, map);
+    value = overlap_paths(g_, proto, topo_, map);
   } else if (mode == PathContention::Fluid) {
-    value = path::fluid_paths(*g.deps, topo, map);
+    value = path::fluid_paths(*g_.deps, proto, topo_, map);
   } else {
-    const Protocol proto = protocol(*g.deps, topo.rendezvous_bytes);
     std::vector<double> lat;
-    const std::vector<double> cost = set_costs(g, topo, map, mode == PathContention::Sets, lat);
-    value = paths(proto, cost, lat, coll_exit_weights(*g.deps, proto.g, topo, map));
+    const std::vector<double> cost = set_costs(g_, topo_, map, mode == PathContention::Sets, lat);
+    value = paths(proto, cost, lat, coll_exit_weights(*g_.deps, proto.g, topo_, map));
   }
   return value.empty() ? 0.0 : *std::max_element(value.begin(), value.end());
+}
+
+double critical_path_time(const CommGraph &g, const Topology &topo, const Mapping &map, PathContention mode) {
+  return CriticalPaths(g, topo).time(map, mode);
 }
 
 }  // namespace arcoll::placement

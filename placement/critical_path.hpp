@@ -108,6 +108,8 @@
 #ifndef ARCOLL_PLACEMENT_CRITICAL_PATH_HPP
 #define ARCOLL_PLACEMENT_CRITICAL_PATH_HPP
 
+#include <memory>
+
 #include "comm_graph.hpp"
 #include "cost.hpp"
 #include "topology.hpp"
@@ -125,12 +127,37 @@ enum class PathContention {
 /** Schedules computed by PathContention::Overlap. */
 inline constexpr int kOverlapIterations = 10;
 
-/** T_cp(pi) in seconds (file comment), or -1 when `g` has no dependency
- *  graph (g.deps null: steps, not levels, or a trace without receives).
- *  Precondition: map.size() == g.nranks, entries in [0, hosts).
- *  Sets, Free: O(messages x route length + nodes + edges of the graph);
- *  Overlap: kOverlapIterations x (that + sum over links of n_k log n_k);
- *  Fluid: path_replay.hpp (per start or end of a message, the max-min rates of the active ones). */
+namespace path {
+struct Protocol;
+}
+
+/** The critical paths of one trace on one topology: the part that does not depend on the mapping (the
+ *  happened-before graph with the rendezvous protocol's waits, path_protocol.hpp: O(entries log entries +
+ *  edges)) built once, for the mappings and contention modes asked of it (the chooser's path opinion asks
+ *  for two mappings, `arcoll place --evaluate` for three or four modes). Keeps references to `g` and
+ *  `topo`, which must outlive it; time() is const and may run from several threads at once. */
+class CriticalPaths {
+ public:
+  CriticalPaths(const CommGraph &g, const Topology &topo);
+  ~CriticalPaths();
+  CriticalPaths(const CriticalPaths &) = delete;
+  CriticalPaths &operator=(const CriticalPaths &) = delete;
+
+  /** T_cp(pi) in seconds (file comment), or -1 when the trace has no dependency
+   *  graph (g.deps null: steps, not levels, or a trace without receives).
+   *  Precondition: map.size() == g.nranks, entries in [0, hosts).
+   *  Sets, Free: O(messages x route length + nodes + edges of the graph);
+   *  Overlap: kOverlapIterations x (that + sum over links of n_k log n_k);
+   *  Fluid: path_replay.hpp (per start or end of a message, the max-min rates of the active ones). */
+  double time(const Mapping &map, PathContention mode = PathContention::Sets) const;
+
+ private:
+  const CommGraph &g_;
+  const Topology &topo_;
+  std::unique_ptr<const path::Protocol> proto_;  // null without a dependency graph
+};
+
+/** CriticalPaths(g, topo).time(map, mode): one mapping, one mode. */
 double critical_path_time(const CommGraph &g, const Topology &topo, const Mapping &map,
                           PathContention mode = PathContention::Sets);
 

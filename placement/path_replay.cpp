@@ -65,8 +65,8 @@ Flows make_flows(const Dependencies &d, const Protocol &p, std::vector<uint64_t>
 
 }  // namespace
 
-std::vector<double> fluid_paths(const Dependencies &d, const Topology &topo, const Mapping &map) {
-  const Protocol proto = protocol(d, topo.rendezvous_bytes);
+std::vector<double> fluid_paths(const Dependencies &d, const Protocol &proto, const Topology &topo,
+                                const Mapping &map) {
   const DepGraph &g = proto.g;
   const std::vector<double> coll_w = coll_exit_weights(d, g, topo, map);
   DepWalk walk(g);

@@ -103,8 +103,9 @@ bool blend_agrees(const CommGraph &g, const Topology &topo, const Mapping &start
 
 bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
                  PathOpinion &out, double rel_tol) {
-  out.start_s = critical_path_time(g, topo, start, PathContention::Overlap);
-  out.refined_s = critical_path_time(g, topo, refined, PathContention::Overlap);
+  const CriticalPaths cp(g, topo);
+  out.start_s = cp.time(start, PathContention::Overlap);
+  out.refined_s = cp.time(refined, PathContention::Overlap);
   return out.refined_s >= 0 && out.start_s > out.refined_s * (1.0 + std::max(0.0, rel_tol));
 }
 

@@ -215,10 +215,10 @@ int run_place(const PlaceArgs &A) {
   if (!A.evaluate_path.empty()) {
     ap::Mapping m = ap::read_mapping(A.evaluate_path, topo, g.nranks);
     ap::CostReport c = ap::evaluate(g, topo, m);
-    const double cp = ap::critical_path_time(g, topo, m),
-                 cp_free = ap::critical_path_time(g, topo, m, ap::PathContention::Free),
-                 cp_overlap = ap::critical_path_time(g, topo, m, ap::PathContention::Overlap),
-                 cp_fluid = A.fluid_path ? ap::critical_path_time(g, topo, m, ap::PathContention::Fluid) : -1.0;
+    const ap::CriticalPaths paths(g, topo);
+    const double cp = paths.time(m), cp_free = paths.time(m, ap::PathContention::Free),
+                 cp_overlap = paths.time(m, ap::PathContention::Overlap),
+                 cp_fluid = A.fluid_path ? paths.time(m, ap::PathContention::Fluid) : -1.0;
     auto adv = ap::barrier_advice(g, topo, m);
     if (A.json) {
       J["evaluate"] = cost_json(c);

@@ -82,3 +82,25 @@ TEST(RendezvousPath, NonblockingSendsDoNotWait) {
   EXPECT_NEAR(critical_path_time(blocking, t, m, PathContention::Overlap), c0 + c1 + c2, 1e-12);
   EXPECT_GT(critical_path_time(isend, t, m, PathContention::Overlap), std::max(c1, c2) * 1.01);
 }
+
+TEST(RendezvousPath, OneCriticalPathsObjectServesEveryMappingAndMode) {
+  // CriticalPaths builds the protocol graph once (the rendezvous waits above) and times any mapping with
+  // it: the same values as a fresh critical_path_time, whatever was timed before on the same object.
+  const CommGraph g = tracefix::by_levels(late_receiver(1));
+  TopologyParams p = fixtures::round_params();
+  p.rendezvous_bytes = 65536;
+  const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3, p);
+  const CriticalPaths paths(g, t);
+  const Mapping across{0, 1, 2}, swapped{1, 0, 2}, other{2, 1, 0};
+  for (int round = 0; round < 2; ++round)
+    for (const Mapping *m : {&across, &swapped, &other})
+      for (PathContention mode :
+           {PathContention::Sets, PathContention::Free, PathContention::Overlap, PathContention::Fluid}) {
+        SCOPED_TRACE(testing::Message() << "round " << round << " mode " << static_cast<int>(mode));
+        EXPECT_EQ(paths.time(*m, mode), critical_path_time(g, t, *m, mode));
+      }
+  // The two rendezvous sends wait in turn on every mapping: each path is above its free single transfer.
+  EXPECT_GT(paths.time(across, PathContention::Free), fixtures::msg_time(t, across, 0, 1, kBig));
+  const CommGraph steps = build_comm_graph(late_receiver(1), CommGraphOptions{});
+  EXPECT_EQ(CriticalPaths(steps, t).time(across), -1.0);  // no dependency graph
+}
