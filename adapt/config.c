@@ -140,6 +140,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->segment_set = 0;
   cfg->exchange_interval = ARCOLL_LATE_MIN_INTERVAL;
   cfg->late_order = -1;
+  cfg->reduce_detach = -1;
   cfg->ewma_alpha = 0.5;
   cfg->debug = 0;
   cfg->nonblocking = 1;
@@ -189,6 +190,11 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   if (env_on_off("ARCOLL_LATE_DETACH", "the latest ranks of a reduce's late set send to the root directly",
                  "late ranks keep their tree parent", "; the default is off (adapt/README.md \"Lateness\")",
                  &cfg->late_detach, err, errlen))
+    return -1;
+  if (env_on_off("ARCOLL_REDUCE_DETACH",
+                 "a small reduce's late ranks are detached by their tree parent",
+                 "the plain tree", "; the default is on (adapt/README.md \"Lateness\")",
+                 &cfg->reduce_detach, err, errlen))
     return -1;
   if ((s = getenv("ARCOLL_BCAST_EWMA_ALPHA")) && *s) {
     char *end;

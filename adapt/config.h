@@ -17,6 +17,9 @@
  * |                                   |                                          | >= 8 KiB|
  * | ARCOLL_LATE_DETACH                | on / off: a reduce's latest ranks send   | off     |
  * |                                   | to the root directly (order.h)           |         |
+ * | ARCOLL_REDUCE_DETACH              | on / off: a small reduce's late ranks    | on      |
+ * |                                   | are detached by their tree parent        |         |
+ * |                                   | (detach_state.h)                         |         |
  * | ARCOLL_BCAST_EWMA_ALPHA           | EWMA weight of newest call (0,1]         | 0.5     |
  * | ARCOLL_ONLINE_CANDIDATES          | 1..8 candidates measured online per size | 5       |
  * |                                   | class in auto mode (1: the model alone)  |         |
@@ -67,6 +70,7 @@ typedef struct arcoll_config {
   int exchange_interval;   /**< fewest calls between lateness exchanges (late_tracker.h) */
   int late_order;          /**< ARCOLL_LATE_ORDER: 1 on, 0 off, -1 unset (arcoll_late_applies) */
   int late_detach;         /**< ARCOLL_LATE_DETACH: 1 on, 0 off (default; order.h arcoll_history_detached) */
+  int reduce_detach;       /**< ARCOLL_REDUCE_DETACH: 0 off, else on (default; detach_state.h) */
   double ewma_alpha;
   int debug;
   int nonblocking;         /**< ARCOLL_NONBLOCKING: 1 on (default), 0 off (nbc.h) */

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include "dispatch.h"
+#include "detach_state.h"
 #include "late_order.h"
 #include "compress_decide.h"
 #include "decision.h"
@@ -79,6 +80,7 @@ ARCOLL_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
 static void state_free(arcoll_comm_state_t *st) {
   __atomic_add_fetch(&arcoll_g_state_gen, 1, __ATOMIC_ACQ_REL); /* every memo misses (dispatch.h) */
   if (st->priv != MPI_COMM_NULL) arcoll_decision_settle(st); /* before the tuning note */
+  arcoll_reduce_detach_free(st);
   arcoll_tuning_note_state(st);
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
     if (st->late[c]) {

@@ -55,6 +55,9 @@ extern "C" {
  *  results on the private communicator: 7300 + 2 c, + 1. */
 #define ARCOLL_TAG_DECISION(c) (7300 + 2 * (int)(c))
 
+/** Tag of the detaching reduce's notices (collectives/reduce_detach.h) on the private communicator. */
+#define ARCOLL_TAG_DETACH 7098
+
 /** Tag of the clock offsets of the online selection's confirmation (collectives/online_confirm.h,
  *  adapt/clock.h) on the private communicator. */
 #define ARCOLL_TAG_CLOCK 7099
@@ -112,6 +115,10 @@ typedef struct arcoll_comm_state {
   int clock_ready;
   /** decisions taken by the root whose requests are still open (decision_rooted.c) */
   struct arcoll_rooted *rooted_open;
+  /** the detaching reduce's tree on this communicator (detach_state.h): made on the first
+   *  eligible reduce (red_detach_made), for its root, radix and size class */
+  struct arcoll_red_detach *red_detach;
+  int red_detach_made, red_detach_root, red_detach_k, red_detach_class;
   struct arcoll_comm_state *next;
 } arcoll_comm_state_t;
 

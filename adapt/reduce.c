@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "detach_state.h"
 #include "dispatch.h"
 #include "late_order.h"
 #include "reduce.h"
@@ -46,7 +47,10 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
     return arcoll_finish(comm, rc);
   const arcoll_cached_t *chosen = ch;
   ch = arcoll_late_algorithm(st, C, bytes, ch, &lc);
-  const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C), lc.detached};
+  /* small reduces: late ranks detached by their tree parent (detach_state.h) */
+  struct arcoll_red_detach *rd =
+      arcoll_reduce_detach_state(st, ch, root, commut, bytes, lc.order, lc.detached);
+  const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C), lc.detached, rd};
   const double t0 = arcoll_online_t0(chosen);
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);
   rc = arcoll_late_done(st, chosen, ch, t0, rc);

@@ -5,6 +5,8 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/reduce_scatter_halving.c
   ${CMAKE_CURRENT_LIST_DIR}/reduce_binomial.c
   ${CMAKE_CURRENT_LIST_DIR}/reduce_knomial.c
+  ${CMAKE_CURRENT_LIST_DIR}/reduce_detach.c
+  ${CMAKE_CURRENT_LIST_DIR}/reduce_knomial_detach.c
   ${CMAKE_CURRENT_LIST_DIR}/reduce_rsag.c
   ${CMAKE_CURRENT_LIST_DIR}/reduce_chain.c
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_recursive_doubling.c

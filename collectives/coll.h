@@ -44,6 +44,10 @@ typedef struct arcoll_sched {
    *  "detached": late ranks of a reduce); NULL = none.  Read by the binomial and k-nomial
    *  reduce for commutative ops only (reduce.h); every other algorithm ignores it. */
   const unsigned char *detached;
+  /** this rank's state of the detaching k-nomial / binomial reduce (reduce_detach.h: late
+   *  ranks detached by their tree parent, small messages, commutative ops, no order);
+   *  NULL = the plain tree.  Every rank of the call passes one or none. */
+  struct arcoll_red_detach *red_detach;
 } arcoll_sched_t;
 
 /** Default radix of the k-nomial broadcast tree (bcast knomial; MVAPICH2's). */

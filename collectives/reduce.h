@@ -110,7 +110,10 @@ int arcoll_reduce_chain(const void *sendbuf, void *recvbuf, MPI_Aint count,
  * every message crosses the root's link at once).
  * Non-commutative ops: the tree over ranks 0..P-1 (children's ranges follow
  * the parent's, combined acc op child), then rank 0 sends to the root.
- * Honours: order and detached (commutative only, as the binomial reduce), k, tag.
+ * Honours: order and detached (commutative only, as the binomial reduce), k, tag;
+ * red_detach (commutative ops, no detached set): the body of
+ * reduce_knomial_detach.c, whose late ranks are detached by their parent
+ * (reduce_detach.h; the binomial reduce too, k = 2).
  */
 int arcoll_reduce_knomial(const void *sendbuf, void *recvbuf, MPI_Aint count,
                           MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "reduce.h"
+#include "reduce_detach.h"
 #include "reduce_util.h"
 
 int arcoll_reduce_knomial_radix(const void *sendbuf, void *recvbuf, MPI_Aint count,
@@ -18,6 +19,11 @@ int arcoll_reduce_knomial_radix(const void *sendbuf, void *recvbuf, MPI_Aint cou
                                   &done)) != MPI_SUCCESS ||
       done)
     return rc;
+  if (s && s->red_detach && tc.commut && tc.map && tc.top_is_root && !s->detached) {
+    rc = arcoll_reduce_knomial_detach(&tc, recvbuf, count, datatype, op, comm, k, s->red_detach);
+    free(tc.map);
+    return rc;
+  }
   const int P = tc.c.P, me = tc.c.me, tag = tc.c.tag, commut = tc.commut, mypos = tc.mypos;
   const int top_is_root = tc.top_is_root;
   const arcoll_red_typeinfo_t ti = tc.c.ti;

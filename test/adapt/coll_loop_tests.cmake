@@ -19,6 +19,35 @@ foreach(c IN LISTS _cl_colls)
   endif()
 endforeach()
 
+# Small reduces whose late ranks are detached by their tree parent (collectives/reduce_detach.h,
+# adapt/detach_state.h): MPICH 4 ranks, 8 B, binomial forced, a late rank moving every 10 calls
+# (rank 3 first: its parent is rank 2), every element checked; SMPI flat cluster, 64 ranks, 8 B,
+# the cluster256 model's knomial (radix 8), 40 calls: with eight ranks 1 ms late the seven whose
+# parent is not the root are detached, every element checked; balanced, none.
+arcoll_adapt_mpi_test(adapt.coll_loop.reduce_detach.np4 4 PROGRAM coll_loop
+  ARGS -c reduce -m 8 -n 60 -s moving ENV ARCOLL_REDUCE_ALGORITHM=binomial)
+set_tests_properties(adapt.coll_loop.reduce_detach.np4 PROPERTIES
+  PASS_REGULAR_EXPRESSION "RESULT coll=reduce .* errors=0")
+if(ARCOLL_HAVE_SMPI)
+  foreach(_case "eight_late;7 ranks sent to the root directly" "balanced;!ranks sent to the root directly")
+    list(GET _case 0 _scen)
+    list(GET _case 1 _expect)
+    add_test(NAME adapt.smpi.reduce_detach.${_scen}.np64
+      COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
+        ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
+        bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
+        "reduce P=64 bytes=8 root 0: knomial \\(k 8\\) detaches ranks late" "${_expect}"
+        "RESULT coll=reduce .* errors=0" --
+        smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
+        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
+        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
+        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
+        -c reduce -m 8 -n 40 -s ${_scen})
+    set_tests_properties(adapt.smpi.reduce_detach.${_scen}.np64 PROPERTIES LABELS smpi TIMEOUT 300
+      RESOURCE_LOCK mpi)
+  endforeach()
+endif()
+
 # The online choice confirmed in the steady state (collectives/online_confirm.h): SMPI
 # flat 10 Gb/s cluster, 64 ranks, 32 KiB gather, rank 24 late by 1 ms before
 # every call.  With one warm-up call (ARCOLL_ONLINE_WARMUP=1) round 0 measures

@@ -72,6 +72,15 @@ TEST(Config, DefaultsAndErrors) {
   EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
   EXPECT_NE(std::string(err).find("ARCOLL_LATE_DETACH='yes' is not valid"), std::string::npos);
   unsetenv("ARCOLL_LATE_DETACH");
+  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
+  EXPECT_NE(c.reduce_detach, 0);  // on unless switched off
+  setenv("ARCOLL_REDUCE_DETACH", "off", 1);
+  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
+  EXPECT_EQ(c.reduce_detach, 0);
+  setenv("ARCOLL_REDUCE_DETACH", "sometimes", 1);
+  EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
+  EXPECT_NE(std::string(err).find("ARCOLL_REDUCE_DETACH='sometimes' is not valid; use on"), std::string::npos);
+  unsetenv("ARCOLL_REDUCE_DETACH");
   unsetenv("ARCOLL_BCAST_ALGORITHM");
 }
 

@@ -1,0 +1,66 @@
+// The detaching reduce's parent rule (collectives/reduce_detach.h, arcoll_red_detach_observe): a child
+// gets the notice after calls_needed consecutive late calls of its own, not when its lateness is its
+// child's (the marker), at most one child per parent, never a detached one; and the tree's parents.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "reduce_detach.h"
+
+namespace {
+
+struct State {
+  std::vector<unsigned char> view;
+  std::vector<unsigned short> late;
+  arcoll_red_detach_t d{};
+  State(int P, double late_s, int calls) : view(P, 0), late(P, 0) {
+    d.P = P, d.k = 2, d.asked = -1, d.late_s = late_s, d.calls_needed = calls;
+    d.view = view.data(), d.late = late.data();
+  }
+};
+
+}  // namespace
+
+TEST(ReduceDetach, NoticeAfterConsecutiveLateCallsOnly) {
+  State s(8, 1e-4, 3);
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 3, 2e-4, 0), 0);
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 3, 2e-4, 0), 0);
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 3, 5e-5, 0), 0);  // on time: the count starts again
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 3, 2e-4, 0), 0);
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 3, 2e-4, 0), 0);
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 3, 2e-4, 0), 1);
+  EXPECT_EQ(s.late[3], 3);
+}
+
+TEST(ReduceDetach, AChildThatWaitedForItsOwnChildIsNotLate) {
+  State s(8, 1e-4, 2);
+  for (int call = 0; call < 5; ++call) EXPECT_EQ(arcoll_red_detach_observe(&s.d, 2, 1e-3, 1), 0);
+  EXPECT_EQ(s.late[2], 0);
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 2, 1e-3, 0), 0);
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 2, 1e-3, 1), 0);  // the marker resets the count
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 2, 1e-3, 0), 0);
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 2, 1e-3, 0), 1);
+}
+
+TEST(ReduceDetach, OneChildPerParentAndNeverADetachedOneOrTheRoot) {
+  State s(8, 1e-4, 1);
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 4, 1e-3, 0), 1);
+  s.d.asked = 4;  // the body records the notice it sent
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 6, 1e-3, 0), 0);  // late too, but one notice per parent
+  State t(8, 1e-4, 1);
+  t.view[5] = 1;
+  EXPECT_EQ(arcoll_red_detach_observe(&t.d, 5, 1e-3, 0), 0);  // already sends to the root
+  EXPECT_EQ(arcoll_red_detach_observe(&t.d, 0, 1e-3, 0), 0);  // position 0 is the root
+  EXPECT_EQ(arcoll_red_detach_observe(&t.d, 8, 1e-3, 0), 0);  // no such position
+}
+
+TEST(ReduceDetach, ParentsOfTheKnomialTree) {
+  // radix 2 (binomial): clear the lowest set bit; radix 8 over 64 positions: 12 -> 8, 8 -> 0, 63 -> 56
+  EXPECT_EQ(arcoll_red_detach_parent(1, 2), 0);
+  EXPECT_EQ(arcoll_red_detach_parent(6, 2), 4);
+  EXPECT_EQ(arcoll_red_detach_parent(12, 2), 8);
+  EXPECT_EQ(arcoll_red_detach_parent(12, 8), 8);
+  EXPECT_EQ(arcoll_red_detach_parent(8, 8), 0);
+  EXPECT_EQ(arcoll_red_detach_parent(63, 8), 56);
+  EXPECT_EQ(arcoll_red_detach_parent(5, 3), 3);  // 5 = 12 in base 3 -> 10 = 3
+}
