@@ -64,5 +64,6 @@ int arcoll_red_detach_observe(arcoll_red_detach_t *d, int c, double waited_s, in
     return 0;
   }
   if (d->late[c] < 0xffff) ++d->late[c];
-  return d->asked < 0 && d->late[c] >= d->calls_needed;
+  /* one notice at a time: the next once the child asked before has detached */
+  return (d->asked < 0 || d->view[d->asked]) && d->late[c] >= d->calls_needed;
 }

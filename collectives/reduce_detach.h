@@ -14,8 +14,9 @@
  *     (seconds) in `calls_needed` consecutive calls - and the child did not
  *     itself wait for one of its own children that long (the child's
  *     message says so: marker ARCOLL_RED_DETACH_WAITED) - sends that child a
- *     notice (one int on the private communicator, tag `tag`); at most one
- *     child per parent (arcoll_red_detach_observe()).
+ *     notice (one int on the private communicator, tag `tag`); one child at
+ *     a time per parent: the next once the last one asked has detached
+ *     (arcoll_red_detach_observe()).
  *  2. The child tests its posted receive of the notice in each call; the
  *     first call that finds it announces the child's own position in the
  *     trailer of its message to the parent, and from the next call on it
@@ -72,7 +73,7 @@ typedef struct arcoll_red_detach {
   unsigned char *view;   /**< [P] 1 = that position sends to position 0 (as this rank knows it:
                               itself, its children; the root: all) */
   unsigned short *late;  /**< [P] consecutive calls that child's message came late */
-  int asked;             /**< the child position a notice went to, or -1 */
+  int asked;             /**< the child position the last notice went to, or -1 */
   double late_s;         /**< a wait longer than this (seconds) is a late call */
   int calls_needed;      /**< consecutive late calls before the notice (>= 1) */
   int tag;               /**< the notices' tag */
@@ -106,8 +107,8 @@ void arcoll_red_detach_free(arcoll_red_detach_t *d);
  *  seconds for c's message, and c's message carried the marker (`c_waited`:
  *  c itself waited for a late child, so its lateness is not its own).
  *  Updates the consecutive count; returns 1 when c is to get the notice now
- *  (late in calls_needed consecutive calls, no notice sent yet by this
- *  parent, c not detached), else 0.  No MPI. */
+ *  (late in calls_needed consecutive calls, c not detached, and the child
+ *  this parent asked last - if any - detached since), else 0.  No MPI. */
 int arcoll_red_detach_observe(arcoll_red_detach_t *d, int c, double waited_s, int c_waited);
 
 /** Grow *buf (capacity *cap bytes) to at least `bytes`: MPI_SUCCESS or MPI_ERR_NO_MEM. */

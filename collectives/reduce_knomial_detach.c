@@ -96,13 +96,16 @@ int arcoll_reduce_knomial_detach(const arcoll_red_tree_call_t *tc, void *recvbuf
     late_child |= waited > d->late_s && !c_waited;
     /* a tree child's lateness (the root's children hold only the root: none asked) */
     if (arcoll_red_detach_observe(d, child[i], waited, c_waited)) {
+      /* the last notice (one int, eager) has left long before; its buffer is reused */
+      if (d->sent != MPI_REQUEST_NULL && (rc = PMPI_Wait(&d->sent, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+        goto done;
       d->asked = child[i], d->sent_buf = 1;
       if ((rc = PMPI_Isend(&d->sent_buf, 1, MPI_INT, map[child[i]], d->tag, d->comm, &d->sent)) !=
           MPI_SUCCESS)
         goto done;
     }
   }
-  if (timed) d->watching = late_child && d->asked < 0;
+  if (timed) d->watching = late_child;
   if (mypos > 0 && !me_detached && d->notice != MPI_REQUEST_NULL) { /* my parent's notice */
     int got = 0;
     if ((rc = PMPI_Test(&d->notice, &got, MPI_STATUS_IGNORE)) != MPI_SUCCESS) goto done;

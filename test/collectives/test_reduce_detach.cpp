@@ -1,6 +1,6 @@
 // The detaching reduce's parent rule (collectives/reduce_detach.h, arcoll_red_detach_observe): a child
 // gets the notice after calls_needed consecutive late calls of its own, not when its lateness is its
-// child's (the marker), at most one child per parent, never a detached one; and the tree's parents.
+// child's (the marker), one child at a time per parent, never a detached one; and the tree's parents.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -42,11 +42,13 @@ TEST(ReduceDetach, AChildThatWaitedForItsOwnChildIsNotLate) {
   EXPECT_EQ(arcoll_red_detach_observe(&s.d, 2, 1e-3, 0), 1);
 }
 
-TEST(ReduceDetach, OneChildPerParentAndNeverADetachedOneOrTheRoot) {
+TEST(ReduceDetach, OneChildAtATimeAndNeverADetachedOneOrTheRoot) {
   State s(8, 1e-4, 1);
   EXPECT_EQ(arcoll_red_detach_observe(&s.d, 4, 1e-3, 0), 1);
   s.d.asked = 4;  // the body records the notice it sent
-  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 6, 1e-3, 0), 0);  // late too, but one notice per parent
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 6, 1e-3, 0), 0);  // late too, but 4 has not detached yet
+  s.view[4] = 1;                                              // 4 announced itself
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 6, 1e-3, 0), 1);
   State t(8, 1e-4, 1);
   t.view[5] = 1;
   EXPECT_EQ(arcoll_red_detach_observe(&t.d, 5, 1e-3, 0), 0);  // already sends to the root
