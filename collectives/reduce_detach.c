@@ -12,24 +12,18 @@ int arcoll_red_detach_room(char **buf, size_t *cap, size_t bytes) {
   return MPI_SUCCESS;
 }
 
-int arcoll_red_detach_parent(int p, int k) {
-  for (long u = 1;; u *= k)
-    if (p % (u * k)) return (int)(p - p % (u * k));
-}
-
-int arcoll_red_detach_init(arcoll_red_detach_t *d, int P, int k, int mypos, int parent_rank,
+int arcoll_red_detach_init(arcoll_red_detach_t *d, int P, int mypos, int parent_rank,
                            double late_s, int calls_needed, int tag, MPI_Comm comm) {
   *d = (arcoll_red_detach_t){0};
-  d->P = P, d->k = k, d->asked = -1, d->late_s = late_s;
+  d->P = P, d->asked = -1, d->late_s = late_s;
   d->calls_needed = calls_needed >= 1 ? calls_needed : 1;
   d->tag = tag, d->comm = comm, d->notice = MPI_REQUEST_NULL, d->sent = MPI_REQUEST_NULL;
   d->view = calloc((size_t)P, 1);
   d->late = calloc((size_t)P, sizeof *d->late);
   d->child = malloc(sizeof(int) * (size_t)P);
   d->out = malloc(sizeof(int) * (size_t)(P + 2));
-  d->selfann = calloc((size_t)P, 1);
   d->req = malloc(sizeof(MPI_Request) * (size_t)P);
-  if (!d->view || !d->late || !d->child || !d->out || !d->selfann || !d->req) {
+  if (!d->view || !d->late || !d->child || !d->out || !d->req) {
     arcoll_red_detach_free(d);
     return MPI_ERR_NO_MEM;
   }
@@ -51,9 +45,9 @@ void arcoll_red_detach_free(arcoll_red_detach_t *d) {
   }
   /* a notice the child never took: a small eager send, complete locally */
   if (d->sent != MPI_REQUEST_NULL) PMPI_Wait(&d->sent, MPI_STATUS_IGNORE);
-  free(d->view), free(d->late), free(d->child), free(d->out), free(d->selfann), free(d->req);
+  free(d->view), free(d->late), free(d->child), free(d->out), free(d->req);
   free(d->rbuf), free(d->sbuf);
-  d->view = NULL, d->late = NULL, d->child = NULL, d->out = NULL, d->selfann = NULL, d->req = NULL;
+  d->view = NULL, d->late = NULL, d->child = NULL, d->out = NULL, d->req = NULL;
   d->rbuf = NULL, d->sbuf = NULL, d->rbuf_cap = 0, d->sbuf_cap = 0;
 }
 

@@ -69,7 +69,6 @@ extern "C" {
  *  arcoll_red_detach_init(), free with arcoll_red_detach_free(). */
 typedef struct arcoll_red_detach {
   int P;                 /**< communicator size */
-  int k;                 /**< the tree's radix (2: binomial) */
   unsigned char *view;   /**< [P] 1 = that position sends to position 0 (as this rank knows it:
                               itself, its children; the root: all) */
   unsigned short *late;  /**< [P] consecutive calls that child's message came late */
@@ -87,17 +86,17 @@ typedef struct arcoll_red_detach {
   int watching;          /**< a child was late in the last timed call: every call is timed */
   /* the body's scratch, kept between calls (reduce_knomial_detach.c) */
   int *child, *out;      /**< [P], [P + 2] */
-  unsigned char *selfann; /**< [P] */
   MPI_Request *req;      /**< [P] */
   char *rbuf, *sbuf;     /**< rbuf_cap, sbuf_cap bytes */
   size_t rbuf_cap, sbuf_cap;
 } arcoll_red_detach_t;
 
-/** Set up d for the k-nomial tree of radix k over P positions of `comm`,
+/** Set up d for a k-nomial tree over P positions of `comm` (parents: reduce_util.h
+ *  arcoll_red_knomial_parent),
  *  this rank at position mypos whose tree parent is at rank parent_rank (-1
  *  at position 0): posts the receive of the parent's notice.  Returns
  *  MPI_SUCCESS, MPI_ERR_NO_MEM or the receive's error (d is then freed). */
-int arcoll_red_detach_init(arcoll_red_detach_t *d, int P, int k, int mypos, int parent_rank,
+int arcoll_red_detach_init(arcoll_red_detach_t *d, int P, int mypos, int parent_rank,
                            double late_s, int calls_needed, int tag, MPI_Comm comm);
 
 /** Complete or cancel d's requests and free its arrays (safe on a zeroed d). */
@@ -113,9 +112,6 @@ int arcoll_red_detach_observe(arcoll_red_detach_t *d, int c, double waited_s, in
 
 /** Grow *buf (capacity *cap bytes) to at least `bytes`: MPI_SUCCESS or MPI_ERR_NO_MEM. */
 int arcoll_red_detach_room(char **buf, size_t *cap, size_t bytes);
-
-/** Parent position of position p (> 0) in the k-nomial tree over P positions. */
-int arcoll_red_detach_parent(int p, int k);
 
 /** The k-nomial reduce's body with the notices above (reduce_knomial_detach.c): tc from
  *  arcoll_red_tree_begin (commutative op: tc->map set), recvbuf at the root, d this rank's

@@ -32,25 +32,12 @@ int arcoll_reduce_knomial_radix(const void *sendbuf, void *recvbuf, MPI_Aint cou
 #define RANK(p) (map ? map[p] : (p))
   /* Children, nearest first (the order their subtrees finish; ascending
    * positions, each subtree a contiguous range after the previous one, so
-   * acc op child keeps the rank order).  Position p has children
-   * p + j u (j = 1 .. k-1) at every level u = 1, k, k^2, ... with
-   * p mod (u k) == 0; its parent is p - p mod (u k) at the first other u. */
-  /* Detached positions (commutative ops, s->detached: late ranks, adapt/order.h): such a
+   * acc op child keeps the rank order): arcoll_red_knomial_links (reduce_util.h).
+   * Detached positions (commutative ops, s->detached: late ranks, adapt/order.h): such a
    * position sends its subtree's result to position 0, which receives those after its
    * tree children, in ascending position; its tree parent does not wait for it. */
   const unsigned char *det = commut && map && s ? s->detached : NULL;
-  int nchild = 0, parent = -1;
-  for (long u = 1; u < P; u *= k) {
-    if (mypos % (u * k)) {
-      parent = (int)(mypos - mypos % (u * k));
-      break;
-    }
-    for (int j = 1; j < k; ++j)
-      if (mypos + j * u < P && !(det && det[mypos + j * u])) ++nchild;
-  }
-  if (det && mypos > 0 && det[mypos]) parent = 0;
-  if (det && mypos == 0)
-    for (int p = 1; p < P; ++p) nchild += det[p] != 0;
+  int parent = -1, nchild = arcoll_red_knomial_links(mypos, P, k, det, NULL, &parent);
   /* Receive window: every child's receive is posted up front when the
    * buffers take at most ARCOLL_REDUCE_PREPOST_BYTES, else two at a time (as
    * Open MPI's generic reduce, coll_base_reduce.c).  A transfer starts when
@@ -71,13 +58,7 @@ int arcoll_reduce_knomial_radix(const void *sendbuf, void *recvbuf, MPI_Aint cou
     rc = MPI_ERR_NO_MEM;
     goto done;
   }
-  nchild = 0;
-  for (long u = 1; u < P && mypos % (u * k) == 0; u *= k)
-    for (int j = 1; j < k; ++j)
-      if (mypos + j * u < P && !(det && det[mypos + j * u])) child[nchild++] = (int)(mypos + j * u);
-  if (det && mypos == 0)
-    for (int p = 1; p < P; ++p)
-      if (det[p]) child[nchild++] = p;
+  arcoll_red_knomial_links(mypos, P, k, det, child, &parent);
   if (mypos == 0 && top_is_root) { /* me == root: accumulate in recvbuf */
     if ((rc = arcoll_red_copy(in, recvbuf, count, datatype, &ti)) != MPI_SUCCESS) goto done;
     acc = recvbuf;

@@ -8,16 +8,16 @@
 /* One received message: its data into `data` (count x dt), its trailer into
  * out[*nout..] (announced positions, forwarded up) and *waited (the marker). */
 static int unpack_msg(const char *msg, int n, void *data, MPI_Aint count, MPI_Datatype dt,
-                      MPI_Comm comm, int P, int *out, int *nout, int *waited, int *self, int from) {
+                      MPI_Comm comm, int P, int *out, int *nout, int *waited) {
   int pos = 0, ne = 0, rc = PMPI_Unpack(msg, n, &pos, data, (int)count, dt, comm);
-  *waited = 0, *self = 0;
+  *waited = 0;
   if (rc != MPI_SUCCESS || pos >= n) return rc;
   if ((rc = PMPI_Unpack(msg, n, &pos, &ne, 1, MPI_INT, comm)) != MPI_SUCCESS) return rc;
   for (int e = 0; e < ne && rc == MPI_SUCCESS; ++e) {
     int v = 0;
     rc = PMPI_Unpack(msg, n, &pos, &v, 1, MPI_INT, comm);
     if (v == ARCOLL_RED_DETACH_WAITED) *waited = 1;
-    else if (v > 0 && v < P && *nout < P) out[(*nout)++] = v, *self |= v == from;
+    else if (v > 0 && v < P && *nout < P) out[(*nout)++] = v;
   }
   return rc;
 }
@@ -32,26 +32,14 @@ int arcoll_reduce_knomial_detach(const arcoll_red_tree_call_t *tc, void *recvbuf
   if ((rc = PMPI_Pack_size(1, MPI_INT, comm, &isize)) != MPI_SUCCESS) return rc;
   const int room = psize + isize * (P + 2); /* n, up to P announcements and the marker */
   const int me_detached = mypos > 0 && d->view[mypos];
-  int parent = -1, nchild = 0, nout = 0, waited_any = 0, announce_me = 0;
+  int parent = -1, nout = 0, waited_any = 0;
   int *child = d->child, *out = d->out;
-  unsigned char *selfann = d->selfann; /* children that announced themselves */
   MPI_Request *req = d->req;
   char *rbuf = NULL;
   arcoll_red_tmpbuf_t A = {0}, T = {0};
   void *acc = (void *)tc->in;
-  /* tree children not detached (reduce_knomial.c's order), then at position 0 the detached */
-  for (long u = 1; u < P; u *= k) {
-    if (mypos % (u * k)) {
-      parent = (int)(mypos - mypos % (u * k));
-      break;
-    }
-    for (int j = 1; j < k; ++j)
-      if (mypos + j * u < P && !d->view[mypos + j * u]) child[nchild++] = (int)(mypos + j * u);
-  }
-  if (me_detached) parent = 0;
-  if (mypos == 0)
-    for (int p = 1; p < P; ++p)
-      if (d->view[p]) child[nchild++] = p;
+  /* tree children not detached, then at position 0 the detached (the view as `det`) */
+  const int nchild = arcoll_red_knomial_links(mypos, P, k, d->view, child, &parent);
   for (int i = 0; i < nchild; ++i) req[i] = MPI_REQUEST_NULL;
   if (nchild && (rc = arcoll_red_detach_room(&d->rbuf, &d->rbuf_cap, (size_t)nchild * (size_t)room)) !=
                     MPI_SUCCESS)
@@ -78,7 +66,7 @@ int arcoll_reduce_knomial_detach(const arcoll_red_tree_call_t *tc, void *recvbuf
   double t_prev = timed ? PMPI_Wtime() : 0.0;
   for (int i = 0; i < nchild; ++i) {
     MPI_Status status;
-    int n = 0, c_waited = 0, self = 0;
+    int n = 0, c_waited = 0;
     if ((rc = PMPI_Wait(&req[i], &status)) != MPI_SUCCESS) goto done;
     double waited = 0.0;
     if (timed) {
@@ -86,10 +74,8 @@ int arcoll_reduce_knomial_detach(const arcoll_red_tree_call_t *tc, void *recvbuf
       waited = t - t_prev, t_prev = t;
     }
     if ((rc = PMPI_Get_count(&status, MPI_PACKED, &n)) != MPI_SUCCESS) goto done;
-    rc = unpack_msg(rbuf + (size_t)i * room, n, T.buf, count, dt, comm, P, out, &nout, &c_waited,
-                    &self, child[i]);
+    rc = unpack_msg(rbuf + (size_t)i * room, n, T.buf, count, dt, comm, P, out, &nout, &c_waited);
     if (rc != MPI_SUCCESS) goto done;
-    selfann[child[i]] = (unsigned char)self;
     if ((rc = arcoll_red_local(T.buf, acc, count, dt, op, &ti)) != MPI_SUCCESS) goto done;
     if (waited > d->late_s) waited_any = 1;
     if (!timed) continue;
@@ -109,7 +95,7 @@ int arcoll_reduce_knomial_detach(const arcoll_red_tree_call_t *tc, void *recvbuf
   if (mypos > 0 && !me_detached && d->notice != MPI_REQUEST_NULL) { /* my parent's notice */
     int got = 0;
     if ((rc = PMPI_Test(&d->notice, &got, MPI_STATUS_IGNORE)) != MPI_SUCCESS) goto done;
-    if (got && nout < P) announce_me = 1, out[nout++] = mypos;
+    if (got && nout < P) out[nout++] = mypos;
   }
   if (waited_any) out[nout++] = ARCOLL_RED_DETACH_WAITED;
   if (mypos > 0) {
@@ -123,14 +109,14 @@ int arcoll_reduce_knomial_detach(const arcoll_red_tree_call_t *tc, void *recvbuf
     if (rc == MPI_SUCCESS) rc = PMPI_Send(sbuf, pos, MPI_PACKED, map[parent], tag, comm);
     if (rc != MPI_SUCCESS) goto done;
   }
-  /* from the next call on: announcing children send to position 0 (the root reads every
-   * announcement of the call), and so do I if I announced */
-  for (int i = 0; i < nchild; ++i)
-    if (selfann[child[i]] && !d->view[child[i]]) d->view[child[i]] = 1, ++d->detached;
-  if (mypos == 0)
-    for (int e = 0; e < nout; ++e)
-      if (out[e] > 0 && !d->view[out[e]]) d->view[out[e]] = 1, ++d->detached;
-  if (announce_me) d->view[mypos] = 1, ++d->detached;
+  /* from the next call on: every announced position sends to position 0 - the root takes
+   * them all, a parent stops waiting for its own children (a child announces only itself);
+   * my own announcement is among them */
+  for (int e = 0; e < nout; ++e) {
+    const int a = out[e], ap = a > 0 ? arcoll_red_knomial_parent(a, k) : -1;
+    if (a > 0 && !d->view[a] && (mypos == 0 || ap == mypos || a == mypos))
+      d->view[a] = 1, ++d->detached;
+  }
 done:
   for (int i = 0; i < nchild; ++i)
     if (req[i] != MPI_REQUEST_NULL) { /* only after an error */
@@ -139,6 +125,5 @@ done:
     }
   arcoll_red_tmpbuf_free(&A);
   arcoll_red_tmpbuf_free(&T);
-  for (int i = 0; i < nchild; ++i) selfann[child[i]] = 0;
   return rc;
 }

@@ -194,3 +194,29 @@ int arcoll_red_tree_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MP
     return arcoll_red_pos_map(s ? s->order : NULL, t->c.P, root, t->c.me, &t->map, &t->mypos);
   return MPI_SUCCESS;
 }
+
+int arcoll_red_knomial_parent(int p, int k) {
+  for (long u = 1;; u *= k)
+    if (p % (u * k)) return (int)(p - p % (u * k));
+}
+
+int arcoll_red_knomial_links(int mypos, int P, int k, const unsigned char *det, int *child,
+                             int *parent) {
+  int n = 0;
+  *parent = mypos > 0 ? (det && det[mypos] ? 0 : arcoll_red_knomial_parent(mypos, k)) : -1;
+  for (long u = 1; u < P && mypos % (u * k) == 0; u *= k)
+    for (int j = 1; j < k; ++j) {
+      const long c = mypos + j * u;
+      if (c < P && !(det && det[c])) {
+        if (child) child[n] = (int)c;
+        ++n;
+      }
+    }
+  if (det && mypos == 0)
+    for (int p = 1; p < P; ++p)
+      if (det[p]) {
+        if (child) child[n] = p;
+        ++n;
+      }
+  return n;
+}

@@ -110,6 +110,23 @@ int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Dat
                      MPI_Comm comm, const arcoll_sched_t *s, int allreduce,
                      arcoll_red_call_t *c, int *done);
 
+/**
+ * Links of position mypos (0..P-1) in the k-nomial reduce tree (k >= 2; k = 2 is binomial):
+ * position p has children p + j u (j = 1 .. k-1) at every level u = 1, k, k^2, ... with
+ * p mod (u k) == 0, nearest first; its parent is p - p mod (u k) at the first other u.
+ * Detached positions (det[p] != 0; det NULL: none) send to position 0, which takes them after
+ * its tree children, in ascending position; their tree parent does not list them.  Writes the
+ * children into child[] (room for P; NULL: only counted), *parent (-1 at position 0, 0 when
+ * det[mypos]); returns the number of children.  Used by the k-nomial reduce (reduce_knomial.c)
+ * and its detaching body (reduce_knomial_detach.c).
+ */
+int arcoll_red_knomial_links(int mypos, int P, int k, const unsigned char *det, int *child,
+                             int *parent);
+
+/** Tree parent of position p > 0 in the k-nomial tree (k >= 2): p - p mod (u k) at the first
+ *  level u = 1, k, k^2, ... where p mod (u k) != 0. */
+int arcoll_red_knomial_parent(int p, int k);
+
 /** What the rooted reduce algorithms over a tree or chain of positions
  *  (binomial, chain) read first, after arcoll_red_begin(). */
 typedef struct arcoll_red_tree_call {

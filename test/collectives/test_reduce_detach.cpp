@@ -14,7 +14,7 @@ struct State {
   std::vector<unsigned short> late;
   arcoll_red_detach_t d{};
   State(int P, double late_s, int calls) : view(P, 0), late(P, 0) {
-    d.P = P, d.k = 2, d.asked = -1, d.late_s = late_s, d.calls_needed = calls;
+    d.P = P, d.asked = -1, d.late_s = late_s, d.calls_needed = calls;
     d.view = view.data(), d.late = late.data();
   }
 };
@@ -58,11 +58,11 @@ TEST(ReduceDetach, OneChildAtATimeAndNeverADetachedOneOrTheRoot) {
 
 TEST(ReduceDetach, ParentsOfTheKnomialTree) {
   // radix 2 (binomial): clear the lowest set bit; radix 8 over 64 positions: 12 -> 8, 8 -> 0, 63 -> 56
-  EXPECT_EQ(arcoll_red_detach_parent(1, 2), 0);
-  EXPECT_EQ(arcoll_red_detach_parent(6, 2), 4);
-  EXPECT_EQ(arcoll_red_detach_parent(12, 2), 8);
-  EXPECT_EQ(arcoll_red_detach_parent(12, 8), 8);
-  EXPECT_EQ(arcoll_red_detach_parent(8, 8), 0);
-  EXPECT_EQ(arcoll_red_detach_parent(63, 8), 56);
-  EXPECT_EQ(arcoll_red_detach_parent(5, 3), 3);  // 5 = 12 in base 3 -> 10 = 3
+  EXPECT_EQ(arcoll_red_knomial_parent(1, 2), 0);
+  EXPECT_EQ(arcoll_red_knomial_parent(6, 2), 4);
+  EXPECT_EQ(arcoll_red_knomial_parent(12, 2), 8);
+  EXPECT_EQ(arcoll_red_knomial_parent(12, 8), 8);
+  EXPECT_EQ(arcoll_red_knomial_parent(8, 8), 0);
+  EXPECT_EQ(arcoll_red_knomial_parent(63, 8), 56);
+  EXPECT_EQ(arcoll_red_knomial_parent(5, 3), 3);  // 5 = 12 in base 3 -> 10 = 3
 }

@@ -55,9 +55,9 @@ static void run_case(MPI_Comm comm, int strided, int root, int k, int inplace, M
   const MPI_Op op = strided ? usum : MPI_SUM;
   const int mypos = (me - root + P) % P, latepos = P - 1;
   const int late_rank = (root + latepos) % P;
-  const int parent = mypos > 0 ? (root + arcoll_red_detach_parent(mypos, k)) % P : -1;
+  const int parent = mypos > 0 ? (root + arcoll_red_knomial_parent(mypos, k)) % P : -1;
   arcoll_red_detach_t d;
-  if (arcoll_red_detach_init(&d, P, k, mypos, parent, 1e-3, 2, 91, comm) != MPI_SUCCESS) {
+  if (arcoll_red_detach_init(&d, P, mypos, parent, 1e-3, 2, 91, comm) != MPI_SUCCESS) {
     ++failures;
     return;
   }
@@ -127,7 +127,7 @@ int main(int argc, char **argv) {
       for (int root = 0; root < P; root += P - 1)
         for (int k = 2; k <= 3; ++k)
           for (int inplace = 0; inplace < 2; ++inplace)
-            if (arcoll_red_detach_parent(P - 1, k) != 0)
+            if (arcoll_red_knomial_parent(P - 1, k) != 0)
               run_case(comm, strided, root, k, inplace, vec6, usum);
   long f = failures;
   MPI_Allreduce(MPI_IN_PLACE, &f, 1, MPI_LONG, MPI_SUM, comm);
