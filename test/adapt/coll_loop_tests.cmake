@@ -3,6 +3,39 @@
 # (its RESULT line says errors=0) under MPICH at 3 ranks (LD_PRELOAD, 0-200 us
 # noise before each call) and under SMPI at 13 ranks (linked and privatised,
 # one late rank), 30 calls of 4 KiB blocks (v-variants: 2, 4, 6 KiB, coll_loop_v.h).
+# arcoll_loop_smpi_test(NAME NP PROGRAM [TREE] [SMPI_TEST_DELAYS] [ENV VAR=VALUE...]
+#                       EXPECT REGEX... ARGS ARG...):
+# one SMPI run of PROGRAM (built with smpicc; libarcoll privatised) on NP ranks of the
+# benchmark platform - the flat 10 Gb/s cluster, or with TREE the two-level tree with
+# 160:1 uplinks (tools/platforms/bench/) - under ARCOLL_DEBUG=1, the ENV settings and the
+# cluster256 model, passing when expect_lines.sh finds every REGEX in a line of its output
+# (!REGEX: in none); SMPI's injected test delays are off (--cfg=smpi/test:0) unless
+# SMPI_TEST_DELAYS.  Label smpi, 300 s, the mpi lock.  A REGEX cannot hold a `;` (CMake's list
+# separator): write `.` there.
+function(arcoll_loop_smpi_test name np program)
+  cmake_parse_arguments(A "TREE;SMPI_TEST_DELAYS" "" "ENV;EXPECT;ARGS" ${ARGN})
+  set(xml flat1024.xml)
+  set(hosts flat1024.hostfile)
+  if(A_TREE)
+    set(xml tree1024.xml)
+    set(hosts tree1024.smpi-hosts)
+  endif()
+  set(delays --cfg=smpi/test:0)
+  if(A_SMPI_TEST_DELAYS)
+    set(delays)
+  endif()
+  add_test(NAME ${name}
+    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1 ${A_ENV}
+      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
+      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh ${A_EXPECT} --
+      smpirun -np ${np} -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/${xml}
+      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/${hosts}
+      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so ${delays}
+      --log=root.thres:warning ${program} ${A_ARGS})
+  set_tests_properties(${name} PROPERTIES LABELS smpi TIMEOUT 300 RESOURCE_LOCK mpi)
+endfunction()
+set(_loop ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll)
+
 set(_cl_colls bcast reduce gather allreduce scatter allgather reduce_scatter_block alltoall
   gatherv scatterv allgatherv alltoallv reduce_scatter)
 foreach(c IN LISTS _cl_colls)
@@ -32,19 +65,10 @@ if(ARCOLL_HAVE_SMPI)
   foreach(_case "eight_late;7 ranks sent to the root directly" "balanced;!ranks sent to the root directly")
     list(GET _case 0 _scen)
     list(GET _case 1 _expect)
-    add_test(NAME adapt.smpi.reduce_detach.${_scen}.np64
-      COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-        ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-        bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-        "reduce P=64 bytes=8 root 0: knomial \\(k 8\\) detaches ranks late" "${_expect}"
-        "RESULT coll=reduce .* errors=0" --
-        smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-        -c reduce -m 8 -n 40 -s ${_scen})
-    set_tests_properties(adapt.smpi.reduce_detach.${_scen}.np64 PROPERTIES LABELS smpi TIMEOUT 300
-      RESOURCE_LOCK mpi)
+    arcoll_loop_smpi_test(adapt.smpi.reduce_detach.${_scen}.np64 64 ${_loop}
+      EXPECT "reduce P=64 bytes=8 root 0: knomial \\(k 8\\) detaches ranks late" "${_expect}"
+        "RESULT coll=reduce .* errors=0"
+      ARGS -c reduce -m 8 -n 40 -s ${_scen})
   endforeach()
 endif()
 
@@ -61,16 +85,8 @@ if(ARCOLL_HAVE_SMPI)
   # ARCOLL_DEBUG=1 and ARCOLL_ONLINE_WARMUP=WARMUP (empty: unset), every REGEX
   # matching a line of its output.
   function(arcoll_confirm_test name scenario warmup)
-    add_test(NAME ${name}
-      COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1 ARCOLL_ONLINE_WARMUP=${warmup}
-        ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-        bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh ${ARGN} "RESULT coll=gather .* errors=0" --
-        smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
-        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-        -c gather -m 32768 -n 40 -s ${scenario})
-    set_tests_properties(${name} PROPERTIES LABELS smpi TIMEOUT 300 RESOURCE_LOCK mpi)
+    arcoll_loop_smpi_test(${name} 64 ${_loop} SMPI_TEST_DELAYS ENV ARCOLL_ONLINE_WARMUP=${warmup}
+      EXPECT ${ARGN} "RESULT coll=gather .* errors=0" ARGS -c gather -m 32768 -n 40 -s ${scenario})
   endfunction()
   arcoll_confirm_test(adapt.smpi.online_confirm.gather.np64 one_late 1
     "round 0 measured binomial/0=.* linear/0=.* -> linear/0, confirming it in the steady state against binomial"
@@ -126,17 +142,8 @@ if(ARCOLL_HAVE_SMPI)
       "noise;calls back to back .*: measuring chain/8192 and binary/8192 only;decision postponed 14 calls by root 0 \\(records in: [0-9]+ of 64, probe\\);!arrivals quiet")
     list(GET _case 0 _scen)
     list(SUBLIST _case 1 -1 _pats)
-    add_test(NAME adapt.smpi.stream_decision.${_scen}.np64
-      COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-        ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-        bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh ${_pats} "RESULT coll=bcast .* errors=0" --
-        smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-        -c bcast -m 32768 -n 60 -s ${_scen})
-    set_tests_properties(adapt.smpi.stream_decision.${_scen}.np64 PROPERTIES LABELS smpi
-      TIMEOUT 300 RESOURCE_LOCK mpi)
+    arcoll_loop_smpi_test(adapt.smpi.stream_decision.${_scen}.np64 64 ${_loop}
+      EXPECT ${_pats} "RESULT coll=bcast .* errors=0" ARGS -c bcast -m 32768 -n 60 -s ${_scen})
   endforeach()
 endif()
 
@@ -151,26 +158,15 @@ endif()
 # chain is measured.  SMPI flat cluster, 64 ranks, 64 KiB / 32 KiB, every
 # element checked.
 if(ARCOLL_HAVE_SMPI)
-  set(_run smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-    -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-    --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-    --log=root.thres:warning)
-  set(_env ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-    ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json)
-  add_test(NAME adapt.smpi.synchronised.barrier.np64
-    COMMAND ${_env} bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-      "calls synchronised \\(first lateness summary\\): chain not measured"
-      "!decision postponed" "online: bcast P=64 .* round 0 measured"
-      "RESULT ranks=64 .* errors=0" --
-      ${_run} ${CMAKE_BINARY_DIR}/smpi/test/apps/imbalanced_bcast_arcoll -n 20 -m 65536 -l 0)
-  add_test(NAME adapt.smpi.synchronised.compute.np64
-    COMMAND ${_env} bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-      "!calls synchronised" "online: bcast P=64 .* round 0 measured .*chain/"
-      "RESULT coll=bcast .* errors=0" --
-      ${_run} ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-      -c bcast -m 32768 -n 30 -s balanced -w 1e-3)
-  set_tests_properties(adapt.smpi.synchronised.barrier.np64 adapt.smpi.synchronised.compute.np64
-    PROPERTIES LABELS smpi TIMEOUT 300 RESOURCE_LOCK mpi)
+  arcoll_loop_smpi_test(adapt.smpi.synchronised.barrier.np64 64
+    ${CMAKE_BINARY_DIR}/smpi/test/apps/imbalanced_bcast_arcoll
+    EXPECT "calls synchronised \\(first lateness summary\\): chain not measured"
+      "!decision postponed" "online: bcast P=64 .* round 0 measured" "RESULT ranks=64 .* errors=0"
+    ARGS -n 20 -m 65536 -l 0)
+  arcoll_loop_smpi_test(adapt.smpi.synchronised.compute.np64 64 ${_loop}
+    EXPECT "!calls synchronised" "online: bcast P=64 .* round 0 measured .*chain/"
+      "RESULT coll=bcast .* errors=0"
+    ARGS -c bcast -m 32768 -n 30 -s balanced -w 1e-3)
 endif()
 
 # The tolerant tree of a streaming bcast chosen by a trial (adapt/late_trees.h):
@@ -179,25 +175,14 @@ endif()
 # summed), on the two-level tree with 160:1 uplinks binomial (0.022 against
 # 0.032); every element checked.
 if(ARCOLL_HAVE_SMPI)
-  foreach(_net "flat;flat1024.xml;flat1024.hostfile;first" "tree;tree1024.xml;tree1024.smpi-hosts;second")
+  foreach(_net "flat;;first" "tree;TREE;second")
     list(GET _net 0 _name)
-    list(GET _net 1 _xml)
-    list(GET _net 2 _hosts)
-    list(GET _net 3 _winner)
-    add_test(NAME adapt.smpi.tolerant_trees.${_name}.np64
-      COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-        ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-        bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-        "tolerant tree trial \\(calls from 10\\): first [0-9.e-]+ s, second [0-9.e-]+ s"
-        "lateness exchange 2 .* tolerant tree ${_winner};"
-        "RESULT coll=bcast .* errors=0" --
-        smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/${_xml}
-        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/${_hosts}
-        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so
-        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-        -c bcast -m 32768 -n 40 -s one_late)
-    set_tests_properties(adapt.smpi.tolerant_trees.${_name}.np64 PROPERTIES LABELS smpi
-      TIMEOUT 300 RESOURCE_LOCK mpi)
+    list(GET _net 1 _tree)
+    list(GET _net 2 _winner)
+    arcoll_loop_smpi_test(adapt.smpi.tolerant_trees.${_name}.np64 64 ${_loop} ${_tree} SMPI_TEST_DELAYS
+      EXPECT "tolerant tree trial \\(calls from 10\\): first [0-9.e-]+ s, second [0-9.e-]+ s"
+        "lateness exchange 2 .* tolerant tree ${_winner}." "RESULT coll=bcast .* errors=0"
+      ARGS -c bcast -m 32768 -n 40 -s one_late)
   endforeach()
 endif()
 
@@ -209,25 +194,17 @@ endif()
 # Balanced, every record is in.  SMPI flat cluster, 64 ranks, 32 KiB, 40
 # calls, every element checked.
 if(ARCOLL_HAVE_SMPI)
-  set(_run smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-    -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-    --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-    --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll -c bcast -m 32768 -n 40)
-  set(_env ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-    ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json)
-  add_test(NAME adapt.smpi.first_exchange.missing_charged.np64
-    COMMAND ${_env} bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-      "first lateness exchange: 2 record\\(s\\) missing after [0-9.e-]+ s, charged"
+  arcoll_loop_smpi_test(adapt.smpi.first_exchange.missing_charged.np64 64 ${_loop}
+    EXPECT "first lateness exchange: 2 record\\(s\\) missing after [0-9.e-]+ s, charged"
       "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 2: \\[root 0 t_level [0-9.e-]+ noise [0-9.e-]+: 32=[0-9.e-]+\\] -> 1 late"
       "bcast call 3 root 0 .* adaptive order: 0 1 .* 31 63 33 .* 62 32$"
-      "RESULT coll=bcast .* errors=0" -- ${_run} -s seed001)
-  add_test(NAME adapt.smpi.first_exchange.balanced.np64
-    COMMAND ${_env} bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-      "!first lateness exchange: .* missing"
+      "RESULT coll=bcast .* errors=0"
+    ARGS -c bcast -m 32768 -n 40 -s seed001)
+  arcoll_loop_smpi_test(adapt.smpi.first_exchange.balanced.np64 64 ${_loop}
+    EXPECT "!first lateness exchange: .* missing"
       "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 2: .* -> 0 late"
-      "RESULT coll=bcast .* errors=0" -- ${_run} -s balanced)
-  set_tests_properties(adapt.smpi.first_exchange.missing_charged.np64
-    adapt.smpi.first_exchange.balanced.np64 PROPERTIES LABELS smpi TIMEOUT 300 RESOURCE_LOCK mpi)
+      "RESULT coll=bcast .* errors=0"
+    ARGS -c bcast -m 32768 -n 40 -s balanced)
 endif()
 
 # Back-to-back reduces (data toward the root) track lateness from 8 KiB with
@@ -242,21 +219,12 @@ endif()
 if(ARCOLL_HAVE_SMPI)
   foreach(_np 64 256)
     math(EXPR _late "3 * ${_np} / 8")
-    add_test(NAME adapt.smpi.reduce_late_once.np${_np}
-      COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1
-        ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-        bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-        "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .root 0 .* ${_late}=[0-9.e-]+.* -> 1 late, changed, no further exchange"
+    arcoll_loop_smpi_test(adapt.smpi.reduce_late_once.np${_np} ${_np} ${_loop}
+      EXPECT "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .root 0 .* ${_late}=[0-9.e-]+.* -> 1 late, changed, no further exchange"
         "!lateness exchange 2"
         "online: reduce P=${_np} .* -> binomial/" "!online: reduce P=${_np} .* -> rsag"
-        "RESULT coll=reduce .* errors=0" --
-        smpirun -np ${_np} -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-        -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-        --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-        --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-        -c reduce -m 32768 -n 40 -s one_late)
-    set_tests_properties(adapt.smpi.reduce_late_once.np${_np} PROPERTIES LABELS smpi TIMEOUT 300
-      RESOURCE_LOCK mpi)
+        "RESULT coll=reduce .* errors=0"
+      ARGS -c reduce -m 32768 -n 40 -s one_late)
   endforeach()
 endif()
 
@@ -265,20 +233,11 @@ endif()
 # its tree children - t_level 22 us, lateness ~0.48 ms each (i x t_level below it for
 # i <= 8); every element checked.  SMPI flat cluster, 64 ranks, 32 KiB, 40 calls.
 if(ARCOLL_HAVE_SMPI)
-  add_test(NAME adapt.smpi.reduce_detached.np64
-    COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1 ARCOLL_LATE_DETACH=on
-      ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh
-      "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .* -> 8 late, changed, no further exchange .*; 8 detached$"
+  arcoll_loop_smpi_test(adapt.smpi.reduce_detached.np64 64 ${_loop} ENV ARCOLL_LATE_DETACH=on
+    EXPECT "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .* -> 8 late, changed, no further exchange .*. 8 detached$"
       "online: reduce P=64 .* -> binomial/"
-      "RESULT coll=reduce .* errors=0" --
-      smpirun -np 64 -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.xml
-      -hostfile ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile
-      --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so --cfg=smpi/test:0
-      --log=root.thres:warning ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll
-      -c reduce -m 32768 -n 40 -s eight_late)
-  set_tests_properties(adapt.smpi.reduce_detached.np64 PROPERTIES LABELS smpi TIMEOUT 300
-    RESOURCE_LOCK mpi)
+      "RESULT coll=reduce .* errors=0"
+    ARGS -c reduce -m 32768 -n 40 -s eight_late)
 endif()
 
 # Late sets carried by tuning files (adapt/tuning.h "lateness"), written by a

@@ -14,6 +14,23 @@ extern "C" {
 
 namespace {
 
+// An on/off variable: `off` gives 0, `on` 1, `bad` an error naming the variable and the value.
+void expect_switch(const char *var, int arcoll_config_t::*field, const char *bad) {
+  arcoll_config_t c;
+  char err[512];
+  setenv(var, "off", 1);
+  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0) << var;
+  EXPECT_EQ(c.*field, 0) << var;
+  setenv(var, "on", 1);
+  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0) << var;
+  EXPECT_NE(c.*field, 0) << var;
+  setenv(var, bad, 1);
+  EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1) << var;
+  EXPECT_NE(std::string(err).find(std::string(var) + "='" + bad + "' is not valid; use on"), std::string::npos)
+      << err;
+  unsetenv(var);
+}
+
 TEST(Config, DefaultsAndErrors) {
   arcoll_config_t c;
   char err[512];
@@ -57,30 +74,11 @@ TEST(Config, DefaultsAndErrors) {
   ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
   EXPECT_EQ(c.exchange_interval, 32);
   unsetenv("ARCOLL_BCAST_EXCHANGE_INTERVAL");
-  setenv("ARCOLL_LATE_ORDER", "off", 1);
-  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
-  EXPECT_EQ(c.late_order, 0);
-  setenv("ARCOLL_LATE_ORDER", "maybe", 1);
-  EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
-  EXPECT_NE(std::string(err).find("ARCOLL_LATE_ORDER='maybe' is not valid"), std::string::npos);
-  unsetenv("ARCOLL_LATE_ORDER");
   EXPECT_EQ(c.late_detach, 0);  // off unless asked for
-  setenv("ARCOLL_LATE_DETACH", "on", 1);
-  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
-  EXPECT_EQ(c.late_detach, 1);
-  setenv("ARCOLL_LATE_DETACH", "yes", 1);
-  EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
-  EXPECT_NE(std::string(err).find("ARCOLL_LATE_DETACH='yes' is not valid"), std::string::npos);
-  unsetenv("ARCOLL_LATE_DETACH");
-  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
   EXPECT_NE(c.reduce_detach, 0);  // on unless switched off
-  setenv("ARCOLL_REDUCE_DETACH", "off", 1);
-  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
-  EXPECT_EQ(c.reduce_detach, 0);
-  setenv("ARCOLL_REDUCE_DETACH", "sometimes", 1);
-  EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
-  EXPECT_NE(std::string(err).find("ARCOLL_REDUCE_DETACH='sometimes' is not valid; use on"), std::string::npos);
-  unsetenv("ARCOLL_REDUCE_DETACH");
+  expect_switch("ARCOLL_LATE_ORDER", &arcoll_config_t::late_order, "maybe");
+  expect_switch("ARCOLL_LATE_DETACH", &arcoll_config_t::late_detach, "yes");
+  expect_switch("ARCOLL_REDUCE_DETACH", &arcoll_config_t::reduce_detach, "sometimes");
   unsetenv("ARCOLL_BCAST_ALGORITHM");
 }
 
