@@ -35,7 +35,8 @@
 #          [--columns "mpich ompi best_smpi auto noorder nodefer noconfirm late detach nodetach"] [--timeout SEC]
 #          [--host-speed FLOPS|default] [--best-by inside_sum|loop] [--report-only]
 #   default grid: scenarios balanced one_late eight_late moving noise late_root
-#     seed001; colls bcast reduce gather allreduce; sizes 8 32768 1048576 (bytes
+#     seed001 (also: settled, moving for the first half of the calls, then
+#     nobody); colls bcast reduce gather allreduce; sizes 8 32768 1048576 (bytes
 #     per rank, per block for gather); P 64 256; platforms flat tree (the files
 #     of tools/coll-bench.sh, tools/platforms/bench/); all columns; 200 calls.
 #   --quick: P=64, sizes 8 32768, flat, scenarios balanced one_late noise,
@@ -108,7 +109,7 @@ while [ $# -gt 0 ]; do
 done
 die() { echo "adapt-bench.sh: $*" >&2; exit 2; }
 for x in $SCENARIOS; do
-  case $x in balanced|one_late|eight_late|moving|noise|late_root|seed001) ;; *) die "unknown scenario '$x'" ;; esac
+  case $x in balanced|one_late|eight_late|moving|noise|late_root|seed001|settled) ;; *) die "unknown scenario '$x'" ;; esac
 done
 for x in $COLLS; do case $x in bcast|reduce|gather|allreduce|scatter|allgather|reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter) ;; *) die "unknown collective '$x'" ;; esac; done
 for x in $COLUMNS; do case $x in mpich|ompi|best_smpi|auto|noorder|nodefer|noconfirm|late|detach|nodetach) ;; *) die "unknown column '$x'" ;; esac; done

@@ -31,6 +31,8 @@
  *       noise      every rank, 0..200 us, splitmix64 of (seed, rank, call)
  *       late_root  the root
  *       seed001    rank P/2 (seed 001: rank 128 of 256 loaded, 3 ms)
+ *       settled    moving for the first half of the calls, then nobody: what
+ *                  the lateness seen early costs once it is gone
  * Delays and work: under SMPI smpi_execute_flops(seconds x host speed)
  * (simulated time, exact); on real MPI a busy-wait on MPI_Wtime.
  * Pattern: MPI_Barrier; the calls back to back; MPI_Barrier.  Per rank:
@@ -75,9 +77,9 @@ static const char *coll_names[] = {"bcast",     "reduce",  "gather",
                                    "allreduce", "scatter", "allgather",
                                    "reduce_scatter_block", "alltoall", "gatherv", "scatterv",
                                    "allgatherv", "alltoallv", "reduce_scatter", NULL};
-enum { S_BALANCED, S_ONE_LATE, S_EIGHT_LATE, S_MOVING, S_NOISE, S_LATE_ROOT, S_SEED001 };
+enum { S_BALANCED, S_ONE_LATE, S_EIGHT_LATE, S_MOVING, S_NOISE, S_LATE_ROOT, S_SEED001, S_SETTLED };
 static const char *scen_names[] = {"balanced", "one_late", "eight_late", "moving", "noise",
-                                   "late_root", "seed001", NULL};
+                                   "late_root", "seed001", "settled", NULL};
 
 static void spend(double seconds) { /* simulated or busy-waited time */
   if (seconds <= 0) return;
@@ -122,13 +124,14 @@ static void usage(int me, const char *prog) {
     fprintf(stderr, "usage: %s -c bcast|reduce|gather|allreduce|scatter|allgather|"
                     "reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|"
                     "reduce_scatter [-m bytes] [-n calls] "
-                    "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001] [-d delay_s] "
+                    "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001|settled] [-d delay_s] "
                     "[-r root] [-w work_s] [-S seed] [-v] [-p]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
 /* delay of rank me before call c */
-static double delay_of(int scen, int me, int P, int root, int c, double d, uint64_t seed) {
+static double delay_of(int scen, int me, int P, int root, int c, int n, double d, uint64_t seed) {
+  if (scen == S_SETTLED) scen = c < n / 2 ? S_MOVING : S_BALANCED;
   switch (scen) {
     case S_ONE_LATE: return P > 2 && me == 3 * P / 8 ? d : 0;
     case S_EIGHT_LATE:
@@ -241,7 +244,7 @@ int main(int argc, char **argv) {
   double t_loop0 = MPI_Wtime();
   for (int c = 0; c < calls; ++c) {
     spend(work);
-    spend(delay_of(scen, me, P, root, c, delay, seed));
+    spend(delay_of(scen, me, P, root, c, calls, delay, seed));
     /* the send data of this call */
     if (coll == C_BCAST && is_root)
       for (long i = 0; i < count; ++i) sbuf[i] = v(c, root, i);
