@@ -59,5 +59,6 @@ int arcoll_red_detach_observe(arcoll_red_detach_t *d, int c, double waited_s, in
   }
   if (d->late[c] < 0xffff) ++d->late[c];
   /* one notice at a time: the next once the child asked before has detached */
-  return (d->asked < 0 || d->view[d->asked]) && d->late[c] >= d->calls_needed;
+  return (d->asked < 0 || d->view[d->asked]) && d->late[c] >= d->calls_needed &&
+         d->children_detached < ARCOLL_RED_DETACH_PER_PARENT;
 }

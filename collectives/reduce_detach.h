@@ -34,7 +34,11 @@
  * announced, by n and n ints; receivers post room for P + 2 ints more.
  * Used for messages of at most ARCOLL_RED_DETACH_MAX_BYTES (the receive
  * room and the packing cost), commutative ops, no late-rank order
- * (sched->order, sched->detached unset).  A detached rank stays detached.
+ * (sched->order, sched->detached unset).  A detached rank stays detached (ending a
+ * detachment was measured and not kept: the parent then waits for every call the
+ * rank fell behind while detached), and a parent detaches at most
+ * ARCOLL_RED_DETACH_PER_PARENT of its children: each detached rank sends one more
+ * message into the root in every call, also once nobody is late any more.
  *
  * Source: not in the seeds; seed 001's lateness-aware trees (late ranks where
  * they hold nobody), learnt from the waits the reduce itself sees
@@ -61,6 +65,9 @@ extern "C" {
  *  clock readings cost (SMPI flat P = 64, 8 B, balanced, knomial radix 8, summed inside: every
  *  call timed +1.4 %, bench/README.md). */
 #define ARCOLL_RED_DETACH_SAMPLE 4
+/** A parent sends notices to at most this many of its children (bench/README.md: 43 detached ranks,
+ *  two-level tree P = 64, cost 3.9 % more time inside per balanced call). */
+#define ARCOLL_RED_DETACH_PER_PARENT 2
 /** Trailer entry: the sender waited longer than late_s for a child in this call. */
 #define ARCOLL_RED_DETACH_WAITED (-1)
 
@@ -82,6 +89,7 @@ typedef struct arcoll_red_detach {
   MPI_Request sent;      /**< the notice sent to `asked` (MPI_REQUEST_NULL when complete) */
   int sent_buf;
   int detached;          /**< number of positions set in view */
+  int children_detached; /**< of them, this rank's tree children */
   unsigned long calls;   /**< calls of this tree so far */
   int watching;          /**< a child was late in the last timed call: every call is timed */
   /* the body's scratch, kept between calls (reduce_knomial_detach.c) */
@@ -106,8 +114,9 @@ void arcoll_red_detach_free(arcoll_red_detach_t *d);
  *  seconds for c's message, and c's message carried the marker (`c_waited`:
  *  c itself waited for a late child, so its lateness is not its own).
  *  Updates the consecutive count; returns 1 when c is to get the notice now
- *  (late in calls_needed consecutive calls, c not detached, and the child
- *  this parent asked last - if any - detached since), else 0.  No MPI. */
+ *  (late in calls_needed consecutive calls, c not detached, the child
+ *  this parent asked last - if any - detached since, and fewer than
+ *  ARCOLL_RED_DETACH_PER_PARENT children detached), else 0.  No MPI. */
 int arcoll_red_detach_observe(arcoll_red_detach_t *d, int c, double waited_s, int c_waited);
 
 /** Grow *buf (capacity *cap bytes) to at least `bytes`: MPI_SUCCESS or MPI_ERR_NO_MEM. */

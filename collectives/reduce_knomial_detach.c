@@ -114,8 +114,10 @@ int arcoll_reduce_knomial_detach(const arcoll_red_tree_call_t *tc, void *recvbuf
    * my own announcement is among them */
   for (int e = 0; e < nout; ++e) {
     const int a = out[e], ap = a > 0 ? arcoll_red_knomial_parent(a, k) : -1;
-    if (a > 0 && !d->view[a] && (mypos == 0 || ap == mypos || a == mypos))
+    if (a > 0 && !d->view[a] && (mypos == 0 || ap == mypos || a == mypos)) {
       d->view[a] = 1, ++d->detached;
+      if (mypos > 0 && ap == mypos) ++d->children_detached;
+    }
   }
 done:
   for (int i = 0; i < nchild; ++i)

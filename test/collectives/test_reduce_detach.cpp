@@ -56,6 +56,16 @@ TEST(ReduceDetach, OneChildAtATimeAndNeverADetachedOneOrTheRoot) {
   EXPECT_EQ(arcoll_red_detach_observe(&t.d, 8, 1e-3, 0), 0);  // no such position
 }
 
+TEST(ReduceDetach, AParentDetachesAtMostTwoChildren) {
+  State s(16, 1e-4, 1);
+  for (int c : {3, 5}) {
+    EXPECT_EQ(arcoll_red_detach_observe(&s.d, c, 1e-3, 0), 1) << c;
+    s.d.asked = c, s.view[c] = 1, ++s.d.children_detached;  // the body's bookkeeping
+  }
+  EXPECT_EQ(arcoll_red_detach_observe(&s.d, 7, 1e-3, 0), 0);  // late, but two have detached
+  EXPECT_EQ(s.late[7], 1);
+}
+
 TEST(ReduceDetach, ParentsOfTheKnomialTree) {
   // radix 2 (binomial): clear the lowest set bit; radix 8 over 64 positions: 12 -> 8, 8 -> 0, 63 -> 56
   EXPECT_EQ(arcoll_red_knomial_parent(1, 2), 0);
