@@ -66,8 +66,8 @@ extern "C" {
  *  call timed +1.4 %, bench/README.md). */
 #define ARCOLL_RED_DETACH_SAMPLE 4
 /** A parent sends notices to at most this many of its children: the root's extra messages per call
- *  stay below twice its tree's inner nodes once lateness has moved on (bench/README.md "Lateness
- *  that moves on": two-level tree P = 64, 1000 calls, loop +3.2 % -> +1.0 % against the plain tree). */
+ *  stay below twice its tree's inner nodes however long lateness keeps moving (a bound, not a
+ *  measured gain: bench/README.md "Lateness that moves on" - 9 ranks detached in 1000 calls there). */
 #define ARCOLL_RED_DETACH_PER_PARENT 2
 /** Trailer entry: the sender waited longer than late_s for a child in this call. */
 #define ARCOLL_RED_DETACH_WAITED (-1)
