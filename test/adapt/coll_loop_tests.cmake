@@ -10,8 +10,8 @@
 # 160:1 uplinks (tools/platforms/bench/) - under ARCOLL_DEBUG=1, the ENV settings and the
 # cluster256 model, passing when expect_lines.sh finds every REGEX in a line of its output
 # (!REGEX: in none); SMPI's injected test delays are off (--cfg=smpi/test:0) unless
-# SMPI_TEST_DELAYS.  Label smpi, 300 s, the mpi lock.  A REGEX cannot hold a `;` (CMake's list
-# separator): write `.` there.
+# SMPI_TEST_DELAYS.  Label smpi, 300 s, the mpi lock.  A REGEX writes `;` (CMake's list
+# separator) as `$<SEMICOLON>`, which add_test turns back into `;`.
 function(arcoll_loop_smpi_test name np program)
   cmake_parse_arguments(A "TREE;SMPI_TEST_DELAYS" "" "ENV;EXPECT;ARGS" ${ARGN})
   set(xml flat1024.xml)
@@ -185,7 +185,7 @@ if(ARCOLL_HAVE_SMPI)
     list(GET _net 2 _winner)
     arcoll_loop_smpi_test(adapt.smpi.tolerant_trees.${_name}.np64 64 ${_loop} ${_tree} SMPI_TEST_DELAYS
       EXPECT "tolerant tree trial \\(calls from 10\\): first [0-9.e-]+ s, second [0-9.e-]+ s"
-        "lateness exchange 2 .* tolerant tree ${_winner}." "RESULT coll=bcast .* errors=0"
+        "lateness exchange 2 .* tolerant tree ${_winner}$<SEMICOLON>" "RESULT coll=bcast .* errors=0"
       ARGS -c bcast -m 32768 -n 40 -s one_late)
   endforeach()
 endif()
@@ -238,7 +238,7 @@ endif()
 # i <= 8); every element checked.  SMPI flat cluster, 64 ranks, 32 KiB, 40 calls.
 if(ARCOLL_HAVE_SMPI)
   arcoll_loop_smpi_test(adapt.smpi.reduce_detached.np64 64 ${_loop} ENV ARCOLL_LATE_DETACH=on
-    EXPECT "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .* -> 8 late, changed, no further exchange .*. 8 detached$"
+    EXPECT "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .* -> 8 late, changed, no further exchange .*$<SEMICOLON> 8 detached$"
       "online: reduce P=64 .* -> binomial/"
       "RESULT coll=reduce .* errors=0"
     ARGS -c reduce -m 32768 -n 40 -s eight_late)
