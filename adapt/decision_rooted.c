@@ -20,7 +20,9 @@
 #include <stdlib.h>
 
 #include "decision.h"
+#include "decision_held.h"
 #include "late_tracker.h"
+#include "poll_pause.h"
 
 /* records of rank r: buf[2 k r .. 2 k r + 2k) (times inside, then periods) */
 struct arcoll_rooted {
@@ -35,6 +37,7 @@ struct arcoll_rooted {
   int probe;   /* root: > 0 while the first deadline is a probe: postponed by this many calls
                   if the quorum is not in (arcoll_decision_start_rooted) */
   int probed;  /* root: 1 once the probe postponed (not one of ARCOLL_ROOTED_POSTPONES) */
+  double t_post; /* root: PMPI_Wtime() when it posted its record (the round's last call) */
   float lag_sent[ARCOLL_ROOTED_POSTPONES + 1]; /* root: the postponements' messages */
   struct arcoll_rooted *next; /* st->rooted_open: requests still open */
 };
@@ -81,7 +84,7 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   r->root = root, r->k = k, r->P = P, r->nreq = nreq, r->buf = buf, r->res = res, r->req = req;
   r->got = got;
   r->probe = probe > 0 ? probe : 0;
-  if (me == root) got[me] = 1, r->have = 1;
+  if (me == root) got[me] = 1, r->have = 1, r->t_post = PMPI_Wtime();
   float *mine = me == root ? buf + 2 * k * me : buf;
   for (int i = 0; i < k; ++i) mine[i] = (float)ex->t[i], mine[k + i] = (float)ex->p[i];
   if (me == root) {
@@ -121,6 +124,23 @@ static int root_collect(struct arcoll_rooted *r, int *idx, int wait, int *ready)
   for (int i = 0; rc == MPI_SUCCESS && outc != MPI_UNDEFINED && i < outc; ++i)
     r->got[idx[i]] = 1, ++r->have;
   return rc;
+}
+
+/* The root's wait for its quorum while records keep coming: it gives up
+ * once none has come for `quiet` seconds (arrival noise spreads the records
+ * out, a late rank's subtree sends them all a lateness later: SMPI two-level
+ * tree, P = 64, 8 B bcast, 0-200 us noise: a fixed wait of 179 us had 52 of
+ * 64 records missing).  *ready as root_collect's. */
+static int root_collect_patient(struct arcoll_rooted *r, int *idx, double quiet, int *ready) {
+  double last = PMPI_Wtime();
+  for (;;) {
+    const int had = r->have;
+    const int rc = root_collect(r, idx, 0, ready);
+    const double now = PMPI_Wtime();
+    if (r->have > had) last = now;
+    if (rc != MPI_SUCCESS || *ready || now - last >= quiet) return rc;
+    ARCOLL_POLL_PAUSE();
+  }
 }
 
 /* The records in (r->got) reduced into res (3k doubles): the sums of the
@@ -210,8 +230,25 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
         *again = 0; /* failed: the others get the error's result below */
       }
     }
-    if (rc == MPI_SUCCESS && !ready) rc = root_collect(r, idx, 1, &ready);
+    /* the patience (no record for that long), then the missing records
+     * charged to the trees that held them (decision_held.h); none held: left out */
+    int charged = 0;
+    if (rc == MPI_SUCCESS && !ready) {
+      const double patience = fmax(ARCOLL_ROOTED_PATIENCE_MIN_S,
+                                   ARCOLL_ROOTED_PATIENCE_CALLS * ex->best.predicted_s);
+      rc = root_collect_patient(r, idx, patience, &ready);
+    }
     if (rc == MPI_SUCCESS) root_reduce(r, res);
+    if (rc == MPI_SUCCESS && !ready) {
+      const double behind = PMPI_Wtime() - r->t_post;
+      charged = arcoll_held_charge(ex->cand, ex->n, ex->trials, P, me, r->got,
+                                   st->late[ex->coll] == NULL, behind, res);
+      if (arcoll_g_cfg.debug)
+        fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: decided by root %d without %d of %d "
+                "records, %d charged to the trees that held them (%.3g s behind)\n",
+                ex->best.algo->collective, P, (long long)ex->bytes, me, P - r->have, P, charged,
+                behind);
+    }
     free(idx);
     /* on an error the others still get a result: every time +inf, the
      * decision then keeps the current best everywhere */

@@ -1,5 +1,6 @@
 /* The coordinator's posted receives of lateness records; see late_ring.h. */
 #include "late_ring.h"
+#include "poll_pause.h"
 
 #include <stdlib.h>
 
@@ -111,13 +112,6 @@ int arcoll_late_drain(arcoll_late_tracker_t *t, int need,
   return rc;
 }
 
-/* Under SMPI a poll costs no simulated time (smpi/test:0, tools/adapt-bench.sh)
- * and the clock would not move: sleep a little between polls. */
-#ifdef ARCOLL_SMPI
-#define POLL_PAUSE() smpi_usleep(2)
-#else
-#define POLL_PAUSE() ((void)0)
-#endif
 
 int arcoll_late_drain_until(arcoll_late_tracker_t *t, int need, double deadline,
                             void (*use)(const arcoll_late_msg_t *, int, void *)) {
@@ -129,7 +123,7 @@ int arcoll_late_drain_until(arcoll_late_tracker_t *t, int need, double deadline,
     if (rc != MPI_SUCCESS) break;
     if (done) rc = take_head(t, &st, NULL, use); /* no token posted here */
     else if (PMPI_Wtime() >= deadline) break;
-    else POLL_PAUSE();
+    else ARCOLL_POLL_PAUSE();
   }
   return rc;
 }

@@ -280,3 +280,25 @@ if(ARCOLL_HAVE_SMPI)
       TIMEOUT 300 RESOURCE_LOCK mpi PASS_REGULAR_EXPRESSION "late_tuning_rerun ${_coll} P=64: OK")
   endforeach()
 endif()
+
+# The rooted decision's patience (adapt/decision_held.h): an 8 B bcast / scatter
+# from root 0, rank 24 late by 1 ms per call; its binomial subtree 25..31 waited
+# for it in round 0's trees and its records come a lateness per call late. The
+# root decides without those 8 records once none came for the patience, charges
+# the 7 below 24 to the trees that held them, and keeps linear (every element
+# checked). Balanced: every record in, nothing charged. SMPI flat cluster, 64
+# ranks, 40 calls.
+if(ARCOLL_HAVE_SMPI)
+  foreach(_c bcast scatter)
+    arcoll_loop_smpi_test(adapt.smpi.rooted_decision.${_c}.one_late.np64 64 ${_loop}
+      EXPECT "online: ${_c} P=64 .*: decided by root 0 without 8 of 64 records, 7 charged to the trees that held them"
+        "online: ${_c} P=64 .* round 0 measured linear/0=.* -> linear/0$"
+        "RESULT coll=${_c} .* errors=0"
+      ARGS -c ${_c} -m 8 -n 40 -s one_late)
+    arcoll_loop_smpi_test(adapt.smpi.rooted_decision.${_c}.balanced.np64 64 ${_loop}
+      EXPECT "!decided by root .* without"
+        "online: ${_c} P=64 .* round 0 measured "
+        "RESULT coll=${_c} .* errors=0"
+      ARGS -c ${_c} -m 8 -n 40 -s balanced)
+  endforeach()
+endif()

@@ -1,0 +1,55 @@
+/* Missing records of a rooted decision charged to the trees that held
+ * them; see decision_held.h. */
+#include "decision_held.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "coll.h"
+#include "reduce_util.h"
+#include "tree_extra.h"
+
+int arcoll_held_parent_pos(const arcoll_choice_t *c, int pos, int P) {
+  if (!c->algo || pos < 1 || pos >= P) return -1;
+  const char *a = c->algo->name;
+  if (!strcmp(a, "linear")) return 0;
+  if (!strcmp(a, "binomial")) return pos & (pos - 1);
+  if (!strcmp(a, "knomial")) return arcoll_red_knomial_parent(pos, c->k >= 2 ? c->k : ARCOLL_KNOMIAL_RADIX);
+  if (!strcmp(a, "binary")) return arcoll_binary_parent_pos(pos, P);
+  if (!strcmp(a, "chain")) return pos - 1;
+  return -1;
+}
+
+/* 1 if candidate c held rank q (missing): a missing non-root ancestor, or
+ * shape unknown and `others` other non-root ranks missing */
+static int held(const arcoll_choice_t *c, int q, int P, int root, const unsigned char *got,
+                int in_order, int others) {
+  int pos = (q - root + P) % P;
+  if (!in_order || arcoll_held_parent_pos(c, pos, P) < 0) return others > 0;
+  for (int a = arcoll_held_parent_pos(c, pos, P); a > 0; a = arcoll_held_parent_pos(c, a, P))
+    if (!got[(a + root) % P]) return 1;
+  return 0;
+}
+
+int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P, int root,
+                       const unsigned char *got, int in_order, double behind_s, double *res) {
+  const int k = n * trials;
+  int missing = 0, charged = 0;
+  for (int q = 0; q < P; ++q) missing += q != root && !got[q];
+  for (int q = 0; q < P && behind_s > 0.0; ++q) {
+    if (q == root || got[q]) continue;
+    int h[ARCOLL_ONLINE_MAX_CANDIDATES], nh = 0;
+    for (int i = 0; i < n && i < ARCOLL_ONLINE_MAX_CANDIDATES; ++i)
+      if (held(&cand[i], q, P, root, got, in_order, missing - 1)) h[nh++] = i;
+    if (nh == 0) continue;
+    const double pen = behind_s / (nh * trials);
+    for (int j = 0; j < nh; ++j)
+      for (int r = 0; r < trials; ++r) {
+        const int x = h[j] * trials + r;
+        res[x] += pen;
+        res[k + x] = fmax(res[k + x], pen);
+      }
+    ++charged;
+  }
+  return charged;
+}

@@ -1,0 +1,77 @@
+/**
+ * @file decision_held.h
+ * @brief Internal to libarcoll.so: the records a rooted decision went without,
+ *        charged to the trees that held their ranks (decision_rooted.c).
+ *
+ * A bcast / scatter round measures candidates back to back; where a rank is
+ * late, the ranks below it in a measured tree wait for it every call and fall
+ * behind the root by its lateness per call, and so do their records of the
+ * round.  The root of the decision (decision.h arcoll_decision_start_rooted)
+ * waited for all of them, and every other rank waited for the root's result:
+ * SMPI flat P = 64, 8 B bcast, rank 24 late by 1 ms per call, 200 calls,
+ * 0.399 s of the 0.521 s summed inside were that one call (bench/README.md
+ * "The rooted decision's messages").  Leaving the missing records out
+ * instead hides what the trees cost them (P = 256, one late rank with a
+ * subtree of 32: a tree chosen, 4.69 s against 1.85).  So the root waits a
+ * patience (ARCOLL_ROOTED_PATIENCE_*), then decides on the records in, each
+ * missing rank q charged to the candidates whose tree has another missing
+ * rank above q (q waited for it there): its lag behind the root - at least
+ * the time since the root sent its own record - spread over those
+ * candidates' runs.  A missing rank no tree held (the late rank itself) is
+ * left out, as the quorum of all records but one always allowed.
+ *
+ * The trees: positions are ranks relative to the root ((rank - root) mod P,
+ * the order of every tree when no late-rank order is built - the caller
+ * passes in_order = 0 otherwise); linear: the root is every rank's parent;
+ * binomial (bcast, scatter): the lowest set bit cleared (collectives/tree.h);
+ * knomial: the lowest non-zero base-k digit cleared (tree_extra.h); binary:
+ * arcoll_binary_parent_pos; chain: the position before.  Any other
+ * algorithm, or in_order = 0: q counts as held by every such candidate when
+ * another non-root rank is missing too.
+ */
+#ifndef ARCOLL_ADAPT_DECISION_HELD_H
+#define ARCOLL_ADAPT_DECISION_HELD_H
+
+#include "select.h"
+#include "online_limits.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The root waits for the records of a rooted decision at most
+ *  max(ARCOLL_ROOTED_PATIENCE_MIN_S, ARCOLL_ROOTED_PATIENCE_CALLS x the
+ *  model's time of the kept configuration) seconds past its deadline call
+ *  (a balanced stream's records are in within a few calls' time). */
+#define ARCOLL_ROOTED_PATIENCE_MIN_S 100e-6
+#define ARCOLL_ROOTED_PATIENCE_CALLS 32
+
+/**
+ * Parent position of position pos (1 <= pos < P) in candidate c's tree over
+ * P positions (0 = the root): >= 0, or -1 when c's algorithm is none of
+ * linear, binomial, knomial, binary, chain (shape not known here).
+ */
+int arcoll_held_parent_pos(const arcoll_choice_t *c, int pos, int P);
+
+/**
+ * Charge the missing records to the trees that held them.
+ * cand[0..n): the round's candidates, `trials` runs each; res: the root's
+ * reduction of the records in (3 n trials doubles: sums of the times inside
+ * per run, max periods per run, minus the min periods per run: layout of
+ * decision_rooted.c root_reduce); got[0..P): 1 where the record is in
+ * (got[root] = 1); behind_s: seconds, how far behind the root the missing
+ * ranks are at least.  For every missing rank q and the set H of candidates
+ * that held it (another missing non-root rank is one of q's ancestors in
+ * the candidate's tree, or shape unknown / !in_order and another non-root
+ * rank missing), each run of each candidate of H gets behind_s / (|H|
+ * trials) added to its sum and raises its max period to at least that.
+ * Returns the number of missing ranks charged (0: res unchanged).
+ */
+int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P,
+                      int root, const unsigned char *got, int in_order,
+                      double behind_s, double *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
