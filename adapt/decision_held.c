@@ -14,17 +14,20 @@ int arcoll_held_parent_pos(const arcoll_choice_t *c, int pos, int P) {
   const char *a = c->algo->name;
   if (!strcmp(a, "linear")) return 0;
   if (!strcmp(a, "binomial")) return pos & (pos - 1);
-  if (!strcmp(a, "knomial")) return arcoll_red_knomial_parent(pos, c->k >= 2 ? c->k : ARCOLL_KNOMIAL_RADIX);
+  if (!strcmp(a, "knomial"))
+    return arcoll_red_knomial_parent(pos, c->k >= 2 ? c->k : ARCOLL_KNOMIAL_RADIX);
   if (!strcmp(a, "binary")) return arcoll_binary_parent_pos(pos, P);
   if (!strcmp(a, "chain")) return pos - 1;
   return -1;
 }
 
 /* 1 if candidate c held rank q (missing): a missing non-root ancestor, or
- * shape unknown and `others` other non-root ranks missing */
+ * shape unknown and `others` other non-root ranks missing (linear holds
+ * nobody in any order) */
 static int held(const arcoll_choice_t *c, int q, int P, int root, const unsigned char *got,
                 int in_order, int others) {
-  int pos = (q - root + P) % P;
+  const int pos = (q - root + P) % P;
+  if (c->algo && !strcmp(c->algo->name, "linear")) return 0;
   if (!in_order || arcoll_held_parent_pos(c, pos, P) < 0) return others > 0;
   for (int a = arcoll_held_parent_pos(c, pos, P); a > 0; a = arcoll_held_parent_pos(c, a, P))
     if (!got[(a + root) % P]) return 1;

@@ -26,8 +26,9 @@
  * binomial (bcast, scatter): the lowest set bit cleared (collectives/tree.h);
  * knomial: the lowest non-zero base-k digit cleared (tree_extra.h); binary:
  * arcoll_binary_parent_pos; chain: the position before.  Any other
- * algorithm, or in_order = 0: q counts as held by every such candidate when
- * another non-root rank is missing too.
+ * algorithm, or in_order = 0 (but linear, which holds nobody in any order):
+ * q counts as held by every such candidate when another non-root rank is
+ * missing too.
  */
 #ifndef ARCOLL_ADAPT_DECISION_HELD_H
 #define ARCOLL_ADAPT_DECISION_HELD_H
@@ -62,14 +63,14 @@ int arcoll_held_parent_pos(const arcoll_choice_t *c, int pos, int P);
  * (got[root] = 1); behind_s: seconds, how far behind the root the missing
  * ranks are at least.  For every missing rank q and the set H of candidates
  * that held it (another missing non-root rank is one of q's ancestors in
- * the candidate's tree, or shape unknown / !in_order and another non-root
- * rank missing), each run of each candidate of H gets behind_s / (|H|
- * trials) added to its sum and raises its max period to at least that.
+ * the candidate's tree, or - linear excepted - shape unknown / !in_order
+ * and another non-root rank missing), each run of each candidate of H gets
+ * behind_s / (|H| trials) added to its sum and raises its max period to at
+ * least that.
  * Returns the number of missing ranks charged (0: res unchanged).
  */
-int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P,
-                      int root, const unsigned char *got, int in_order,
-                      double behind_s, double *res);
+int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P, int root,
+                       const unsigned char *got, int in_order, double behind_s, double *res);
 
 #ifdef __cplusplus
 }

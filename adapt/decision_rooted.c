@@ -232,7 +232,6 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
     }
     /* the patience (no record for that long), then the missing records
      * charged to the trees that held them (decision_held.h); none held: left out */
-    int charged = 0;
     if (rc == MPI_SUCCESS && !ready) {
       const double patience = fmax(ARCOLL_ROOTED_PATIENCE_MIN_S,
                                    ARCOLL_ROOTED_PATIENCE_CALLS * ex->best.predicted_s);
@@ -241,7 +240,7 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
     if (rc == MPI_SUCCESS) root_reduce(r, res);
     if (rc == MPI_SUCCESS && !ready) {
       const double behind = PMPI_Wtime() - r->t_post;
-      charged = arcoll_held_charge(ex->cand, ex->n, ex->trials, P, me, r->got,
+      const int charged = arcoll_held_charge(ex->cand, ex->n, ex->trials, P, me, r->got,
                                    st->late[ex->coll] == NULL, behind, res);
       if (arcoll_g_cfg.debug)
         fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: decided by root %d without %d of %d "

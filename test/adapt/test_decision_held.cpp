@@ -99,6 +99,11 @@ TEST(DecisionHeld, UnknownShapesAndReorderedTreesCountAsHeld) {
   const arcoll_choice_t bin[] = {choice("binomial")};
   auto resb = result(1, 0.0, 0.0);
   EXPECT_EQ(arcoll_held_charge(bin, 1, trials, P, 0, got.data(), 0, 2e-3, resb.data()), 2);
+  // ... while linear holds nobody in any order
+  auto resl = result(2, 0.0, 0.0);
+  EXPECT_EQ(arcoll_held_charge(cand, 2, trials, P, 0, got.data(), 0, 2e-3, resl.data()), 2);
+  EXPECT_DOUBLE_EQ(resl[0], 0.0);
+  EXPECT_DOUBLE_EQ(resl[1], 2 * 2e-3);
   // one missing rank alone is held by nothing
   got[20] = 1;
   auto res1 = result(2, 0.0, 0.0);
