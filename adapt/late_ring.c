@@ -112,7 +112,6 @@ int arcoll_late_drain(arcoll_late_tracker_t *t, int need,
   return rc;
 }
 
-
 int arcoll_late_drain_until(arcoll_late_tracker_t *t, int need, double deadline,
                             void (*use)(const arcoll_late_msg_t *, int, void *)) {
   int rc = arcoll_late_ring_open(t);
