@@ -26,10 +26,10 @@ int arcoll_held_parent_pos(const arcoll_choice_t *c, int pos, int P) {
  * nobody in any order) */
 static int held(const arcoll_choice_t *c, int q, int P, int root, const unsigned char *got,
                 int in_order, int others) {
-  const int pos = (q - root + P) % P;
   if (c->algo && !strcmp(c->algo->name, "linear")) return 0;
-  if (!in_order || arcoll_held_parent_pos(c, pos, P) < 0) return others > 0;
-  for (int a = arcoll_held_parent_pos(c, pos, P); a > 0; a = arcoll_held_parent_pos(c, a, P))
+  const int parent = arcoll_held_parent_pos(c, (q - root + P) % P, P);
+  if (!in_order || parent < 0) return others > 0;
+  for (int a = parent; a > 0; a = arcoll_held_parent_pos(c, a, P))
     if (!got[(a + root) % P]) return 1;
   return 0;
 }

@@ -99,25 +99,25 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   return r;
 }
 
-/* The root: which records to count - all but the latest one are waited
- * for, then that one if it has arrived; r->got[q] = 1 for those.  Why not
- * fewer: a rank waiting inside for a late one sends its record as late,
- * and leaving such records out hides the cost of the tree that made it
- * wait (SMPI flat P = 256, 8 B, one late rank with a subtree of 32 in
- * binomial: leaving out the latest 31 records chose a tree, 4.69 s summed
- * inside against 1.85 s with the allreduce way; all but one: 2.05 s).
- * wait = 0: only what has arrived; returns *ready = 1 when the quorum is
- * in (the latest one taken if it is in too), else 0. */
-static int root_collect(struct arcoll_rooted *r, int *idx, int wait, int *ready) {
+/* The root: which records to count - all but the latest one (the quorum),
+ * then that one if it has arrived too; r->got[q] = 1 for those.  Why not
+ * fewer, uncharged: a rank waiting inside for a late one sends its record
+ * as late, and leaving such records out hides the cost of the tree that
+ * made it wait (SMPI flat P = 256, 8 B, one late rank with a subtree of 32
+ * in binomial: leaving out the latest 31 records chose a tree, 4.69 s
+ * summed inside against 1.85 s with the allreduce way; all but one: 2.05
+ * s) - records missing after the patience are charged to those trees
+ * (decision_held.h).  Takes only what has arrived; *ready = 1 when the
+ * quorum is in, else 0. */
+static int root_collect(struct arcoll_rooted *r, int *idx, int *ready) {
   const int P = r->P, quorum = P - 2 > 0 ? P - 2 : P - 1;
   int rc = MPI_SUCCESS, outc = 0;
   *ready = 0;
-  while (r->have < quorum) {
-    rc = wait ? PMPI_Waitsome(P, r->req, &outc, idx, MPI_STATUSES_IGNORE)
-              : PMPI_Testsome(P, r->req, &outc, idx, MPI_STATUSES_IGNORE);
+  if (r->have < quorum) {
+    rc = PMPI_Testsome(P, r->req, &outc, idx, MPI_STATUSES_IGNORE);
     if (rc != MPI_SUCCESS || outc == MPI_UNDEFINED) return rc;
     for (int i = 0; i < outc; ++i) r->got[idx[i]] = 1, ++r->have;
-    if (!wait && r->have < quorum) return rc;
+    if (r->have < quorum) return rc;
   }
   *ready = 1;
   rc = PMPI_Testsome(P, r->req, &outc, idx, MPI_STATUSES_IGNORE);
@@ -135,7 +135,7 @@ static int root_collect_patient(struct arcoll_rooted *r, int *idx, double quiet,
   double last = PMPI_Wtime();
   for (;;) {
     const int had = r->have;
-    const int rc = root_collect(r, idx, 0, ready);
+    const int rc = root_collect(r, idx, ready);
     const double now = PMPI_Wtime();
     if (r->have > had) last = now;
     if (rc != MPI_SUCCESS || *ready || now - last >= quiet) return rc;
@@ -213,7 +213,7 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
     const int probe = r->probe;
     r->probe = 0;
     if (rc == MPI_SUCCESS && may_postpone && r->postponed - r->probed < ARCOLL_ROOTED_POSTPONES) {
-      rc = root_collect(r, idx, 0, &ready);
+      rc = root_collect(r, idx, &ready);
       if (rc == MPI_SUCCESS && !ready && (probe > 0 || postpone_harmless(st, r, ex, res))) {
         *again = probe > 0 ? probe : ARCOLL_ONLINE_STREAM_LAG << (r->postponed - r->probed);
         r->probed += probe > 0;
