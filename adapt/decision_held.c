@@ -56,3 +56,46 @@ int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P, in
   }
   return charged;
 }
+
+double arcoll_held_mean_depth(const arcoll_choice_t *c, int P) {
+  if (P < 2) return 0.0;
+  if (c->algo && !strcmp(c->algo->name, "linear")) return 0.0;
+  arcoll_choice_t shape = *c;
+  if (arcoll_held_parent_pos(c, 1, P) < 0) /* unknown: as binomial */
+    shape.algo = arcoll_algorithm_find(ARCOLL_COLL_BCAST, "binomial");
+  if (!shape.algo) return 0.0;
+  double sum = 0.0;
+  for (int pos = 1; pos < P; ++pos)
+    for (int a = pos; a > 0; a = arcoll_held_parent_pos(&shape, a, P)) sum += 1.0;
+  return sum / (P - 1);
+}
+
+void arcoll_held_exposure(const arcoll_choice_t *cand, int n, int trials, int P, double late_s,
+                          double *res) {
+  if (!(late_s > 0.0)) return;
+  const int k = n * trials;
+  for (int i = 0; i < n; ++i) {
+    const double depth = arcoll_held_mean_depth(&cand[i], P);
+    if (!(depth > 0.0)) continue;
+    for (int r = 0; r < trials; ++r) {
+      res[i * trials + r] += depth * late_s;
+      res[k + i * trials + r] += late_s;
+    }
+  }
+}
+
+double arcoll_held_exposure_threshold(const arcoll_choice_t *cand, int n, int trials, int P,
+                                      const double *res) {
+  double m[ARCOLL_ONLINE_MAX_CANDIDATES], d[ARCOLL_ONLINE_MAX_CANDIDATES];
+  int best = -1;
+  for (int i = 0; i < n && i < ARCOLL_ONLINE_MAX_CANDIDATES; ++i) {
+    m[i] = INFINITY;
+    for (int r = 0; r < trials; ++r) m[i] = fmin(m[i], res[i * trials + r]);
+    d[i] = arcoll_held_mean_depth(&cand[i], P);
+    if (isfinite(m[i]) && (best < 0 || m[i] < m[best])) best = i;
+  }
+  double t = INFINITY;
+  for (int j = 0; best >= 0 && j < n && j < ARCOLL_ONLINE_MAX_CANDIDATES; ++j)
+    if (isfinite(m[j]) && d[j] < d[best]) t = fmin(t, (m[j] - m[best]) / (d[best] - d[j]));
+  return t;
+}

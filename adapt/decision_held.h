@@ -72,6 +72,58 @@ int arcoll_held_parent_pos(const arcoll_choice_t *c, int pos, int P);
 int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P, int root,
                        const unsigned char *got, int in_order, double behind_s, double *res);
 
+/** Longest the root of a small rooted decision waits past its deadline for
+ *  the records still missing once its quorum is in, seconds
+ *  (arcoll_held_exposure_wait); above it no tree that holds fewer ranks is
+ *  worth a wait. */
+#define ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S 1e-3
+/** ... and it waits until the missing records are this many times the
+ *  exposure's threshold (arcoll_held_exposure_threshold) behind its own,
+ *  so that the lateness charged clears the threshold by more than a tie. */
+#define ARCOLL_ROOTED_EXPOSURE_MARGIN 1.5
+/** A record counts as late for the exposure only once it is this many
+ *  times the round's max periods summed behind the root's own record (the
+ *  root, held by nobody, runs that far ahead of ranks on time). */
+#define ARCOLL_ROOTED_ONTIME_PERIODS 2.0
+
+/**
+ * Mean depth of a non-root position in candidate c's tree over P positions
+ * (ancestors below the root; = the mean number of ranks a late rank at a
+ * random non-root position holds, its descendants): linear 0, binomial
+ * log2(P) / 2 at P = 2^k (3.05 at P = 64).  A shape arcoll_held_parent_pos
+ * does not know counts as binomial.  P < 2: 0.
+ */
+double arcoll_held_mean_depth(const arcoll_choice_t *c, int P);
+
+/**
+ * A late rank's exposure: a rank late by late_s seconds per call at a
+ * random non-root position holds its descendants, each waiting late_s per
+ * call - the trees' cost when the late rank is not where the round
+ * measured it (a leaf then, or a rank whose lateness moves).  Adds, to
+ * every run of candidate i, arcoll_held_mean_depth(i) x late_s to its sum
+ * and late_s to its max period when that depth is > 0 (res: the layout of
+ * arcoll_held_charge).  late_s <= 0: nothing.
+ * Why (SMPI, 8 B, 200 calls back to back, summed inside, linear forced
+ * against auto, whose round 0 measured binomial with the late rank on a
+ * leaf): flat P = 64, a late rank moving every 10 calls 0.064 s against
+ * 0.364, 0-200 us noise 0.060 / 0.082, eight late 0.066 / 0.275; P = 256
+ * moving 0.49 / 1.71; balanced linear costs 1.27x (P = 64) and 2.2x
+ * (P = 256) binomial - so only a rank found late pays for the tree that
+ * holds nobody (bench/README.md "A late rank's exposure").
+ */
+void arcoll_held_exposure(const arcoll_choice_t *cand, int n, int trials, int P, double late_s,
+                          double *res);
+
+/**
+ * The smallest lateness (seconds per call) at which the exposure would make
+ * a candidate with a smaller mean depth cheaper, by its sum (min over its
+ * trials in res), than the cheapest candidate: min over such j of
+ * (sum_j - sum_best) / (depth_best - depth_j).  +inf when no candidate
+ * holds fewer ranks than the cheapest (or none is finite).
+ */
+double arcoll_held_exposure_threshold(const arcoll_choice_t *cand, int n, int trials, int P,
+                                      const double *res);
+
 #ifdef __cplusplus
 }
 #endif

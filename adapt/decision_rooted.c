@@ -143,6 +143,17 @@ static int root_collect_patient(struct arcoll_rooted *r, int *idx, double quiet,
   }
 }
 
+/* The root's wait for the records still missing once its quorum is in,
+ * until all are in or PMPI_Wtime() reaches `until`. */
+static int root_collect_until(struct arcoll_rooted *r, int *idx, double until) {
+  int rc = MPI_SUCCESS, ready = 0;
+  while (rc == MPI_SUCCESS && r->have < r->P && PMPI_Wtime() < until) {
+    ARCOLL_POLL_PAUSE();
+    rc = root_collect(r, idx, &ready);
+  }
+  return rc;
+}
+
 /* The records in (r->got) reduced into res (3k doubles): the sums of the
  * times inside, then the layout of arcoll_explorer_period_extremes()
  * reduced: max periods, minus the min ones.  The records not in are left
@@ -158,6 +169,23 @@ static void root_reduce(const struct arcoll_rooted *r, double *res) {
       res[2 * k + i] = fmax(res[2 * k + i], -(double)r->buf[2 * k * q + k + i]);
     }
   }
+}
+
+/* root_reduce(), then, when the quorum was not in (!ready), the missing
+ * records charged to the trees that held them (decision_held.h). */
+static int root_reduce_charged(const arcoll_comm_state_t *st, const struct arcoll_rooted *r,
+                               const arcoll_explorer_t *ex, int ready, double *res) {
+  root_reduce(r, res);
+  if (ready) return MPI_SUCCESS;
+  const double behind = PMPI_Wtime() - r->t_post;
+  const int charged = arcoll_held_charge(ex->cand, ex->n, ex->trials, r->P, st->me, r->got,
+                                         st->late[ex->coll] == NULL, behind, res);
+  if (arcoll_g_cfg.debug)
+    fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: decided by root %d without %d of %d "
+            "records, %d charged to the trees that held them (%.3g s behind)\n",
+            ex->best.algo->collective, r->P, (long long)ex->bytes, st->me, r->P - r->have, r->P,
+            charged, behind);
+  return MPI_SUCCESS;
 }
 
 /* Whether postponing costs (about) nothing: the calls until the new
@@ -237,16 +265,34 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
                                    ARCOLL_ROOTED_PATIENCE_CALLS * ex->best.predicted_s);
       rc = root_collect_patient(r, idx, patience, &ready);
     }
-    if (rc == MPI_SUCCESS) root_reduce(r, res);
-    if (rc == MPI_SUCCESS && !ready) {
-      const double behind = PMPI_Wtime() - r->t_post;
-      const int charged = arcoll_held_charge(ex->cand, ex->n, ex->trials, P, me, r->got,
-                                   st->late[ex->coll] == NULL, behind, res);
-      if (arcoll_g_cfg.debug)
-        fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: decided by root %d without %d of %d "
-                "records, %d charged to the trees that held them (%.3g s behind)\n",
-                ex->best.algo->collective, P, (long long)ex->bytes, me, P - r->have, P, charged,
-                behind);
+    /* how far behind the root a rank on time may be: twice the round's max
+     * periods summed (the root, held by nobody, runs ahead by about them;
+     * SMPI flat P = 64 and 256, 8 B, balanced: the last record came 1.3-1.4x
+     * that sum after the root's own) */
+    double natural = 0.0;
+    if (rc == MPI_SUCCESS) {
+      root_reduce(r, res);
+      for (int x = 0; x < k; ++x)
+        if (isfinite(res[k + x])) natural += ARCOLL_ROOTED_ONTIME_PERIODS * res[k + x];
+      rc = root_reduce_charged(st, r, ex, ready, res);
+    }
+    /* small messages: a record still missing is a late rank, which costs
+     * the trees that hold ranks wherever it is next (decision_held.h,
+     * exposure) - waited for while its lateness could change the choice */
+    if (rc == MPI_SUCCESS && r->have < P && ex->bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES) {
+      const double t = arcoll_held_exposure_threshold(ex->cand, ex->n, ex->trials, P, res);
+      const int had = r->have;
+      if (ARCOLL_ROOTED_EXPOSURE_MARGIN * t <= ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S)
+        rc = root_collect_until(r, idx, r->t_post + natural + ARCOLL_ROOTED_EXPOSURE_MARGIN * t);
+      if (rc == MPI_SUCCESS && r->have > had) rc = root_reduce_charged(st, r, ex, ready, res);
+      const double late = PMPI_Wtime() - r->t_post - natural;
+      if (rc == MPI_SUCCESS && r->have < P && late > 0.0) {
+        arcoll_held_exposure(ex->cand, ex->n, ex->trials, P, late, res);
+        if (arcoll_g_cfg.debug)
+          fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: %d of %d records missing %.3g s "
+                  "beyond the round's periods: a late rank's exposure charged (threshold %.3g s)\n",
+                  ex->best.algo->collective, P, (long long)ex->bytes, P - r->have, P, late, t);
+      }
     }
     free(idx);
     /* on an error the others still get a result: every time +inf, the
