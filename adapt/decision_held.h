@@ -73,9 +73,10 @@ int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P, in
                        const unsigned char *got, int in_order, double behind_s, double *res);
 
 /** Longest the root of a small rooted decision waits past its deadline for
- *  the records still missing once its quorum is in, seconds
- *  (arcoll_held_exposure_wait); above it no tree that holds fewer ranks is
- *  worth a wait. */
+ *  the records still missing once its quorum is in, seconds; a threshold
+ *  (arcoll_held_exposure_threshold) x ARCOLL_ROOTED_EXPOSURE_MARGIN above
+ *  it is not waited for: no tree that holds fewer ranks is worth the wait
+ *  of every rank for the root's next call. */
 #define ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S 1e-3
 /** ... and it waits until the missing records are this many times the
  *  exposure's threshold (arcoll_held_exposure_threshold) behind its own,

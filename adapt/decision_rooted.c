@@ -283,7 +283,8 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
       const double t = arcoll_held_exposure_threshold(ex->cand, ex->n, ex->trials, P, res);
       const int had = r->have;
       if (ARCOLL_ROOTED_EXPOSURE_MARGIN * t <= ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S)
-        rc = root_collect_until(r, idx, r->t_post + natural + ARCOLL_ROOTED_EXPOSURE_MARGIN * t);
+        rc = root_collect_until(r, idx, fmin(r->t_post + natural + ARCOLL_ROOTED_EXPOSURE_MARGIN * t,
+                                             PMPI_Wtime() + ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S));
       if (rc == MPI_SUCCESS && r->have > had) rc = root_reduce_charged(st, r, ex, ready, res);
       const double late = PMPI_Wtime() - r->t_post - natural;
       if (rc == MPI_SUCCESS && r->have < P && late > 0.0) {
