@@ -286,35 +286,27 @@ endif()
 # for it in round 0's trees and its records come a lateness per call late. The
 # root decides without those 8 records once none came for the patience, charges
 # the 7 below 24 to the trees that held them, and keeps linear (every element
-# checked). Balanced: every record in, nothing charged. SMPI flat cluster, 64
-# ranks, 40 calls.
+# checked). A late rank's exposure: the late rank moving every 10 calls - rank
+# 11 in round 0, a leaf of the trees measured, which then hold nobody and
+# measure cheaper than linear; its record still missing past the round's
+# periods and the threshold, every tree that holds ranks is charged its mean
+# depth x that lateness, and linear is kept. Balanced: every record in, nothing
+# charged. SMPI flat cluster, 64 ranks, 40 calls.
 if(ARCOLL_HAVE_SMPI)
+  set(_rd_expect_one_late "decided by root 0 without 8 of 64 records, 7 charged to the trees that held them")
+  set(_rd_expect_moving "[0-9]+ of 64 records missing .* a late rank's exposure charged")
   foreach(_c bcast scatter)
-    arcoll_loop_smpi_test(adapt.smpi.rooted_decision.${_c}.one_late.np64 64 ${_loop}
-      EXPECT "online: ${_c} P=64 .*: decided by root 0 without 8 of 64 records, 7 charged to the trees that held them"
-        "online: ${_c} P=64 .* round 0 measured linear/0=.* -> linear/0$"
-        "RESULT coll=${_c} .* errors=0"
-      ARGS -c ${_c} -m 8 -n 40 -s one_late)
+    foreach(_s one_late moving)
+      arcoll_loop_smpi_test(adapt.smpi.rooted_decision.${_c}.${_s}.np64 64 ${_loop}
+        EXPECT "online: ${_c} P=64 .*: ${_rd_expect_${_s}}"
+          "online: ${_c} P=64 .* round 0 measured linear/0=.* -> linear/0$"
+          "RESULT coll=${_c} .* errors=0"
+        ARGS -c ${_c} -m 8 -n 40 -s ${_s})
+    endforeach()
     arcoll_loop_smpi_test(adapt.smpi.rooted_decision.${_c}.balanced.np64 64 ${_loop}
       EXPECT "!decided by root .* without" "!exposure charged"
         "online: ${_c} P=64 .* round 0 measured "
         "RESULT coll=${_c} .* errors=0"
       ARGS -c ${_c} -m 8 -n 40 -s balanced)
-  endforeach()
-endif()
-
-# A late rank's exposure (adapt/decision_held.h): the same decision with the
-# late rank moving every 10 calls - rank 11 in round 0, a leaf of the trees
-# measured, which hold nobody then and measure cheaper than linear; its record
-# still missing past the round's periods and the threshold, every tree that
-# holds ranks is charged its mean depth x that lateness, and linear is kept
-# (every element checked; balanced above: nothing charged).
-if(ARCOLL_HAVE_SMPI)
-  foreach(_c bcast scatter)
-    arcoll_loop_smpi_test(adapt.smpi.rooted_decision.${_c}.moving.np64 64 ${_loop}
-      EXPECT "online: ${_c} P=64 .*: [0-9]+ of 64 records missing .* a late rank's exposure charged"
-        "online: ${_c} P=64 .* round 0 measured linear/0=.* -> linear/0$"
-        "RESULT coll=${_c} .* errors=0"
-      ARGS -c ${_c} -m 8 -n 40 -s moving)
   endforeach()
 endif()

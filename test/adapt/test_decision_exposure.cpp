@@ -6,30 +6,10 @@
 #include <cmath>
 #include <vector>
 
-#include <mpi.h>
+#include "decision_test_util.hpp"
 
-extern "C" {
-#include "decision_held.h"
-}
-
-namespace {
-
-arcoll_choice_t choice(const char *name, int k = 0) {
-  arcoll_choice_t c{};
-  c.algo = arcoll_algorithm_find(ARCOLL_COLL_BCAST, name);
-  c.k = k;
-  return c;
-}
-
-// res as the root reduces it: sums[k], max periods[k], -min periods[k]
-std::vector<double> result(const std::vector<double> &sums, const std::vector<double> &periods) {
-  const size_t k = sums.size();
-  std::vector<double> r(3 * k, 0.0);
-  for (size_t i = 0; i < k; ++i) r[i] = sums[i], r[k + i] = periods[i];
-  return r;
-}
-
-}  // namespace
+using decision_test::choice;
+using decision_test::result;
 
 TEST(DecisionExposure, MeanDepthOfTheKnownTrees) {
   const auto lin = choice("linear"), bin = choice("binomial"), ch = choice("chain"),

@@ -5,29 +5,10 @@
 #include <cmath>
 #include <vector>
 
-#include <mpi.h>
+#include "decision_test_util.hpp"
 
-extern "C" {
-#include "decision_held.h"
-}
-
-namespace {
-
-arcoll_choice_t choice(const char *name, int k = 0) {
-  arcoll_choice_t c{};
-  c.algo = arcoll_algorithm_find(ARCOLL_COLL_BCAST, name);
-  c.k = k;
-  return c;
-}
-
-// res as the root reduces it: sums[k], max periods[k], -min periods[k]
-std::vector<double> result(int k, double sum, double max) {
-  std::vector<double> r(3 * k, 0.0);
-  for (int i = 0; i < k; ++i) r[i] = sum, r[k + i] = max, r[2 * k + i] = 0.0;
-  return r;
-}
-
-}  // namespace
+using decision_test::choice;
+using decision_test::result;
 
 TEST(DecisionHeld, ParentsOfTheKnownTrees) {
   const auto lin = choice("linear"), bin = choice("binomial"), kn = choice("knomial", 4),
