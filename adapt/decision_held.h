@@ -110,7 +110,9 @@ double arcoll_held_mean_depth(const arcoll_choice_t *c, int P);
  * 0.364, 0-200 us noise 0.060 / 0.082, eight late 0.066 / 0.275; P = 256
  * moving 0.49 / 1.71; balanced linear costs 1.27x (P = 64) and 2.2x
  * (P = 256) binomial - so only a rank found late pays for the tree that
- * holds nobody (bench/README.md "A late rank's exposure").
+ * holds nobody (bench/README.md "A late rank's exposure").  Applied by the
+ * root of a bcast / scatter decision below ARCOLL_ONLINE_SKEW_MAX_BYTES
+ * without a lateness tracker (which would put late ranks on leaves).
  */
 void arcoll_held_exposure(const arcoll_choice_t *cand, int n, int trials, int P, double late_s,
                           double *res);

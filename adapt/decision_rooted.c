@@ -173,10 +173,10 @@ static void root_reduce(const struct arcoll_rooted *r, double *res) {
 
 /* root_reduce(), then, when the quorum was not in (!ready), the missing
  * records charged to the trees that held them (decision_held.h). */
-static int root_reduce_charged(const arcoll_comm_state_t *st, const struct arcoll_rooted *r,
-                               const arcoll_explorer_t *ex, int ready, double *res) {
+static void root_reduce_charged(const arcoll_comm_state_t *st, const struct arcoll_rooted *r,
+                                const arcoll_explorer_t *ex, int ready, double *res) {
   root_reduce(r, res);
-  if (ready) return MPI_SUCCESS;
+  if (ready) return;
   const double behind = PMPI_Wtime() - r->t_post;
   const int charged = arcoll_held_charge(ex->cand, ex->n, ex->trials, r->P, st->me, r->got,
                                          st->late[ex->coll] == NULL, behind, res);
@@ -185,7 +185,6 @@ static int root_reduce_charged(const arcoll_comm_state_t *st, const struct arcol
             "records, %d charged to the trees that held them (%.3g s behind)\n",
             ex->best.algo->collective, r->P, (long long)ex->bytes, st->me, r->P - r->have, r->P,
             charged, behind);
-  return MPI_SUCCESS;
 }
 
 /* Whether postponing costs (about) nothing: the calls until the new
@@ -274,18 +273,20 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
       root_reduce(r, res);
       for (int x = 0; x < k; ++x)
         if (isfinite(res[k + x])) natural += ARCOLL_ROOTED_ONTIME_PERIODS * res[k + x];
-      rc = root_reduce_charged(st, r, ex, ready, res);
+      root_reduce_charged(st, r, ex, ready, res);
     }
     /* small messages: a record still missing is a late rank, which costs
      * the trees that hold ranks wherever it is next (decision_held.h,
-     * exposure) - waited for while its lateness could change the choice */
-    if (rc == MPI_SUCCESS && r->have < P && ex->bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES) {
+     * exposure) - waited for while its lateness could change the choice.
+     * Not where a lateness tracker orders late ranks onto leaves (st->late) */
+    if (rc == MPI_SUCCESS && r->have < P && ex->bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES &&
+        !st->late[ex->coll]) {
       const double t = arcoll_held_exposure_threshold(ex->cand, ex->n, ex->trials, P, res);
       const int had = r->have;
       if (ARCOLL_ROOTED_EXPOSURE_MARGIN * t <= ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S)
         rc = root_collect_until(r, idx, fmin(r->t_post + natural + ARCOLL_ROOTED_EXPOSURE_MARGIN * t,
                                              PMPI_Wtime() + ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S));
-      if (rc == MPI_SUCCESS && r->have > had) rc = root_reduce_charged(st, r, ex, ready, res);
+      if (rc == MPI_SUCCESS && r->have > had) root_reduce_charged(st, r, ex, ready, res);
       const double late = PMPI_Wtime() - r->t_post - natural;
       if (rc == MPI_SUCCESS && r->have < P && late > 0.0) {
         arcoll_held_exposure(ex->cand, ex->n, ex->trials, P, late, res);
