@@ -171,11 +171,10 @@ static void root_reduce(const struct arcoll_rooted *r, double *res) {
   }
 }
 
-/* root_reduce(), then, when the quorum was not in (!ready), the missing
+/* After root_reduce(), when the quorum was not in (!ready): the missing
  * records charged to the trees that held them (decision_held.h). */
-static void root_reduce_charged(const arcoll_comm_state_t *st, const struct arcoll_rooted *r,
-                                const arcoll_explorer_t *ex, int ready, double *res) {
-  root_reduce(r, res);
+static void root_charge(const arcoll_comm_state_t *st, const struct arcoll_rooted *r,
+                        const arcoll_explorer_t *ex, int ready, double *res) {
   if (ready) return;
   const double behind = PMPI_Wtime() - r->t_post;
   const int charged = arcoll_held_charge(ex->cand, ex->n, ex->trials, r->P, st->me, r->got,
@@ -273,7 +272,7 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
       root_reduce(r, res);
       for (int x = 0; x < k; ++x)
         if (isfinite(res[k + x])) natural += ARCOLL_ROOTED_ONTIME_PERIODS * res[k + x];
-      root_reduce_charged(st, r, ex, ready, res);
+      root_charge(st, r, ex, ready, res);
     }
     /* small messages: a record still missing is a late rank, which costs
      * the trees that hold ranks wherever it is next (decision_held.h,
@@ -286,7 +285,7 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
       if (ARCOLL_ROOTED_EXPOSURE_MARGIN * t <= ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S)
         rc = root_collect_until(r, idx, fmin(r->t_post + natural + ARCOLL_ROOTED_EXPOSURE_MARGIN * t,
                                              PMPI_Wtime() + ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S));
-      if (rc == MPI_SUCCESS && r->have > had) root_reduce_charged(st, r, ex, ready, res);
+      if (rc == MPI_SUCCESS && r->have > had) root_reduce(r, res), root_charge(st, r, ex, ready, res);
       const double late = PMPI_Wtime() - r->t_post - natural;
       if (rc == MPI_SUCCESS && r->have < P && late > 0.0) {
         arcoll_held_exposure(ex->cand, ex->n, ex->trials, P, late, res);
