@@ -64,9 +64,10 @@ double arcoll_held_mean_depth(const arcoll_choice_t *c, int P) {
   if (arcoll_held_parent_pos(c, 1, P) < 0) /* unknown: as binomial */
     shape.algo = arcoll_algorithm_find(ARCOLL_COLL_BCAST, "binomial");
   if (!shape.algo) return 0.0;
-  double sum = 0.0;
+  double sum = 0.0; /* every position's ancestors below the root */
   for (int pos = 1; pos < P; ++pos)
-    for (int a = pos; a > 0; a = arcoll_held_parent_pos(&shape, a, P)) sum += 1.0;
+    for (int a = arcoll_held_parent_pos(&shape, pos, P); a > 0; a = arcoll_held_parent_pos(&shape, a, P))
+      sum += 1.0;
   return sum / (P - 1);
 }
 

@@ -91,7 +91,7 @@ int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P, in
  * Mean depth of a non-root position in candidate c's tree over P positions
  * (ancestors below the root; = the mean number of ranks a late rank at a
  * random non-root position holds, its descendants): linear 0, binomial
- * log2(P) / 2 at P = 2^k (3.05 at P = 64).  A shape arcoll_held_parent_pos
+ * (k 2^(k-1) - P + 1) / (P - 1) at P = 2^k (2.05 at P = 64).  A shape arcoll_held_parent_pos
  * does not know counts as binomial.  P < 2: 0.
  */
 double arcoll_held_mean_depth(const arcoll_choice_t *c, int P);
