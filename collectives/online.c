@@ -265,6 +265,7 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   }
   /* cost of the exploration so far: what its calls took beyond the best */
   e->excess_s += round_s - e->n * e->trials * e->best_s;
+  arcoll_explorer_far_done(e);
   /* round 0 (the only one that readmits, online_readmit.h): best is one of its
    * candidates, or none was finite */
   if (e->round == 0 && arcoll_explorer_readmit(e, won >= 0 ? e->measured_min_s[won] : INFINITY)) return 0;

@@ -73,7 +73,9 @@
  * over ranks), the network is not the one the model describes (e.g. 160:1
  * oversubscribed uplinks, where the model's log-step exchanges cross them with
  * the largest messages) and the candidates dropped for their prediction are
- * readmitted - run once each, within the budget above (online_readmit.h).
+ * readmitted - run once each, within the budget above, and not when round
+ * 0 kept the model's order (its best predicted measured best, another
+ * predicted slower measured too; online_readmit.h).
  * Not when arrival skew explains the time: the best's period, max over
  * ranks, above ARCOLL_ONLINE_SKEW_PERIODS x both its min over ranks and its
  * mean time inside (the decisions carry the min; arcoll_explorer_decide_periods()).
@@ -254,9 +256,10 @@ typedef struct arcoll_explorer {
   int nnoted, preset;
   double noted_t[ARCOLL_ONLINE_MAX_TRIALS], noted_p[ARCOLL_ONLINE_MAX_TRIALS];
   /** round 0: a far-first variant held back until its near-first twin won
-   *  (online_twins.h); has_far = 1 while it is held */
+   *  (online_twins.h); has_far = 1 while it is held; far_trials: init's
+   *  trials while its round runs its one run, else 0 */
   arcoll_choice_t far;
-  int has_far;
+  int has_far, far_trials;
 } arcoll_explorer_t;
 
 /**

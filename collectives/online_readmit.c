@@ -42,12 +42,27 @@ static double model_off_ratio(const arcoll_explorer_t *e, double best_min_s) {
   return meas / pred;
 }
 
+/* 1 when round 0's measured best is the one the model predicted fastest
+ * among its candidates and another measured one was predicted slower: the
+ * model is off in scale, not in order, and nothing it dropped as over 2x
+ * slower is expected to win (header).  Candidates tied in prediction (e.g.
+ * recursive doubling and Bruck) tell nothing of the order. */
+static int model_order_held(const arcoll_explorer_t *e) {
+  double fastest = INFINITY, slowest = 0.0; /* predictions of the measured ones */
+  for (int i = 0; i < e->n; ++i) {
+    if (!isfinite(e->measured_s[i]) || !(e->cand[i].predicted_s > 0)) continue;
+    fastest = fmin(fastest, e->cand[i].predicted_s);
+    slowest = fmax(slowest, e->cand[i].predicted_s);
+  }
+  return slowest > fastest && e->best.predicted_s > 0 && e->best.predicted_s <= fastest;
+}
+
 int arcoll_explorer_readmit(arcoll_explorer_t *e, double best_min_s) {
   if (e->nspare < 0) return 0;
   if (e->readmitting) return readmit_next(e);
   const int n = e->nspare;
   const double off = n > 0 ? model_off_ratio(e, best_min_s) : 0.0;
-  if (!(off > 0)) return readmit_end(e);
+  if (!(off > 0) || model_order_held(e)) return readmit_end(e);
   const double f = fmin(off, ARCOLL_ONLINE_MAX_READMIT);
   double best_pred = e->best.predicted_s; /* the model's best prediction among round 0's candidates */
   for (int j = 0; j < e->n; ++j)

@@ -18,6 +18,12 @@
  * own right after round 0 only when its near twin is round 0's best
  * (and the exploration's budget, online.h, is not spent): it then replaces
  * the twin if measured faster, as a refinement round's candidate does.
+ * That round is one run, not `trials` runs: the model's equal prediction
+ * says nothing of its cost, and where the network's hierarchy goes
+ * against it the far variant is several times slower (SMPI two-level tree,
+ * P = 64, 1 MiB allreduce, balanced: rabenseifner_far 14.4 s per call
+ * summed over ranks against rabenseifner's 1.34; its two runs 1.10x SMPI's
+ * better selector over 200 calls, bench/README.md "The far twin once").
  * From ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES only (below, the far variant is
  * not measured at all: online.h).  No MPI.
  */
@@ -52,6 +58,11 @@ int arcoll_explorer_hold_far(arcoll_explorer_t *e);
  * way.  Returns 1 when that round was set up, else 0.
  */
 int arcoll_explorer_far_round(arcoll_explorer_t *e);
+
+/** Part of arcoll_explorer_decide_periods(), once a round's figures are
+ *  read: after the far round's one run, init's trials back for the rounds
+ *  that follow; otherwise nothing. */
+void arcoll_explorer_far_done(arcoll_explorer_t *e);
 
 #ifdef __cplusplus
 }

@@ -28,24 +28,33 @@ namespace {
 // slowest rank's period is `late` x that time, the fastest one's `early` x
 // (early 0: no min given, arcoll_explorer_decide_times()).  `slow`, when
 // given, overrides the time of the configurations it names (seconds, per
-// rank), knowing the best prediction.
+// rank), knowing the best prediction.  `Case` sets another collective and
+// size: round 0's candidates there are predicted apart (allgather's
+// recursive doubling and Bruck tie), so its measured order says whether the
+// model is off in order or in scale alone.
 struct Outcome {
   std::vector<std::string> runs;              // the measured calls, in order
   std::vector<arcoll_choice_t> dropped;       // round 0's spares
   double best_pred = 0;                       // the model's best prediction
   std::string best;                           // the choice
+  std::string round0_best;                    // the choice after round 0's decision
+};
+
+struct Case {
+  arcoll_coll_t coll = ARCOLL_COLL_ALLGATHER;
+  MPI_Aint bytes = 64;
 };
 
 using Slow = std::function<double(const arcoll_choice_t &, double best_pred)>;
 
-Outcome explore_far_off(double f, double late, double early, const Slow &slow = nullptr) {
+Outcome explore_far_off(double f, double late, double early, const Slow &slow = nullptr, Case k = {}) {
   arcoll_model_t m;
   arcoll_model_default(&m);
   arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
   const int P = 64;
   Outcome o;
   arcoll_explorer_t e;
-  EXPECT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_ALLGATHER, P, 64, 1, 5, 1, 0), 1);
+  EXPECT_GE(arcoll_explorer_init(&e, &m, k.coll, P, k.bytes, 1, 5, 1, 0), 1);
   e.confirm_block = 0;  // the rounds alone (the confirmation: test_online_confirm.cpp)
   o.best_pred = e.cand[0].predicted_s;
   EXPECT_GT(o.best_pred, 0);
@@ -63,6 +72,7 @@ Outcome explore_far_off(double f, double late, double early, const Slow &slow = 
       for (int r = 0; r < e.n; ++r) sum[r] = P * e.t[r], max[r] = late * e.t[r], min[r] = early * e.t[r];
       if (early > 0) arcoll_explorer_decide_periods(&e, sum, max, min);
       else arcoll_explorer_decide_times(&e, sum, max);
+      if (o.round0_best.empty()) o.round0_best = e.best.algo->name;
     }
   }
   EXPECT_TRUE(e.finished) << "f=" << f;
@@ -137,6 +147,36 @@ TEST(OnlineReadmit, NoneWhenArrivalSkewExplainsTheTimes) {
       }
 }
 
+// Allreduce P = 64, 1 MiB (round 0: rabenseifner, then ring, predicted 1.26x;
+// recursive doubling dropped, predicted 3.3x): the model off by the same
+// ratio f on every configuration keeps its order - rabenseifner measured
+// best - and nothing dropped runs (SMPI tree P = 64, 1 MiB allreduce: round
+// 0 at 7.5-9.4x its predictions, in their order; the readmitted recursive
+// doubling took 14.5x the best).  With rabenseifner 3x slower than that,
+// ring wins against the model's order, and recursive doubling runs once.
+TEST(OnlineReadmit, NoneWhenRoundZeroKeepsTheModelsOrder) {
+  const Case allreduce{ARCOLL_COLL_ALLREDUCE, 1 << 20};
+  for (double f : {6.0, 30.0})
+    for (double early : {1.0, 1e-3}) {
+      const Outcome o = explore_far_off(f, 1.0, early, nullptr, allreduce);
+      ASSERT_EQ(o.runs.at(0), "rabenseifner");
+      ASSERT_TRUE(ran(o, "ring"));
+      ASSERT_FALSE(o.dropped.empty());
+      bool has_rd = false;
+      for (const auto &d : o.dropped) {
+        has_rd |= !strcmp(d.algo->name, "recursive_doubling");
+        EXPECT_FALSE(ran(o, d.algo->name)) << "f=" << f << " " << d.algo->name;
+      }
+      ASSERT_TRUE(has_rd);
+      EXPECT_EQ(o.best, "rabenseifner") << "f=" << f;
+      const Outcome inverted = explore_far_off(f, 1.0, early, [&](const arcoll_choice_t &c, double) {
+        return !strcmp(c.algo->name, "rabenseifner") ? 3.0 * f * c.predicted_s : 0.0;
+      }, allreduce);
+      EXPECT_EQ(inverted.round0_best, "ring") << "f=" << f;
+      EXPECT_EQ(runs_of(inverted, "recursive_doubling"), 1) << "f=" << f;
+    }
+}
+
 }  // namespace
 
 namespace {
@@ -195,8 +235,8 @@ namespace {
 // last measured configuration; after a readmitted candidate's run it runs
 // the best instead: the readmitted one is the model's reject, possibly many
 // times slower (online_readmit.h).  Bcast, P = 64, 8 B: round 0's
-// candidates at 30x their prediction, so the model is off and the spare
-// trees are readmitted.
+// candidates at 30x their prediction, the model's best at 90x, so the
+// model is off, in its order too, and the spare trees are readmitted.
 TEST(OnlineReadmit, APendingDecisionAfterAReadmittedRunRunsTheBest) {
   arcoll_model_t m;
   arcoll_model_default(&m);
@@ -208,10 +248,11 @@ TEST(OnlineReadmit, APendingDecisionAfterAReadmittedRunRunsTheBest) {
   e.check_at = 0;
   e.warmup = 0;
   ASSERT_GT(e.nspare, 0) << "the case needs candidates dropped by the 2x rule";
+  const double best_pred = e.cand[0].predicted_s;
   int readmitted_runs = 0;
   const arcoll_choice_t *ch;
   for (int calls = 0; (ch = arcoll_explorer_next(&e)) != nullptr && calls < 50; ++calls) {
-    const double s = 30.0 * ch->predicted_s;
+    const double s = (ch->predicted_s <= best_pred ? 90.0 : 30.0) * ch->predicted_s;
     if (arcoll_explorer_record_period(&e, s, s, 0) != 1) continue;
     if (e.readmitting) {
       ++readmitted_runs;
