@@ -18,12 +18,13 @@
  * (8.5x) 578 us).  Only when round 0 does not show the model's order
  * holding: where the candidate the model predicted fastest among round 0's
  * was measured best and another, predicted slower, was measured too, the
- * model is off in scale, not in order, and nothing is readmitted (SMPI tree P = 64, 1 MiB allreduce,
- * balanced: round 0 measured rabenseifner, ring / 16 KiB and ring at 9.4x,
- * 8.6x and 7.5x their predictions, in the predicted order; the readmitted
- * recursive doubling, predicted 2.77x, took 14.5x the best: 1.073x SMPI's
- * better selector over 200 calls, 1.005x without it - bench/README.md
- * "The readmission only against the model's order").
+ * model is off in scale, not in order, and nothing is readmitted (SMPI
+ * tree P = 64, 1 MiB allreduce, balanced: round 0 measured rabenseifner,
+ * ring / 16 KiB and ring at 9.4x, 8.6x and 7.5x their predictions, in the
+ * predicted order; the readmitted recursive doubling, predicted 2.77x,
+ * took 14.5x the best: 1.073x SMPI's better selector over 200 calls;
+ * without it 1.054x, the far twin's one run, online_twins.h -
+ * bench/README.md "The readmission only against the model's order").
  *
  * Each queued candidate then runs once (not `trials` times) in a pass of
  * its own, and is decided alone, so the exploration's budget
