@@ -21,7 +21,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   if (trials > ARCOLL_ONLINE_MAX_TRIALS) trials = ARCOLL_ONLINE_MAX_TRIALS;
   if (refine < 0) refine = 0;
   if (refine > ARCOLL_ONLINE_MAX_REFINE) refine = ARCOLL_ONLINE_MAX_REFINE;
-  e->trials = trials;
+  e->trials = e->init_trials = trials;
   e->refine = refine;
   e->model = m;
   e->coll = c;
@@ -265,7 +265,7 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   }
   /* cost of the exploration so far: what its calls took beyond the best */
   e->excess_s += round_s - e->n * e->trials * e->best_s;
-  arcoll_explorer_far_done(e);
+  e->trials = e->init_trials; /* after a one-run pass (init_trials, online.h) */
   /* round 0 (the only one that readmits, online_readmit.h): best is one of its
    * candidates, or none was finite */
   if (e->round == 0 && arcoll_explorer_readmit(e, won >= 0 ? e->measured_min_s[won] : INFINITY)) return 0;

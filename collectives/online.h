@@ -216,10 +216,13 @@ typedef struct arcoll_explorer {
    *  online_readmit.h); nspare = -1 once that was decided */
   arcoll_choice_t spare[ARCOLL_ONLINE_MAX_CANDIDATES];
   int nspare;
-  /** 1 while round 0's readmitted candidates run, one run each (trials 1;
-   *  init's trials in readmit_trials) and a pending decision runs `best`,
-   *  not `held` (online_readmit.h) */
-  int readmitting, readmit_trials;
+  /** 1 while round 0's readmitted candidates run, one run each (trials 1)
+   *  and a pending decision runs `best`, not `held` (online_readmit.h) */
+  int readmitting;
+  /** init's trials: a one-run pass (a readmitted candidate, online_readmit.h;
+   *  the far twin, online_twins.h) sets `trials` to 1 when it is set up, and
+   *  every decision sets it back to this once the round's figures are read */
+  int init_trials;
   arcoll_choice_t best; /**< after the first decide: fastest measured configuration so far */
   double best_s;        /**< its measured time, sum over ranks (seconds) */
   double best_max_s;    /**< its measured time, max over ranks (seconds) */
@@ -256,10 +259,9 @@ typedef struct arcoll_explorer {
   int nnoted, preset;
   double noted_t[ARCOLL_ONLINE_MAX_TRIALS], noted_p[ARCOLL_ONLINE_MAX_TRIALS];
   /** round 0: a far-first variant held back until its near-first twin won
-   *  (online_twins.h); has_far = 1 while it is held; far_trials: init's
-   *  trials while its round runs its one run, else 0 */
+   *  (online_twins.h); has_far = 1 while it is held */
   arcoll_choice_t far;
-  int has_far, far_trials;
+  int has_far;
 } arcoll_explorer_t;
 
 /**

@@ -10,9 +10,9 @@ double arcoll_explorer_readmit_cost(const arcoll_explorer_t *e, const arcoll_cho
   return e->best_s * (c->predicted_s / e->best.predicted_s - 1.0);
 }
 
-/* The readmission is over: init's trials back, nothing more queued. */
+/* The readmission is over: nothing more queued (init's trials are back
+ * since the decision: online.h init_trials). */
 static int readmit_end(arcoll_explorer_t *e) {
-  if (e->readmitting) e->trials = e->readmit_trials;
   e->readmitting = 0;
   e->nspare = -1;
   return 0;
@@ -29,6 +29,7 @@ static int readmit_next(arcoll_explorer_t *e) {
   memmove(&e->spare[0], &e->spare[1], sizeof(e->spare[0]) * (size_t)(e->nspare - 1));
   --e->nspare;
   e->n = 1;
+  e->trials = 1;
   e->done = 0;
   return 1;
 }
@@ -81,8 +82,6 @@ int arcoll_explorer_readmit(arcoll_explorer_t *e, double best_min_s) {
   e->nspare = k;
   if (k == 0) return readmit_end(e);
   e->readmitting = 1;
-  e->readmit_trials = e->trials;
-  e->trials = 1;
   e->extra_at = e->warmup_extra = 0; /* the appended candidate was measured before */
   e->stream_at = e->warmup_stream = 0;
   e->check_at = 0;                   /* round 0's imbalance check is behind */

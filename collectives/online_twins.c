@@ -46,12 +46,6 @@ int arcoll_explorer_far_round(arcoll_explorer_t *e) {
   e->n = 1;
   e->done = 0;
   e->round = 1;
-  e->far_trials = e->trials; /* one run (header); back in arcoll_explorer_far_done() */
-  e->trials = 1;
+  e->trials = 1; /* one run (header); init's back at the decision (online.h) */
   return 1;
-}
-
-void arcoll_explorer_far_done(arcoll_explorer_t *e) {
-  if (e->far_trials > 0) e->trials = e->far_trials;
-  e->far_trials = 0;
 }

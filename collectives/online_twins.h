@@ -59,11 +59,6 @@ int arcoll_explorer_hold_far(arcoll_explorer_t *e);
  */
 int arcoll_explorer_far_round(arcoll_explorer_t *e);
 
-/** Part of arcoll_explorer_decide_periods(), once a round's figures are
- *  read: after the far round's one run, init's trials back for the rounds
- *  that follow; otherwise nothing. */
-void arcoll_explorer_far_done(arcoll_explorer_t *e);
-
 #ifdef __cplusplus
 }
 #endif
