@@ -99,6 +99,8 @@ ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *
  *  - nearly a stream (lateness.h arcoll_late_near_stream) and no rank late:
  *    reduced to the streaming configuration and the tolerant tree
  *    (collectives/online_slots.h arcoll_explorer_stream_only);
+ *  - paced by the root (lateness.h arcoll_late_root_paced) and no rank
+ *    late: the same two, the tolerant tree first (it keeps ties);
  *  - synchronised (lateness.h arcoll_late_synchronised): without the
  *    candidates measured for their pipelining that the model rules out
  *    (collectives/online_slots.h arcoll_explorer_synchronised).

@@ -8,7 +8,7 @@
 #include "lateness.h"
 
 /* Wire format: first_call, nsampled, ngroups, trees, seq_site[nsampled],
- * seq_root[nsampled], then per group site, root, n, t_level, noise, gap, lead,
+ * seq_root[nsampled], then per group site, root, n, t_level, noise, gap, root_gap, lead,
  * spread and its n entries (native byte order: the ranks of one job share it). */
 #define PUT(x) (memcpy(p, &(x), sizeof(x)), p += sizeof(x))
 #define GET(x) (memcpy(&(x), p, sizeof(x)), p += sizeof(x))
@@ -29,6 +29,7 @@ int arcoll_late_pack(const arcoll_late_summary_t *s, unsigned char *buf) {
     PUT(G->t_level);
     PUT(G->noise);
     PUT(G->gap);
+    PUT(G->root_gap);
     PUT(G->lead);
     PUT(G->spread);
     memcpy(p, G->late, sizeof(G->late[0]) * (size_t)G->n);
@@ -54,13 +55,14 @@ int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_
   for (int j = s->nsampled; j < ARCOLL_LATE_SAMPLES; ++j) s->seq_root[j] = -1;
   for (int g = 0; g < s->ngroups; ++g) {
     arcoll_late_group_t *G = &s->group[g];
-    if (p + 36 > end) return -1;
+    if (p + 40 > end) return -1;
     GET(G->site);
     GET(G->root);
     GET(G->n);
     GET(G->t_level);
     GET(G->noise);
     GET(G->gap);
+    GET(G->root_gap);
     GET(G->lead);
     GET(G->spread);
     if (G->n < 0 || G->n > ARCOLL_LATE_LIST || p + sizeof(G->late[0]) * (size_t)G->n > end) return -1;

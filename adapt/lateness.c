@@ -271,9 +271,9 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
     }
     for (int r = 0; r < P; ++r) {
       sum[(size_t)g * P + r] += caused[r];
-      if (first_call + (uint64_t)j > 0 && (call[r].flags & ARCOLL_LATE_VALID) &&
-          call[r].gap > out->group[g].gap)
-        out->group[g].gap = (float)call[r].gap;
+      float *gap = r == root ? &out->group[g].root_gap : &out->group[g].gap;
+      if (first_call + (uint64_t)j > 0 && (call[r].flags & ARCOLL_LATE_VALID) && call[r].gap > *gap)
+        *gap = (float)call[r].gap;
     }
   }
   for (int g = 0; g < out->ngroups; ++g) {
@@ -332,7 +332,21 @@ int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root) {
   for (int g = 0; s && g < s->ngroups; ++g) {
     const arcoll_late_group_t *gr = &s->group[g];
     if (gr->root != root) continue;
-    if (!(gr->t_level > 0) || !(gr->gap < ARCOLL_LATE_NEAR_STREAM_LEVELS * gr->t_level)) return 0;
+    const double most = ARCOLL_LATE_NEAR_STREAM_LEVELS * gr->t_level;
+    if (!(gr->t_level > 0) || !(gr->gap < most) || !(gr->root_gap < most)) return 0;
+    if (gr->n > 0 && !(gr->late[0].lateness < gr->t_level)) return 0;
+    found = 1;
+  }
+  return found;
+}
+
+int arcoll_late_root_paced(const arcoll_late_summary_t *s, int root) {
+  int found = 0;
+  for (int g = 0; s && g < s->ngroups; ++g) {
+    const arcoll_late_group_t *gr = &s->group[g];
+    if (gr->root != root) continue;
+    const double most = ARCOLL_LATE_NEAR_STREAM_LEVELS * gr->t_level;
+    if (!(gr->t_level > 0) || !(gr->gap < most) || !(gr->root_gap >= most) || !(gr->lead < 0)) return 0;
     if (gr->n > 0 && !(gr->late[0].lateness < gr->t_level)) return 0;
     found = 1;
   }
@@ -355,7 +369,9 @@ int arcoll_late_synchronised(const arcoll_late_summary_t *s, int root) {
 int arcoll_late_streaming(const arcoll_late_summary_t *s, int root) {
   if (!arcoll_late_quiet(s, root)) return 0;
   for (int g = 0; g < s->ngroups; ++g)
-    if (s->group[g].root == root && !(s->group[g].gap < s->group[g].t_level)) return 0;
+    if (s->group[g].root == root &&
+        !(s->group[g].gap < s->group[g].t_level && s->group[g].root_gap < s->group[g].t_level))
+      return 0;
   return 1;
 }
 

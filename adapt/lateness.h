@@ -159,8 +159,10 @@ typedef struct arcoll_late_group {
   int32_t n;       /**< listed ranks, latest first (0..ARCOLL_LATE_LIST) */
   float t_level;   /**< the root's t_level (seconds) */
   float noise;     /**< (ARCOLL_LATE_LIST+1)-th largest mean caused lateness, 0 if fewer */
-  float gap;       /**< the longest time a rank spent outside between two of the
-                        group's calls (seconds; a record's gap; call 0 has none) */
+  float gap;       /**< the longest time a rank other than the root spent outside
+                        between two of the group's calls (seconds; a record's gap;
+                        call 0 has none) */
+  float root_gap;  /**< the same for the root alone (seconds) */
   float lead;      /**< the root's largest lead: over the group's pairs of consecutive
                         sampled calls j - 1, j, the latest exit of call j - 1 among the
                         other ranks minus the root's entry into call j (seconds; > 0: the
@@ -323,9 +325,9 @@ int arcoll_late_synchronised(const arcoll_late_summary_t *s, int root);
 
 /**
  * 1 if the calls of root `root` in summary s are nearly a stream: in every
- * group of that root (any site; at least one) no rank spent more than
- * ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels' time outside between two
- * calls (gap) and none caused a tree level's lateness; 0 if not, or if
+ * group of that root (any site; at least one) no rank, the root included,
+ * spent more than ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels' time outside
+ * between two calls (gap, root_gap) and none caused a tree level's lateness; 0 if not, or if
  * nothing is known (s NULL, no group, t_level 0).  Weaker than
  * arcoll_late_streaming (quiet, gap < one level): arrival noise of a few
  * levels passes.  Used for the online selection's stream-only exploration
@@ -333,6 +335,28 @@ int arcoll_late_synchronised(const arcoll_late_summary_t *s, int root);
  * and postponements keep the strict test).
  */
 int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root);
+
+/**
+ * 1 if the calls of root `root` in summary s are paced by the root: in
+ * every group of that root (any site; at least one) the other ranks are
+ * nearly a stream (gap below ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels'
+ * time, none caused a tree level's lateness), the root spent at least that
+ * long outside (root_gap) and it entered every sampled call after the
+ * others had left the previous one (lead < 0); 0 if not, or if nothing is
+ * known.  Then every other rank waits in each call for the root (a late
+ * root, or one that reads input or writes output between its broadcasts):
+ * a call's period is the root's time outside plus its time inside, each
+ * rank's latency cancels from call to call, and candidates whose root
+ * leaves once its sends are posted cost alike - the exploration measures
+ * only the streaming configuration beside the tolerant tree, and the tree
+ * keeps ties (online_slots.h arcoll_explorer_stream_only, `tree_first`):
+ * SMPI two-level tree P = 64, 32 KiB, the root 1 ms late before every
+ * call, summed inside per call: scatter_rdb 0.42 s (its root waits for the
+ * allgather), twotree 0.072 - 0.109, binary 0.064, the chain 0.063.
+ * Not arcoll_late_near_stream: the chain's P - 1 hops of fill and drain
+ * are not paid back there (flat P = 256: loop 0.2075 s against 0.2018).
+ */
+int arcoll_late_root_paced(const arcoll_late_summary_t *s, int root);
 
 /**
  * Calls until the next exchange start, given the current interval and whether

@@ -76,18 +76,25 @@ void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, a
   if (stream_at > 0 && stream_at < e->n) e->stream_at = stream_at, e->warmup_stream = 1;
 }
 
-int arcoll_explorer_stream_only(arcoll_explorer_t *e) {
+int arcoll_explorer_stream_only(arcoll_explorer_t *e, int tree_first) {
   if (e->finished || e->round != 0 || e->runs > 0 || e->pending || e->confirming || !e->preset ||
       e->stream_at <= 0 || e->stream_at >= e->n - 1 || e->extra_at || e->check_at)
     return 0;
-  const int T = e->trials, last = e->n - 1;
-  e->cand[0] = e->cand[e->stream_at];
-  e->cand[1] = e->cand[last]; /* the noted tree, its runs already recorded */
-  memmove(&e->t[T], &e->t[last * T], sizeof(double) * (size_t)T);
-  memmove(&e->p[T], &e->p[last * T], sizeof(double) * (size_t)T);
+  const int T = e->trials, last = e->n - 1, s = tree_first ? 1 : 0, t = 1 - s;
+  const arcoll_choice_t stream = e->cand[e->stream_at];
+  e->cand[t] = e->cand[last]; /* the noted tree, its runs already recorded */
+  e->cand[s] = stream;
+  memmove(&e->t[t * T], &e->t[last * T], sizeof(double) * (size_t)T);
+  memmove(&e->p[t * T], &e->p[last * T], sizeof(double) * (size_t)T);
   e->n = 2;
-  if (e->warmup < e->warmup_stream) e->warmup = e->warmup_stream;
-  e->stream_at = e->warmup_stream = 0;
+  if (tree_first) { /* its runs count as done; the streaming one's warm-up comes before its block */
+    e->done = T;
+    e->preset = 0;
+    e->stream_at = 1;
+  } else {
+    if (e->warmup < e->warmup_stream) e->warmup = e->warmup_stream;
+    e->stream_at = e->warmup_stream = 0;
+  }
   e->nspare = -1;
   e->best = e->cand[0];
   return 1;

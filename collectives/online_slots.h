@@ -49,13 +49,17 @@ void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, a
  * call alone - cost several of the streaming one's calls each to measure
  * (SMPI flat P = 64, 32 KiB: scatter_rdb 0.0103 s per call summed over
  * ranks, twotree 0.0107 - 0.0169, the chain 0.0019; the two-level tree:
- * scatter_rdb 0.36, the chain 0.013).  The streaming candidate moves to
- * the front with its warm-up call; the others are dropped (not readmitted,
+ * scatter_rdb 0.36, the chain 0.013), and for calls paced by their root
+ * (adapt/lateness.h arcoll_late_root_paced).  tree_first == 0: the
+ * streaming candidate moves to the front with its warm-up call (it keeps
+ * ties, ARCOLL_ONLINE_SUM_TOLERANCE); != 0: the tree is cand[0] with its
+ * noted runs done, the streaming one cand[1], measured after its warm-up
+ * call, and the tree keeps ties.  The others are dropped (not readmitted,
  * online.h).  Returns 1 when e was reduced, 0 when it was left as it was
  * (not round 0, a run measured, no streaming candidate or no noted one).
  * No MPI; every rank given the same e reduces it the same way.
  */
-int arcoll_explorer_stream_only(arcoll_explorer_t *e);
+int arcoll_explorer_stream_only(arcoll_explorer_t *e, int tree_first);
 
 /**
  * Round-0 candidate `at` (0 <= at < e->n, before any measured run) out of

@@ -1,5 +1,5 @@
-// The root's lead and the synchronised-calls test (adapt/lateness.h
-// arcoll_late_group_t.lead, arcoll_late_synchronised): computed from the
+// The root's lead and the tests built on it (adapt/lateness.h
+// arcoll_late_group_t.lead, arcoll_late_synchronised, arcoll_late_root_paced): computed from the
 // sampled records of consecutive calls, carried by the summary's wire
 // format, unknown when no pair of consecutive calls of the group was
 // sampled.  No MPI.
@@ -156,6 +156,68 @@ TEST(RootLead, TravelsInTheSummary) {
   EXPECT_EQ(u.group[0].lead, s.group[0].lead);
   EXPECT_EQ(arcoll_late_synchronised(&u, 0), 1);
   EXPECT_EQ(arcoll_late_unpack(buf.data(), n - 1, &u), -1);  // truncated
+}
+
+// The root 1 ms (20 levels) outside before every call, the others straight
+// back in: each call waits for the root, the calls are paced by it - not a
+// stream (the root's time outside), not synchronised (the entries spread
+// over the root's lateness).
+double root_late(int j, int r, double exit) { return j == 0 ? 0.0 : r ? exit : exit + 20 * kLevel; }
+
+TEST(RootPaced, ALateRootPacesTheCalls) {
+  auto rec = calls(3, root_late);
+  arcoll_late_summary_t s;
+  ASSERT_EQ(arcoll_late_summarise(kP, 4, 3, rec.data(), 0.0, &s), 0);
+  ASSERT_EQ(s.ngroups, 1);
+  EXPECT_NEAR(s.group[0].root_gap, 20 * kLevel, 1e-9);
+  EXPECT_NEAR(s.group[0].gap, 0.0, 1e-9);  // the others came straight back
+  EXPECT_LT(s.group[0].lead, 0.0f);
+  EXPECT_EQ(s.group[0].n, 0);  // the root is nobody's late rank
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1);
+  EXPECT_EQ(arcoll_late_root_paced(&s, 1), 0);  // no group of root 1
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
+  EXPECT_EQ(arcoll_late_synchronised(&s, 0), 0);
+  // the same after the wire
+  std::vector<unsigned char> buf(ARCOLL_LATE_PACKED_MAX);
+  arcoll_late_summary_t u;
+  ASSERT_EQ(arcoll_late_unpack(buf.data(), arcoll_late_pack(&s, buf.data()), &u), 0);
+  EXPECT_EQ(u.group[0].root_gap, s.group[0].root_gap);
+  EXPECT_EQ(arcoll_late_root_paced(&u, 0), 1);
+  // everybody back to back, or everybody after a barrier: not paced by the root
+  rec = calls(3, [](int j, int, double exit) { return j == 0 ? 0.0 : exit; });
+  ASSERT_EQ(arcoll_late_summarise(kP, 4, 3, rec.data(), 0.0, &s), 0);
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 1);
+  rec = calls(3, after_barrier);
+  ASSERT_EQ(arcoll_late_summarise(kP, 4, 3, rec.data(), 0.0, &s), 0);
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+}
+
+TEST(RootPaced, EachConditionMatters) {
+  arcoll_late_summary_t s{};
+  EXPECT_EQ(arcoll_late_root_paced(nullptr, 0), 0);
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);  // nothing known
+  s.ngroups = 1;
+  arcoll_late_group_t &g = s.group[0];
+  const float most = (float)(ARCOLL_LATE_NEAR_STREAM_LEVELS * kLevel);
+  g.root = 0, g.t_level = (float)kLevel, g.gap = 0.5f * most, g.root_gap = 5 * most, g.lead = -1e-4f;
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1);
+  g.root_gap = 0.9f * most;  // the root hardly outside
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  g.root_gap = 5 * most, g.gap = 1.1f * most;  // the others compute too
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  g.gap = 0.5f * most, g.lead = 1e-5f;  // the root entered while data still moved
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  g.lead = NAN;  // no pair of consecutive calls sampled
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  g.lead = -1e-4f, g.n = 1, g.late[0] = {3, (float)kLevel};  // a rank a level late
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  g.late[0].lateness = 0.5f * (float)kLevel;  // arrival noise
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1);
+  s.ngroups = 2, s.group[1] = g, s.group[1].root_gap = 0.0f;  // another site of the root, a stream
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  s.ngroups = 1, g.t_level = 0.0f;
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);  // no tree level known
 }
 
 }  // namespace

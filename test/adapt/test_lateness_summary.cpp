@@ -81,6 +81,7 @@ TEST(Summary, PackUnpackRoundTripAndRejectsGarbage) {
     EXPECT_EQ(u.group[g].site, s.group[g].site);
     EXPECT_EQ(u.group[g].gap, s.group[g].gap);
     EXPECT_GT(u.group[g].gap, 0.0f);
+    EXPECT_EQ(u.group[g].root_gap, s.group[g].root_gap);
     ASSERT_EQ(u.group[g].n, s.group[g].n);
     for (int i = 0; i < s.group[g].n; ++i) {
       EXPECT_EQ(u.group[g].late[i].rank, s.group[g].late[i].rank);
@@ -185,8 +186,10 @@ TEST(Streaming, GapIsTheLongestTimeOutsideAfterCallZero) {
   rec = interleave({c0, c1});
   rec[(size_t)0 * 2 + 1].gap = 4e-3;  // the root, call 1: it computes between its calls
   ASSERT_EQ(arcoll_late_summarise(P, 0, 2, rec.data(), 0.0, &s), 0);
-  EXPECT_FLOAT_EQ(s.group[0].gap, 4e-3f);
+  EXPECT_FLOAT_EQ(s.group[0].gap, 2e-6f);  // the others'
+  EXPECT_FLOAT_EQ(s.group[0].root_gap, 4e-3f);
   EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
 }
 
 TEST(Streaming, NeedsQuietArrivalsAndShortGapsAtThatRoot) {
@@ -224,6 +227,9 @@ TEST(Streaming, NearStreamAllowsNoiseOfAFewLevels) {
   EXPECT_EQ(arcoll_late_near_stream(&s, 0), 1);
   s.group[0].gap = (float)(ARCOLL_LATE_NEAR_STREAM_LEVELS * 60e-6) * 1.01f;  // computes between calls
   EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
+  s.group[0].gap = 200e-6f, s.group[0].root_gap = s.group[0].gap * 1.5f;  // the root does
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
+  s.group[0].root_gap = 0.0f;
   s.group[0].gap = 200e-6f, s.group[0].late[0] = {4, 61e-6f};  // a rank a tree level late
   EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
   s.group[0].late[0] = {4, 43e-6f};
