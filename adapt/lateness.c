@@ -346,7 +346,7 @@ int arcoll_late_root_paced(const arcoll_late_summary_t *s, int root) {
     const arcoll_late_group_t *gr = &s->group[g];
     if (gr->root != root) continue;
     const double most = ARCOLL_LATE_NEAR_STREAM_LEVELS * gr->t_level;
-    if (!(gr->t_level > 0) || !(gr->gap < most) || !(gr->root_gap >= most) || !(gr->lead < 0)) return 0;
+    if (!(gr->t_level > 0) || !(gr->gap < most) || !(gr->root_gap >= most)) return 0;
     if (gr->n > 0 && !(gr->late[0].lateness < gr->t_level)) return 0;
     found = 1;
   }

@@ -340,21 +340,25 @@ int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root);
  * 1 if the calls of root `root` in summary s are paced by the root: in
  * every group of that root (any site; at least one) the other ranks are
  * nearly a stream (gap below ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels'
- * time, none caused a tree level's lateness), the root spent at least that
- * long outside (root_gap) and it entered every sampled call after the
- * others had left the previous one (lead < 0); 0 if not, or if nothing is
- * known.  Then every other rank waits in each call for the root (a late
- * root, or one that reads input or writes output between its broadcasts):
- * a call's period is the root's time outside plus its time inside, each
- * rank's latency cancels from call to call, and candidates whose root
- * leaves once its sends are posted cost alike - the exploration measures
- * only the streaming configuration beside the tolerant tree, and the tree
- * keeps ties (online_slots.h arcoll_explorer_stream_only, `tree_first`):
- * SMPI two-level tree P = 64, 32 KiB, the root 1 ms late before every
- * call, summed inside per call: scatter_rdb 0.42 s (its root waits for the
- * allgather), twotree 0.072 - 0.109, binary 0.064, the chain 0.063.
- * Not arcoll_late_near_stream: the chain's P - 1 hops of fill and drain
- * are not paid back there (flat P = 256: loop 0.2075 s against 0.2018).
+ * time, none caused a tree level's lateness) and the root spent at least
+ * that long outside (root_gap); 0 if not, or if nothing is known.  A late
+ * root, or one that reads input or writes output between its broadcasts:
+ * every other rank is back in the next call at once and the root's period
+ * (its time outside plus inside) sets the pace - whether the others wait
+ * for it in every call (lead < 0: each rank's latency then cancels from
+ * call to call) or the previous call's data still moves when it enters the
+ * next (lead > 0: a stream the root throttles).  Either way the candidates
+ * whose root leaves once its sends are posted cost alike or by their
+ * occupancy, and the exploration measures only the streaming configuration
+ * beside the tolerant tree, the tree keeping ties (online_slots.h
+ * arcoll_explorer_stream_only, `tree_first`): SMPI 32 KiB, the root 1 ms
+ * late before every call, summed inside per call: two-level tree P = 64
+ * (lead < 0) scatter_rdb 0.42 s (its root waits for the allgather),
+ * twotree 0.072 - 0.109, binary 0.064, the chain 0.063; P = 256 (lead > 0)
+ * scatter_rdb 2.09, twotree 0.50 - 0.76, binary 0.24, the chain 0.063.
+ * Not arcoll_late_near_stream, where the streaming one keeps ties: the
+ * chain's P - 1 hops of fill and drain are not paid back when all cost
+ * alike (flat P = 256: loop 0.2075 s against 0.2018).
  */
 int arcoll_late_root_paced(const arcoll_late_summary_t *s, int root);
 

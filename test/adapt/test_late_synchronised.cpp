@@ -206,10 +206,10 @@ TEST(RootPaced, EachConditionMatters) {
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
   g.root_gap = 5 * most, g.gap = 1.1f * most;  // the others compute too
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
-  g.gap = 0.5f * most, g.lead = 1e-5f;  // the root entered while data still moved
-  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
-  g.lead = NAN;  // no pair of consecutive calls sampled
-  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  g.gap = 0.5f * most, g.lead = 1e-5f;  // the root entered while data still moved: it throttles a stream
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1);
+  g.lead = NAN;  // no pair of consecutive calls sampled: the gaps alone tell
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1);
   g.lead = -1e-4f, g.n = 1, g.late[0] = {3, (float)kLevel};  // a rank a level late
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
   g.late[0].lateness = 0.5f * (float)kLevel;  // arrival noise
