@@ -270,7 +270,7 @@ int arcoll_late_quiet(const arcoll_late_summary_t *s, int root);
 /**
  * 1 if the calls of root `root` in summary s form a stream: quiet arrivals
  * (arcoll_late_quiet) and every rank, the root included, re-entered within
- * one tree level's time (gap < t_level in every such group): back-to-back
+ * one tree level's time (gap, root_gap < t_level in every such group): back-to-back
  * calls with nothing between them, where a broadcast costs its busiest rank's
  * occupancy per call, not its latency (collectives/select.h
  * arcoll_select_stream; the online selection then measures only the
@@ -327,8 +327,9 @@ int arcoll_late_synchronised(const arcoll_late_summary_t *s, int root);
  * 1 if the calls of root `root` in summary s are nearly a stream: in every
  * group of that root (any site; at least one) no rank, the root included,
  * spent more than ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels' time outside
- * between two calls (gap, root_gap) and none caused a tree level's lateness; 0 if not, or if
- * nothing is known (s NULL, no group, t_level 0).  Weaker than
+ * between two calls (gap, root_gap) and none caused a tree level's
+ * lateness; 0 if not, or if nothing is known (s NULL, no group, t_level
+ * 0).  Weaker than
  * arcoll_late_streaming (quiet, gap < one level): arrival noise of a few
  * levels passes.  Used for the online selection's stream-only exploration
  * (online_slots.h arcoll_explorer_stream_only; the rooted decision's lag

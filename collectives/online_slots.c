@@ -80,12 +80,12 @@ int arcoll_explorer_stream_only(arcoll_explorer_t *e, int tree_first) {
   if (e->finished || e->round != 0 || e->runs > 0 || e->pending || e->confirming || !e->preset ||
       e->stream_at <= 0 || e->stream_at >= e->n - 1 || e->extra_at || e->check_at)
     return 0;
-  const int T = e->trials, last = e->n - 1, s = tree_first ? 1 : 0, t = 1 - s;
+  const int T = e->trials, last = e->n - 1, at_stream = tree_first ? 1 : 0, at_tree = 1 - at_stream;
   const arcoll_choice_t stream = e->cand[e->stream_at];
-  e->cand[t] = e->cand[last]; /* the noted tree, its runs already recorded */
-  e->cand[s] = stream;
-  memmove(&e->t[t * T], &e->t[last * T], sizeof(double) * (size_t)T);
-  memmove(&e->p[t * T], &e->p[last * T], sizeof(double) * (size_t)T);
+  e->cand[at_tree] = e->cand[last]; /* the noted tree, its runs already recorded */
+  e->cand[at_stream] = stream;
+  memmove(&e->t[at_tree * T], &e->t[last * T], sizeof(double) * (size_t)T);
+  memmove(&e->p[at_tree * T], &e->p[last * T], sizeof(double) * (size_t)T);
   e->n = 2;
   if (tree_first) { /* its runs count as done; the streaming one's warm-up comes before its block */
     e->done = T;
