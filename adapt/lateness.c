@@ -327,30 +327,28 @@ int arcoll_late_quiet(const arcoll_late_summary_t *s, int root) {
   return found;
 }
 
-int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root) {
+/* Every group of root `root` in s (at least one): the other ranks nearly a
+ * stream (each back within ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels, none
+ * a level late) and the root outside for that long (root_outside) or not. */
+static int others_near_stream(const arcoll_late_summary_t *s, int root, int root_outside) {
   int found = 0;
   for (int g = 0; s && g < s->ngroups; ++g) {
     const arcoll_late_group_t *gr = &s->group[g];
     if (gr->root != root) continue;
     const double most = ARCOLL_LATE_NEAR_STREAM_LEVELS * gr->t_level;
-    if (!(gr->t_level > 0) || !(gr->gap < most) || !(gr->root_gap < most)) return 0;
+    if (!(gr->t_level > 0) || !(gr->gap < most) || (gr->root_gap >= most) != root_outside) return 0;
     if (gr->n > 0 && !(gr->late[0].lateness < gr->t_level)) return 0;
     found = 1;
   }
   return found;
 }
 
+int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root) {
+  return others_near_stream(s, root, 0);
+}
+
 int arcoll_late_root_paced(const arcoll_late_summary_t *s, int root) {
-  int found = 0;
-  for (int g = 0; s && g < s->ngroups; ++g) {
-    const arcoll_late_group_t *gr = &s->group[g];
-    if (gr->root != root) continue;
-    const double most = ARCOLL_LATE_NEAR_STREAM_LEVELS * gr->t_level;
-    if (!(gr->t_level > 0) || !(gr->gap < most) || !(gr->root_gap >= most)) return 0;
-    if (gr->n > 0 && !(gr->late[0].lateness < gr->t_level)) return 0;
-    found = 1;
-  }
-  return found;
+  return others_near_stream(s, root, 1);
 }
 
 int arcoll_late_synchronised(const arcoll_late_summary_t *s, int root) {
