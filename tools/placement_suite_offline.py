@@ -34,7 +34,9 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       smpi/bw-factor:1 and smpi/lat-factor:1) and prints the Spearman of the two SMPI times, the ceiling
       sqrt((1 + rho) / 2) that no ranking of the mappings exceeds against both machines at once (Spearman
       is the Pearson correlation of ranks: two rank vectors at angle a apart leave a ranking at most
-      cos(a / 2) to both), and the blend model's Spearman against the second machine. Runs under the
+      cos(a / 2) to both), and the Spearman of the blend model and of the critical path (count-model
+      collisions) against each machine; network/model:CM02 is SimGrid's plain max-min model (no SMPI size
+      factors, no weight-S: the physics the fluid path replays). Runs under the
       suite's MPI lock; cached in <DIR>/retest-cache.json. --args appends workload arguments instead or as
       well (trace_replay's "-only p2p" / "-only colls": which part of a replay the order comes from).
 
@@ -319,7 +321,8 @@ def pairs(a):
 
 def retest(a):
     """Spearman of the suite's SMPI times with those of the same mappings on a second SMPI configuration
-    (a.cfg), the ceiling that leaves any ranking against both, and the blend model's against the second."""
+    (a.cfg), the ceiling that leaves any ranking against both, and the blend model's and the critical path's
+    (count-model collisions, `critical_path_s`; a.place_args apply) against each."""
     d = load_suite(a.dir)
     cache_path = os.path.join(a.dir, "retest-cache.json")
     cache = json.load(open(cache_path)) if os.path.exists(cache_path) else {}
@@ -366,9 +369,13 @@ def retest(a):
         first = [pt["sim_s"] for pt in pts]
         rho = spearman(first, second)
         blend = [pt["model_blend_s"] for pt in pts]
+        path = [evaluate(a.arcoll, machine, trace, os.path.join(a.dir, setting, w, mapping_file(pt)),
+                         *a.place_args.split(), key="critical_path_s") for pt in pts]
+        path_rho = (f"path vs SMPI {spearman(path, first):5.2f}, vs SMPI' {spearman(path, second):5.2f}  "
+                    if min(path) >= 0 else "")
         print(f"{setting:14s} {w:18s} n={len(pts):2d} Spearman SMPI / SMPI' {rho:5.2f} ceiling "
               f"{rank_ceiling(rho):5.2f}  blend vs SMPI {spearman(blend, first):5.2f}, vs SMPI' "
-              f"{spearman(blend, second):5.2f}  (SMPI' / SMPI {min(s / f for s, f in zip(second, first)):.3f}-"
+              f"{spearman(blend, second):5.2f}  {path_rho}(SMPI' / SMPI {min(s / f for s, f in zip(second, first)):.3f}-"
               f"{max(s / f for s, f in zip(second, first)):.3f}; {' '.join(a.cfg + ([a.args] if a.args else []))})")
 
 
