@@ -149,7 +149,7 @@ std::vector<double> overlap_paths(const CommGraph &g, const Protocol &proto, con
 
 CriticalPaths::CriticalPaths(const CommGraph &g, const Topology &topo)
     : g_(g), topo_(topo),
-      proto_(g.deps ? std::make_unique<const Protocol>(protocol(*g.deps, topo.rendezvous_bytes)) : nullptr) {}
+      proto_(g.deps ? std::make_unique<const Protocol>(protocol(*g.deps, topo.rendezvous_bytes, topo.async_bytes)) : nullptr) {}
 
 CriticalPaths::~CriticalPaths() = default;
 

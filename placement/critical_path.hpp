@@ -82,8 +82,23 @@
  * a mapping that puts more of the pipeline's edges on the network lengthens
  * that chain (placement/SUITE.md "The wavefront miss is the rendezvous
  * protocol": at 65532 B the two mappings ran equally fast under SMPI, at
- * 65536 B 27 % apart). Nonblocking sends, eager ones and traces without the
- * record keep the eager schedule (a message leaves at its sender's step).
+ * 65536 B 27 % apart).
+ *
+ * Matched sends: every other send between two ranks (eager, nonblocking,
+ * and those of traces without the blocking record) of at least
+ * Topology::async_bytes per message (`arcoll place --async-bytes`, default
+ * 0) starts its transfer when its sender's step is reached and its
+ * receiver has reached the step it receives in; its sender does not wait
+ * for it. Smaller ones leave at their sender's step. This is SMPI's
+ * default: SimGrid starts a transfer when a receive matches it, unless the
+ * message is below smpi/async-small-thresh (default 0) and flows to a
+ * permanent receiver; an MPI library whose eager messages flow at once is
+ * described by its eager limit (usually --rendezvous-bytes). Before 3 Dec
+ * 2026 every such send left at its sender's step: a receiver that posts
+ * late (ScaLAPACK LU's ranks between their BLACS calls) waited nothing for
+ * a message SMPI only then starts to move, and the path on node16's LU was
+ * half SMPI's plain-model time; Spearman of the path with SMPI on that cell
+ * 0.83 -> 0.97 (placement/SUITE.md "Matched sends").
  *
  * Entries of several messages (a rank that sends to one destination
  * several times without a synchronisation point between, e.g. a

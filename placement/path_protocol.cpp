@@ -25,8 +25,9 @@ int route_of(const Topology &topo, const Mapping &map, int src, int dst, std::ve
 // rendezvous run gets a virtual node X (its transfer's end, share = its messages / count) that waits for its
 // sender (and the sender's previous X of the step) and for its receiver's step, -> (dst, b + 1); a step's
 // runs go first run of each entry in CcsEntry::order, then the second runs, ...; after the step's last X,
-// X -> (src, a + 1).
-Protocol protocol(const Dependencies &d, uint64_t rendezvous) {
+// X -> (src, a + 1). A matched run (critical_path.hpp "Matched sends") gets an X that waits for its
+// sender's step and its receiver's step, -> (dst, b + 1) only: the sender neither waits nor orders them.
+Protocol protocol(const Dependencies &d, uint64_t rendezvous, uint64_t async) {
   Protocol p{d.graph, {}, {}, std::vector<uint64_t>(d.msg.size(), UINT64_MAX), std::vector<double>(d.msg.size(), 1.0)};
   DepGraph &g = p.g;
   p.edge_send.assign(g.edges.size(), -1);
@@ -43,19 +44,25 @@ Protocol protocol(const Dependencies &d, uint64_t rendezvous) {
     return rendezvous > 0 && e.src != e.dst && e.blocking > 0 &&
            e.bytes / std::max<uint64_t>(1, e.count) >= rendezvous;
   };
+  auto is_matched = [&](std::size_t i) {
+    const auto &e = d.msg[i];
+    return !is_rdv(i) && e.src != e.dst && e.bytes / std::max<uint64_t>(1, e.count) >= async;
+  };
   struct Run {
     std::size_t entry, edge, nth;
+    bool matched;  // a matched run, else a rendezvous one
   };
-  std::vector<Run> runs;  // the rendezvous runs
+  std::vector<Run> runs;  // the rendezvous and matched runs
   for (std::size_t i = 0; i < d.msg.size(); ++i) {
-    if (edges_of[i].size() < 2 && !is_rdv(i)) continue;  // one run of an eager entry: the whole entry
+    const bool waits = is_rdv(i) || is_matched(i);
+    if (edges_of[i].size() < 2 && !waits) continue;  // one run of an eager entry: the whole entry
     double upto = 0;
     for (std::size_t n = 0; n < edges_of[i].size(); ++n) {
       const std::size_t k = edges_of[i][n];
       const double share = std::max<uint32_t>(1, g.edges[k].messages) / count_of(i);
       upto += share;
       p.edge_share[k] = std::min(1.0, upto);
-      if (is_rdv(i)) runs.push_back({i, k, n});
+      if (waits) runs.push_back({i, k, n, !is_rdv(i)});
     }
   }
   if (runs.empty()) return p;
@@ -85,6 +92,12 @@ Protocol protocol(const Dependencies &d, uint64_t rendezvous) {
     const double share = std::max<uint32_t>(1, g.edges[r.edge].messages) / count_of(r.entry);
     if (p.xnode[r.entry] == UINT64_MAX) p.xnode[r.entry] = x, p.xshare[r.entry] = share;
     const uint64_t to = g.edges[r.edge].to;
+    if (r.matched) {
+      add(g.node(e.src, e.step), x, send, share);
+      add(to - 1, x, send, share);
+      add(x, to, -1, 1.0);
+      continue;
+    }
     add(last_x != UINT64_MAX ? last_x : g.node(e.src, e.step), x, send, share);
     add(to - 1, x, send, share);
     add(x, to, -1, 1.0);

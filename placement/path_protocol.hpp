@@ -37,9 +37,12 @@ struct Protocol {
 int route_of(const Topology &topo, const Mapping &map, int src, int dst, std::vector<int> &route, double &lat,
              double &bw);
 
-/** Protocol of `d` for sends of at least `rendezvous` bytes (Topology::rendezvous_bytes; 0: every send
- *  eager, g = d.graph). O(entries log entries + edges); independent of the mapping. */
-Protocol protocol(const Dependencies &d, uint64_t rendezvous);
+/** Protocol of `d`: blocking sends of at least `rendezvous` bytes per message (Topology::rendezvous_bytes; 0:
+ *  none) are rendezvous transfers; every other send between two ranks of at least `async` bytes per message
+ *  (Topology::async_bytes; UINT64_MAX: none) is a matched one, whose transfer waits for its receiver but not
+ *  its sender for it (critical_path.hpp "Matched sends"); smaller ones flow at once (with neither kind,
+ *  g = d.graph). O(entries log entries + edges); independent of the mapping. */
+Protocol protocol(const Dependencies &d, uint64_t rendezvous, uint64_t async = UINT64_MAX);
 
 /** Per edge of `g` (a Protocol's graph of `d`): seconds of a blocking collective call's exit edge to its
  *  member on mapping `map` (critical_path.hpp "Collectives"), 0 elsewhere and when

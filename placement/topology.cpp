@@ -109,6 +109,7 @@ void Topology::finalize(const TopologyParams &p) {
   max_route_ = std::max(has_sockets_ ? 2 : 1, 2 * maxd);
   contention = p.contention;
   rendezvous_bytes = p.rendezvous_bytes;
+  async_bytes = p.async_bytes;
   path_collectives = p.path_collectives;
 }
 

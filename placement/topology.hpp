@@ -95,6 +95,12 @@ struct TopologyParams {
   /// waits for the receiver; critical_path.hpp "Rendezvous"); 0 = every message eager. Default 65536:
   /// SMPI's smpi/send-is-detached-thresh (MPI libraries' eager limits are 8-64 KiB over networks).
   uint64_t rendezvous_bytes = 65536;
+  /// Every other send (eager, nonblocking) of at least this many bytes per message starts its transfer
+  /// only when its receiver has reached the step it receives in; smaller ones flow at once
+  /// (critical_path.hpp "Matched sends"). Default 0: every such send waits for its receive, as under SMPI,
+  /// whose smpi/async-small-thresh (default 0) is the size below which a message flows before its receive
+  /// is posted; on an MPI library whose eager messages flow at once, the eager limit (rendezvous_bytes).
+  uint64_t async_bytes = 0;
   /// The critical path charges the blocking collectives between a rank's point-to-point messages with
   /// their tree's time on the mapping (critical_path.hpp "Collectives"); false: 0 s, a barrier only.
   bool path_collectives = true;
@@ -164,6 +170,7 @@ class Topology {
   int root = -1;
   Contention contention = Contention::Count;  ///< set by finalize() from TopologyParams
   uint64_t rendezvous_bytes = 65536;            ///< set by finalize() from TopologyParams
+  uint64_t async_bytes = 0;                     ///< set by finalize() from TopologyParams
   bool path_collectives = true;                 ///< set by finalize() from TopologyParams
 
   /** Vertex index by name, -1 if absent. */

@@ -79,6 +79,7 @@ struct PlaceArgs {
   double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance, refined_margin = ap::kRefinedMargin;
   long max_evals = 0, max_step_evals = 0;
   uint64_t rendezvous_bytes = 65536;
+  uint64_t async_bytes = 0;
   bool no_path_collectives = false, fluid_path = false;
   bool max_evals_given = false;  // else ap::kDefaultEvalsPerRank x ranks
   bool max_step_evals_given = false;  // else ap::kDefaultStepEvalsPerRank x ranks
@@ -123,6 +124,7 @@ int run_place(const PlaceArgs &A) {
   apply_level(A.bw, "--bandwidth-gbps", 1e9 / 8, false, params);
   params.linkspeed_gbps = A.linkspeed;
   params.rendezvous_bytes = A.rendezvous_bytes;
+  params.async_bytes = A.async_bytes;
   params.path_collectives = !A.no_path_collectives;
   if (A.contention == "count") params.contention = ap::Contention::Count;
   else if (A.contention == "volume") params.contention = ap::Contention::Volume;
@@ -347,6 +349,12 @@ std::function<int()> add_place(CLI::App &app) {
                  "transfers by rendezvous, waiting for the receiver: the critical path's model "
                  "(placement/critical_path.hpp); 0 = every message eager; your MPI's eager limit "
                  "(SMPI: smpi/send-is-detached-thresh)")->capture_default_str();
+  pl->add_option("--async-bytes", A->async_bytes,
+                 "the other sends (eager, nonblocking) of at least this many bytes start their transfer when "
+                 "their receiver is in the step it receives in (the sender does not wait), smaller ones at once: "
+                 "the critical path's model (placement/critical_path.hpp, \"Matched sends\"); 0 (SMPI, whose "
+                 "smpi/async-small-thresh is 0) = every send waits for its receive; an MPI whose eager messages "
+                 "flow before the receive is posted: its eager limit, as --rendezvous-bytes")->capture_default_str();
   pl->add_flag("--no-path-collectives", A->no_path_collectives,
               "the critical path (placement/critical_path.hpp) counts the blocking collectives between a "
               "rank's point-to-point messages as synchronisations of 0 s, not with their trees' times on the "

@@ -54,6 +54,7 @@ struct Case {
 Case on_two_leaves(const Mapping &m, bool path_collectives = true) {
   TopologyParams p = fixtures::round_params();
   p.path_collectives = path_collectives;
+  p.async_bytes = UINT64_MAX;  // the 100 B messages flow at once (critical_path.hpp "Matched sends")
   return Case{fixtures::make(fixtures::two_leaves, "node01:2\nnode02:2\nnode03:2\nnode04:2\n", 4, p), m};
 }
 

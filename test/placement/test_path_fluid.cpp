@@ -19,9 +19,10 @@ constexpr uint64_t kBig = 1 << 20;
 // Three nodes under one switch, one rank each: every inter-node route is two node links (1e9 B/s, 1 us).
 const char *kOneSwitch = "SwitchName=s1 Nodes=node[01-03]\n";
 
-Topology one_switch(uint64_t rendezvous_bytes) {
+Topology one_switch(uint64_t rendezvous_bytes, uint64_t async_bytes = 0) {
   TopologyParams p = fixtures::round_params();
   p.rendezvous_bytes = rendezvous_bytes;
+  p.async_bytes = async_bytes;
   return fixtures::make(kOneSwitch, "node01:1\nnode02:1\nnode03:1\n", 3, p);
 }
 
@@ -113,9 +114,10 @@ TEST(PathFluid, AnEntryOfSeveralMessagesIsReplayedMessageByMessage) {
   // The other paths split the entry the same way (path_protocol.hpp: one rendezvous node per run).
   for (PathContention mode : {PathContention::Free, PathContention::Sets, PathContention::Overlap})
     EXPECT_NEAR(critical_path_time(g, t, m, mode), 4 * big + small, 1e-12) << static_cast<int>(mode);
-  // Eager, the four leave back to back: the k-th arrives at L + k S / B (the path), or all four at
-  // L + 4 S / B sharing the link (the replay); rank 1 forwards each when it is in.
-  const Topology eager = one_switch(0);
+  // Eager and flowing at once (no matched sends), the four leave back to back: the k-th arrives at
+  // L + k S / B (the path), or all four at L + 4 S / B sharing the link (the replay); rank 1 forwards each
+  // when it is in.
+  const Topology eager = one_switch(0, UINT64_MAX);
   const double L = eager.latency(0, 1), B = eager.bandwidth(0, 1);
   EXPECT_NEAR(critical_path_time(g, eager, m, PathContention::Free), L + 4.0 * kBig / B + small, 1e-12);
   const double fluid = critical_path_time(g, eager, m, PathContention::Fluid);

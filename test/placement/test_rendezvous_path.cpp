@@ -1,6 +1,8 @@
 // The critical path's rendezvous waits (placement/critical_path.hpp "Rendezvous"): a blocking send of at
 // least TopologyParams::rendezvous_bytes starts when its receiver is in the step it receives in, and a
-// rank's blocking sends of one step go one after another; eager and nonblocking sends do not wait.
+// rank's blocking sends of one step go one after another; the other sends ("Matched sends") of at least
+// TopologyParams::async_bytes start when their receiver is there too, without their sender waiting; smaller
+// ones flow at once.
 #include <gtest/gtest.h>
 
 #include "comm_graph.hpp"
@@ -71,7 +73,9 @@ TEST(RendezvousPath, BlockingSendsFollowTheRecordedOrder) {
 
 TEST(RendezvousPath, NonblockingSendsDoNotWait) {
   const CommGraph blocking = tracefix::by_levels(late_receiver(1)), isend = tracefix::by_levels(late_receiver(0));
-  const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3);
+  TopologyParams p = fixtures::round_params();
+  p.async_bytes = UINT64_MAX;  // every send not by rendezvous flows at once
+  const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3, p);
   const Mapping m{0, 1, 2};
   const double c1 = fixtures::msg_time(t, m, 0, 1, kBig), c2 = fixtures::msg_time(t, m, 0, 2, kBig);
   EXPECT_NEAR(critical_path_time(isend, t, m, PathContention::Free), std::max(c1, c2), 1e-15);
@@ -81,6 +85,33 @@ TEST(RendezvousPath, NonblockingSendsDoNotWait) {
   const double c0 = fixtures::msg_time(t, m, 2, 1, 100);
   EXPECT_NEAR(critical_path_time(blocking, t, m, PathContention::Overlap), c0 + c1 + c2, 1e-12);
   EXPECT_GT(critical_path_time(isend, t, m, PathContention::Overlap), std::max(c1, c2) * 1.01);
+}
+
+TEST(RendezvousPath, MatchedSendsWaitForTheirReceiverNotForTheirSender) {
+  // Rank 1 on the other leaf: rank 2's 100 B to it and rank 0's kBig to it cross the top switch, rank 0's
+  // kBig to rank 2 stays in the leaf, so rank 1's late receive is what the path turns on.
+  const Mapping m{0, 2, 1};
+  auto topo = [](uint64_t async) {
+    TopologyParams p = fixtures::round_params();
+    p.async_bytes = async;
+    return fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\n", 3, p);
+  };
+  const Topology matched = topo(0), at_once = topo(UINT64_MAX), above = topo(kBig + 1);
+  auto c = [&](int a, int b, uint64_t bytes) { return fixtures::msg_time(matched, m, a, b, bytes); };
+  const double c0 = c(2, 1, 100), c1 = c(0, 1, kBig), c2 = c(0, 2, kBig);
+  ASSERT_GT(c0 + c1, c2);
+  const CommGraph isend = tracefix::by_levels(late_receiver(0)), blocking = tracefix::by_levels(late_receiver(1));
+  // Matched (SMPI's default): 0 -> 1 starts when rank 1 has received rank 2's message; 0 -> 2 does not
+  // wait for it (the sender is free), unlike the rendezvous pair, which goes one after the other.
+  EXPECT_NEAR(critical_path_time(isend, matched, m, PathContention::Free), std::max(c0 + c1, c2), 1e-15);
+  EXPECT_NEAR(critical_path_time(blocking, matched, m, PathContention::Free), c0 + c1 + c2, 1e-15);
+  // Messages below async_bytes flow at once, as without matched sends.
+  for (const Topology *t : {&at_once, &above})
+    EXPECT_NEAR(critical_path_time(isend, *t, m, PathContention::Free), std::max(c1, c2), 1e-15);
+  // Every path and the fluid replay start the transfer at the receiver's step too.
+  for (PathContention mode : {PathContention::Sets, PathContention::Overlap, PathContention::Fluid})
+    EXPECT_GE(critical_path_time(isend, matched, m, mode), c0 + c1 - 1e-15) << static_cast<int>(mode);
+  EXPECT_LT(critical_path_time(isend, at_once, m, PathContention::Fluid), c0 + c1);
 }
 
 TEST(RendezvousPath, OneCriticalPathsObjectServesEveryMappingAndMode) {
