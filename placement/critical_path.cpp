@@ -63,9 +63,10 @@ std::vector<double> set_costs(const CommGraph &g, const Topology &topo, const Ma
 double part(double cost, double lat, double share) { return share >= 1.0 ? cost : lat + (cost - lat) * share; }
 
 // Longest path of the happened-before graph with each message edge weighted by its part of its send's cost
-// (`cost`, of which `lat` latency) and each collective exit by `coll_w` (coll_exit_weights).
-std::vector<double> paths(const Protocol &p, const std::vector<double> &cost, const std::vector<double> &lat,
-                          const std::vector<double> &coll_w) {
+// (`cost`, of which `lat` latency) and each collective exit by `coll_w` (coll_exit_weights), along `order`
+// (p.g's walk, recorded once per CriticalPaths).
+std::vector<double> paths(const Protocol &p, const DepOrder &order, const std::vector<double> &cost,
+                          const std::vector<double> &lat, const std::vector<double> &coll_w) {
   const DepGraph &dg = p.g;
   std::vector<double> edge_w(dg.edges.size(), 0.0), progress_w(dg.rank_nodes(), 0.0);
   for (std::size_t i = 0; i < dg.edges.size(); ++i)
@@ -75,7 +76,7 @@ std::vector<double> paths(const Protocol &p, const std::vector<double> &cost, co
     } else if (i < coll_w.size()) {
       edge_w[i] = coll_w[i];
     }
-  return longest_paths(dg, edge_w, progress_w, nullptr);
+  return order.longest(edge_w, progress_w);
 }
 
 // Messages active on one link over time: mean_active(s, e) = the integral of their count over [s, e) / (e - s).
@@ -109,8 +110,8 @@ class LinkActivity {
 // schedule by the longest paths, coll = the largest mean number of messages active on a link of the route
 // during the message (itself included), duration moved half-way to L + S x coll / B (undamped, the
 // schedule oscillates between spread and packed). Returns the last schedule's node times.
-std::vector<double> overlap_paths(const CommGraph &g, const Protocol &proto, const Topology &topo,
-                                  const Mapping &map) {
+std::vector<double> overlap_paths(const CommGraph &g, const Protocol &proto, const DepOrder &order,
+                                  const Topology &topo, const Mapping &map) {
   const Dependencies &d = *g.deps;
   const std::size_t M = d.msg.size();
   std::vector<double> lat(M, 0), bw(M, 1), start(M, 0), cost(M, 0);
@@ -126,7 +127,7 @@ std::vector<double> overlap_paths(const CommGraph &g, const Protocol &proto, con
   std::vector<double> coll(M);
   const std::vector<double> coll_w = coll_exit_weights(d, proto.g, topo, map);
   for (int it = 0; it < kOverlapIterations; ++it) {
-    const auto value = paths(proto, cost, lat, coll_w);
+    const auto value = paths(proto, order, cost, lat, coll_w);
     for (std::size_t i = 0; i < M; ++i) {
       start[i] = proto.xnode[i] != UINT64_MAX ? value[proto.xnode[i]] - part(cost[i], lat[i], proto.xshare[i])
                                                : value[d.graph.node(d.msg[i].src, d.msg[i].step)];
@@ -142,14 +143,16 @@ std::vector<double> overlap_paths(const CommGraph &g, const Protocol &proto, con
       if (d.msg[i].src != d.msg[i].dst)
         cost[i] = 0.5 * cost[i] + 0.5 * (lat[i] + static_cast<double>(d.msg[i].bytes) * coll[i] / bw[i]);
   }
-  return paths(proto, cost, lat, coll_w);
+  return paths(proto, order, cost, lat, coll_w);
 }
 
 }  // namespace
 
 CriticalPaths::CriticalPaths(const CommGraph &g, const Topology &topo)
     : g_(g), topo_(topo),
-      proto_(g.deps ? std::make_unique<const Protocol>(protocol(*g.deps, topo.rendezvous_bytes, topo.async_bytes)) : nullptr) {}
+      proto_(g.deps ? std::make_unique<const Protocol>(protocol(*g.deps, topo.rendezvous_bytes, topo.async_bytes))
+                    : nullptr),
+      order_(proto_ ? std::make_unique<const DepOrder>(proto_->g) : nullptr) {}
 
 CriticalPaths::~CriticalPaths() = default;
 
@@ -158,13 +161,13 @@ double CriticalPaths::time(const Mapping &map, PathContention mode) const {
   const Protocol &proto = *proto_;
   std::vector<double> value;
   if (mode == PathContention::Overlap) {
-    value = overlap_paths(g_, proto, topo_, map);
+    value = overlap_paths(g_, proto, *order_, topo_, map);
   } else if (mode == PathContention::Fluid) {
     value = path::fluid_paths(*g_.deps, proto, topo_, map);
   } else {
     std::vector<double> lat;
     const std::vector<double> cost = set_costs(g_, topo_, map, mode == PathContention::Sets, lat);
-    value = paths(proto, cost, lat, coll_exit_weights(*g_.deps, proto.g, topo_, map));
+    value = paths(proto, *order_, cost, lat, coll_exit_weights(*g_.deps, proto.g, topo_, map));
   }
   return value.empty() ? 0.0 : *std::max_element(value.begin(), value.end());
 }

@@ -145,6 +145,7 @@ inline constexpr int kOverlapIterations = 10;
 namespace path {
 struct Protocol;
 }
+class DepOrder;
 
 /** The critical paths of one trace on one topology: the part that does not depend on the mapping (the
  *  happened-before graph with the rendezvous protocol's waits, path_protocol.hpp: O(entries log entries +
@@ -170,6 +171,7 @@ class CriticalPaths {
   const CommGraph &g_;
   const Topology &topo_;
   std::unique_ptr<const path::Protocol> proto_;  // null without a dependency graph
+  std::unique_ptr<const DepOrder> order_;        // proto_->g's walk, replayed by every longest path
 };
 
 /** CriticalPaths(g, topo).time(map, mode): one mapping, one mode. */

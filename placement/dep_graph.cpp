@@ -147,4 +147,35 @@ std::vector<double> longest_paths(const DepGraph &g, const std::vector<double> &
   return value;
 }
 
+DepOrder::DepOrder(const DepGraph &g) : g_(g) {
+  DepWalk walk(g);
+  order_.reserve(g.nnodes);
+  succ_.resize(g.nnodes);
+  for (;;) {
+    uint64_t u;
+    if (!walk.next(u)) {
+      if (!walk.force()) break;
+      continue;
+    }
+    order_.push_back(u);
+    succ_[u] = walk.successor(u);
+    if (succ_[u] != UINT64_MAX) walk.arrive(succ_[u]);
+    for (uint64_t a = walk.out_first[u]; a < walk.out_first[u + 1]; ++a) walk.arrive(g.edges[walk.out_edge[a]].to);
+  }
+  out_first_ = std::move(walk.out_first);
+  out_edge_ = std::move(walk.out_edge);
+}
+
+std::vector<double> DepOrder::longest(const std::vector<double> &edge_w, const std::vector<double> &progress_w) const {
+  std::vector<double> value(g_.nnodes, 0);
+  for (const uint64_t u : order_) {
+    if (const uint64_t s = succ_[u]; s != UINT64_MAX) value[s] = std::max(value[s], value[u] + progress_w[u]);
+    for (uint64_t a = out_first_[u]; a < out_first_[u + 1]; ++a) {
+      const std::size_t k = out_edge_[a];
+      value[g_.edges[k].to] = std::max(value[g_.edges[k].to], value[u] + edge_w[k]);
+    }
+  }
+  return value;
+}
+
 }  // namespace arcoll::placement

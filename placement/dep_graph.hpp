@@ -134,6 +134,27 @@ class DepWalk {
 };
 
 /**
+ * DepWalk's order of `g` recorded once (the nodes in the order next() hands
+ * them out, forced ones included: the order depends on the graph, not on
+ * weights), so that longest paths under many weightings (the critical
+ * path's overlap iterations, one mapping after another) replay it instead
+ * of walking again: longest() gives the values longest_paths gives, bit for
+ * bit. Holds a reference to `g`, which must outlive it. O(nodes + edges)
+ * to build and per longest().
+ */
+class DepOrder {
+ public:
+  explicit DepOrder(const DepGraph &g);
+  /** longest_paths(g, edge_w, progress_w, nullptr) (same sizes, same values). */
+  std::vector<double> longest(const std::vector<double> &edge_w, const std::vector<double> &progress_w) const;
+
+ private:
+  const DepGraph &g_;
+  std::vector<uint64_t> order_, out_first_, succ_;  // succ_: program-order successor per node, or UINT64_MAX
+  std::vector<std::size_t> out_edge_;
+};
+
+/**
  * Longest weighted path into every node (Kahn's order): `edge_w[i]` is the
  * weight of g.edges[i], `progress_w[v]` that of the program-order edge out
  * of rank node v (size g.rank_nodes()). Weights >= 0 (any unit). Returns one
