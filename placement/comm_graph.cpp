@@ -172,6 +172,9 @@ CommGraph build_comm_graph(const arcoll::trace::Trace &trace, const CommGraphOpt
     deps = std::make_shared<Dependencies>();
     deps->graph = build_dep_graph(g.nranks, trace.ccs, trace.recvs, colls);
     deps->msg = trace.ccs;
+    deps->recv_alone.assign(deps->graph.rank_nodes(), 0);
+    for (const auto &e : trace.recvs)
+      if (e.blocking > 0) deps->recv_alone[deps->graph.node(e.dst, e.step)] = 1;
     deps->calls = dependency_calls(trace, g.nranks);
     deps->exit_member = exit_members(deps->graph, deps->calls);
     Levels lv = message_levels(deps->graph, trace.ccs);

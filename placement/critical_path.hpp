@@ -77,7 +77,13 @@
  * another (in the order of their first messages in the step, as the profiler
  * writes them: CcsEntry::order; until 2 Dec 2026 by destination rank), and
  * the sender's next
- * step waits for the last. A pipeline of such sends (a wavefront of
+ * step waits for the last. A step that ends in an MPI_Recv (RT_RECV's
+ * blocking count, recorded since 4 Dec 2026; not an MPI_Sendrecv, whose
+ * receive runs beside its send) posts that receive only after those sends
+ * returned: a transfer into it (rendezvous or matched) also waits for the
+ * receiver's last one. Without this a wavefront's rank was taken to post
+ * its next block's receive while its sends of the block were still
+ * waiting (placement/SUITE.md "The wavefront's miss"). A pipeline of such sends (a wavefront of
  * MPI_Recv / MPI_Send of 64 KiB) then couples every rank to its successors;
  * a mapping that puts more of the pipeline's edges on the network lengthens
  * that chain (placement/SUITE.md "The wavefront miss is the rendezvous

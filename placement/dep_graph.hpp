@@ -69,6 +69,10 @@ struct Dependencies {
   DepGraph graph;
   std::vector<arcoll::trace::CcsEntry> msg;
   std::vector<uint32_t> set;
+  /** Per rank node (r, s) (size graph.rank_nodes(), or empty): 1 when r's step s ends in an MPI_Recv (a
+   *  receive entry of that step with CcsEntry::blocking > 0), whose receive was posted only after the
+   *  step's blocking sends returned (critical_path.hpp "Rendezvous"). */
+  std::vector<char> recv_alone;
   /** One blocking collective call: its virtual node is graph.rank_nodes() + its index. */
   struct Call {
     std::vector<int> members;  ///< comm rank -> world rank (empty: communicator unknown, 0 s)

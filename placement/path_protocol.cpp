@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 #include <tuple>
+#include <unordered_map>
 
 #include "trace_format.h"
 
@@ -27,6 +28,8 @@ int route_of(const Topology &topo, const Mapping &map, int src, int dst, std::ve
 // runs go first run of each entry in CcsEntry::order, then the second runs, ...; after the step's last X,
 // X -> (src, a + 1). A matched run (critical_path.hpp "Matched sends") gets an X that waits for its
 // sender's step and its receiver's step, -> (dst, b + 1) only: the sender neither waits nor orders them.
+// Where the receiver's step b ends in an MPI_Recv (Dependencies::recv_alone), the X of either kind also
+// waits for the receiver's last rendezvous X of step b: the receive is posted after those sends returned.
 Protocol protocol(const Dependencies &d, uint64_t rendezvous, uint64_t async) {
   Protocol p{d.graph, {}, {}, std::vector<uint64_t>(d.msg.size(), UINT64_MAX), std::vector<double>(d.msg.size(), 1.0)};
   DepGraph &g = p.g;
@@ -77,9 +80,15 @@ Protocol protocol(const Dependencies &d, uint64_t rendezvous, uint64_t async) {
   });
   int last_src = -1;
   uint64_t last_step = 0, last_x = UINT64_MAX;
+  // Per rank node (r, s) whose step ends in an MPI_Recv (Dependencies::recv_alone): r's last blocking
+  // transfer of step s, which that receive is posted after.
+  std::unordered_map<uint64_t, uint64_t> last_x_of;
+  std::vector<std::tuple<uint64_t, uint64_t, int64_t, double>> after_sends;  // (receiver node, X, send, share)
+  const bool alone = !d.recv_alone.empty();
   auto close = [&]() {  // the sender's next step waits for its last transfer of the step
-    if (last_x != UINT64_MAX && g.node(last_src, last_step + 1) < g.base[last_src + 1])
-      add(last_x, g.node(last_src, last_step + 1), -1, 1.0);
+    if (last_x == UINT64_MAX) return;
+    if (g.node(last_src, last_step + 1) < g.base[last_src + 1]) add(last_x, g.node(last_src, last_step + 1), -1, 1.0);
+    if (alone && d.recv_alone[g.node(last_src, last_step)]) last_x_of[g.node(last_src, last_step)] = last_x;
   };
   for (const Run &r : runs) {
     const auto &e = d.msg[r.entry];
@@ -92,6 +101,7 @@ Protocol protocol(const Dependencies &d, uint64_t rendezvous, uint64_t async) {
     const double share = std::max<uint32_t>(1, g.edges[r.edge].messages) / count_of(r.entry);
     if (p.xnode[r.entry] == UINT64_MAX) p.xnode[r.entry] = x, p.xshare[r.entry] = share;
     const uint64_t to = g.edges[r.edge].to;
+    if (alone && to - 1 < d.recv_alone.size() && d.recv_alone[to - 1]) after_sends.emplace_back(to - 1, x, send, share);
     if (r.matched) {
       add(g.node(e.src, e.step), x, send, share);
       add(to - 1, x, send, share);
@@ -104,6 +114,9 @@ Protocol protocol(const Dependencies &d, uint64_t rendezvous, uint64_t async) {
     last_x = x;
   }
   close();
+  // A transfer into an MPI_Recv starts after the receiver's blocking sends of that step returned.
+  for (const auto &[v, x, send, share] : after_sends)
+    if (auto it = last_x_of.find(v); it != last_x_of.end() && it->second != x) add(it->second, x, send, share);
   return p;
 }
 

@@ -168,7 +168,8 @@ def wrapper(e, large):
         body.append("  if (rc == MPI_SUCCESS) {")
         if k == "sendrecv":
             body.append(f"    arcoll_p2p_send_blocking({e['dest']}, comm, (int64_t)({e['sbytes']}));")
-        body.append(f"    arcoll_p2p_recv_status(source, st_, comm, (int64_t)({e['rbytes']}));")
+        alone = 0 if k == "sendrecv" else 1  # MPI_Recv: posted after the step's earlier calls returned
+        body.append(f"    arcoll_p2p_recv_status(source, st_, comm, (int64_t)({e['rbytes']}), {alone});")
         body.append("  }")
         body.append("  arcoll_sync_point();")
     elif k == "irecv":

@@ -283,7 +283,7 @@ void arcoll_p2p_send_blocking(int dest, MPI_Comm comm, int64_t bytes) { note_p2p
 
 void arcoll_p2p_recv(int source, MPI_Comm comm, int64_t bytes) { note_p2p(source, comm, bytes, true); }
 
-void arcoll_p2p_recv_status(int source, const MPI_Status *st, MPI_Comm comm, int64_t max_bytes) {
+void arcoll_p2p_recv_status(int source, const MPI_Status *st, MPI_Comm comm, int64_t max_bytes, int alone) {
   if (source == MPI_ANY_SOURCE) source = st->MPI_SOURCE;
   if (source < 0) return;  // MPI_PROC_NULL
 #if MPI_VERSION >= 4
@@ -293,7 +293,7 @@ void arcoll_p2p_recv_status(int source, const MPI_Status *st, MPI_Comm comm, int
   int n = 0;
   if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS) n = -1;
 #endif
-  note_p2p(source, comm, n >= 0 && int64_t(n) <= max_bytes ? int64_t(n) : max_bytes, true);
+  note_p2p(source, comm, n >= 0 && int64_t(n) <= max_bytes ? int64_t(n) : max_bytes, true, alone != 0);
 }
 
 void arcoll_sync_point(void) {

@@ -61,8 +61,10 @@ void arcoll_p2p_recv(int source, MPI_Comm comm, int64_t bytes);
  *  MPI_ANY_SOURCE (the status of a receive from a named source is not read:
  *  SMPI leaves it unset for a message to self); bytes = the status's byte
  *  count when it lies in [0, max_bytes], else max_bytes (the receive
- *  buffer's size). MPI_PROC_NULL is ignored. */
-void arcoll_p2p_recv_status(int source, const MPI_Status *st, MPI_Comm comm, int64_t max_bytes);
+ *  buffer's size). MPI_PROC_NULL is ignored. `alone`: 1 for MPI_Recv (the
+ *  receive was posted after the step's earlier calls returned: counted in
+ *  RT_RECV's arcoll_rec_ccs::blocking), 0 for MPI_Sendrecv(_replace). */
+void arcoll_p2p_recv_status(int source, const MPI_Status *st, MPI_Comm comm, int64_t max_bytes, int alone);
 /** A synchronisation point: flushes the step's CCS table and advances the step. */
 void arcoll_sync_point(void);
 

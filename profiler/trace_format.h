@@ -176,7 +176,10 @@ typedef struct {
   uint32_t count;     /**< number of messages */
   uint32_t blocking;  /**< RT_CCS: how many of them a blocking call sent (MPI_Send, MPI_Ssend, MPI_Rsend,
                            MPI_Sendrecv(_replace): the sender waits for the transfer, placement/critical_path.hpp);
-                           0 in traces written before 1 Dec 2026 and in RT_RECV */
+                           0 in traces written before 1 Dec 2026. RT_RECV: how many of them an MPI_Recv
+                           received (a receive posted alone, after every earlier call of its step returned;
+                           not MPI_Sendrecv's, which runs beside its send, nor MPI_Irecv's); 0 in traces
+                           written before 4 Dec 2026 */
 } arcoll_rec_ccs;
 
 /** Clock model: global = local + off_init + (off_fini - off_init) * (local - t_init) / (t_fini - t_init). */

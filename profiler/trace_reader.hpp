@@ -66,7 +66,9 @@ struct CcsEntry {
   int src, dst;               ///< world ranks
   uint64_t bytes;
   uint32_t count;
-  uint32_t blocking = 0;  ///< sends: how many of the `count` a blocking call sent (arcoll_rec_ccs::blocking)
+  /// How many of the `count` a blocking call sent (sends) or an MPI_Recv received (receives: posted after
+  /// the step's earlier calls returned); arcoll_rec_ccs::blocking
+  uint32_t blocking = 0;
   /// Sends: the entry's place among its sender's entries of the step as the profiler wrote them (in the
   /// order of each destination's first message in the step: profiler/recorder_state.cpp), 0-based; 0 in
   /// receives. The entries themselves are sorted by (step, src, dst).

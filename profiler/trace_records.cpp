@@ -161,7 +161,7 @@ void Parser::record(uint32_t type, uint64_t roff, uint64_t p, uint32_t len, int 
       if (c.src < 0 || c.src >= t_.nranks)
         fail(roff, "RT_RECV source rank " + std::to_string(c.src) + " out of range [0, " +
                        std::to_string(t_.nranks) + ")");
-      t_.recvs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count});
+      t_.recvs.push_back(CcsEntry{c.step, c.src, c.dst, c.bytes, c.count, std::min(c.blocking, c.count)});
       break;
     }
     case RT_COUNTER_NAMES: {

@@ -114,6 +114,38 @@ TEST(RendezvousPath, MatchedSendsWaitForTheirReceiverNotForTheirSender) {
   EXPECT_LT(critical_path_time(isend, at_once, m, PathContention::Fluid), c0 + c1);
 }
 
+TEST(RendezvousPath, AnMpiRecvIsPostedAfterItsStepsBlockingSends) {
+  // Two blocks of kBig through a 2 x 2 wavefront (rank 0 -> 1, 2; 1 -> 3; 2 -> 3; each rank receives from
+  // the west, then the south, with MPI_Recv, and sends east, then north, with MPI_Send). Rank 1 posts its
+  // receive of block 1 only when its send of block 0 to rank 3 has returned, which waits for rank 3 to have
+  // received block 0 from rank 2: the chain is a + b + c + d per block (CM02 and SMPI agree,
+  // placement/SUITE.md "The wavefront's miss"). Without RT_RECV's MPI_Recv count the receive counts as
+  // posted when the step begins, and block 1 overlaps block 0.
+  auto trace = [](uint32_t by_recv) {
+    Trace tr;
+    tr.path = "wavefront2x2.arctrace";
+    tr.nranks = 4;
+    tr.ccs = {CcsEntry{0, 0, 1, 2 * kBig, 2, 2, 0}, CcsEntry{0, 0, 2, 2 * kBig, 2, 2, 1},
+              CcsEntry{1, 1, 3, kBig, 1, 1}, CcsEntry{2, 1, 3, kBig, 1, 1},
+              CcsEntry{1, 2, 3, kBig, 1, 1}, CcsEntry{2, 2, 3, kBig, 1, 1}};
+    tr.recvs = {CcsEntry{0, 0, 1, kBig, 1, by_recv}, CcsEntry{1, 0, 1, kBig, 1, by_recv},
+                CcsEntry{0, 0, 2, kBig, 1, by_recv}, CcsEntry{1, 0, 2, kBig, 1, by_recv},
+                CcsEntry{0, 2, 3, kBig, 1, by_recv}, CcsEntry{1, 1, 3, kBig, 1, by_recv},
+                CcsEntry{2, 2, 3, kBig, 1, by_recv}, CcsEntry{3, 1, 3, kBig, 1, by_recv}};
+    return tr;
+  };
+  const Topology t = fixtures::make(fixtures::two_leaves, "node01:1\nnode02:1\nnode03:1\nnode04:1\n", 4);
+  const Mapping m{0, 1, 2, 3};
+  auto c = [&](int a, int b) { return fixtures::msg_time(t, m, a, b, kBig); };
+  const double block = c(0, 1) + c(0, 2) + c(2, 3) + c(1, 3);
+  const CommGraph alone = tracefix::by_levels(trace(1)), step_start = tracefix::by_levels(trace(0));
+  EXPECT_NEAR(critical_path_time(alone, t, m, PathContention::Free), 2 * block, 1e-15);
+  EXPECT_LT(critical_path_time(step_start, t, m, PathContention::Free), 2 * block - 0.5 * c(0, 1));
+  // The fluid replay and the other paths follow the same graph.
+  for (PathContention mode : {PathContention::Sets, PathContention::Overlap, PathContention::Fluid})
+    EXPECT_GE(critical_path_time(alone, t, m, mode), 2 * block - 1e-15) << static_cast<int>(mode);
+}
+
 TEST(RendezvousPath, OneCriticalPathsObjectServesEveryMappingAndMode) {
   // CriticalPaths builds the protocol graph once (the rendezvous waits above) and times any mapping with
   // it: the same values as a fresh critical_path_time, whatever was timed before on the same object.

@@ -82,9 +82,9 @@ TEST(TraceReader, ReceivesAreReadMergedAndSummarised) {
   b.ccs(0, 0, 1, 64);
   b.end(0, 1);  // RT_RANK_END counts RT_CCS only
   b.begin(1, "n1");
-  b.recv(0, 0, 1, 40);
-  b.recv(0, 0, 1, 24, 2);  // the same step in two pieces: merged
-  b.recv(3, 0, 1, 8);
+  b.recv(0, 0, 1, 40, 1, 1);  // by MPI_Recv (arcoll_rec_ccs::blocking)
+  b.recv(0, 0, 1, 24, 2);     // the same step in two pieces: merged
+  b.recv(3, 0, 1, 8, 1, 5);   // a count above the messages': capped at them
   b.end(0, 0);
   Trace t = Trace::read(write_file("recvs", b));
   ASSERT_EQ(t.recvs.size(), 2u);
@@ -93,7 +93,9 @@ TEST(TraceReader, ReceivesAreReadMergedAndSummarised) {
   EXPECT_EQ(t.recvs[0].dst, 1);
   EXPECT_EQ(t.recvs[0].bytes, 64u);
   EXPECT_EQ(t.recvs[0].count, 3u);
+  EXPECT_EQ(t.recvs[0].blocking, 1u);
   EXPECT_EQ(t.recvs[1].step, 3u);
+  EXPECT_EQ(t.recvs[1].blocking, 1u);
   ASSERT_EQ(t.ccs.size(), 1u);
   std::ostringstream os;
   print_summary(t, os, 0);

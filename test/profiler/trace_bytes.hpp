@@ -83,8 +83,8 @@ struct Bytes {
     rec(RT_CCS, sizeof c);
     raw(c);
   }
-  void recv(uint64_t step, int src, int dst, uint64_t bytes, uint32_t count = 1) {
-    arcoll_rec_ccs c{step, src, dst, bytes, count, 0};
+  void recv(uint64_t step, int src, int dst, uint64_t bytes, uint32_t count = 1, uint32_t blocking = 0) {
+    arcoll_rec_ccs c{step, src, dst, bytes, count, blocking};
     rec(RT_RECV, sizeof c);
     raw(c);
   }
