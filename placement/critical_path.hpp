@@ -63,10 +63,11 @@
  * its end is its receiver's input. This is SimGrid's sharing (without its
  * per-size factors and its TCP window) on the schedule the trace's
  * dependencies give, rather than on one step (Contention::Fluid of cost.hpp).
- * `arcoll place --evaluate MAPPING --fluid-path` prints it; it is not an
- * opinion of the chooser: on the suite it orders the mappings no better
- * than the path by sets (placement/SUITE.md "Entries of several messages,
- * and the fluid path").
+ * `arcoll place --evaluate MAPPING --fluid-path` prints it; the chooser's
+ * path opinion weighs it with the overlap path (place.hpp PathOpinion,
+ * overlap^0.3 x fluid^0.7: Spearman >= 0.9 with SMPI on all 36 cells of the
+ * suite, where each path alone misses 3-4; placement/SUITE.md "One model for
+ * every cell").
  *
  * Rendezvous: a blocking send (MPI_Send, MPI_Ssend, MPI_Rsend,
  * MPI_Sendrecv: CcsEntry::blocking, recorded since 1 Dec 2026) of at least

@@ -2,6 +2,7 @@
 #include "place.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <algorithm>
 #include <stdexcept>
 #include <tuple>
@@ -101,11 +102,24 @@ bool blend_agrees(const CommGraph &g, const Topology &topo, const Mapping &start
   return out.refined_s < out.start_s;
 }
 
+double path_score(double overlap_s, double fluid_s, double w) {
+  if (w <= 0) return fluid_s < 0 ? -1.0 : fluid_s;
+  if (overlap_s < 0) return -1.0;
+  if (w >= 1 || fluid_s <= 0) return overlap_s;
+  return std::pow(overlap_s, w) * std::pow(fluid_s, 1.0 - w);
+}
+
 bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
-                 PathOpinion &out, double rel_tol) {
+                 PathOpinion &out, double rel_tol, double w) {
   const CriticalPaths cp(g, topo);
-  out.start_s = cp.time(start, PathContention::Overlap);
-  out.refined_s = cp.time(refined, PathContention::Overlap);
+  out.weight = w;
+  for (auto [m, overlap, fluid] : {std::tuple{&start, &out.start_overlap_s, &out.start_fluid_s},
+                                   std::tuple{&refined, &out.refined_overlap_s, &out.refined_fluid_s}}) {
+    *overlap = w > 0 ? cp.time(*m, PathContention::Overlap) : -1.0;
+    *fluid = w < 1 ? cp.time(*m, PathContention::Fluid) : -1.0;
+  }
+  out.start_s = path_score(out.start_overlap_s, out.start_fluid_s, w);
+  out.refined_s = path_score(out.refined_overlap_s, out.refined_fluid_s, w);
   return out.refined_s >= 0 && out.start_s > out.refined_s * (1.0 + std::max(0.0, rel_tol));
 }
 
@@ -122,7 +136,7 @@ size_t keep_start(const std::vector<Stage> &stages, const PlaceOptions &opt, Ran
 // Strategy::Best under Ranking::Blend, once every stage ran (`refined`: the refinement's index, the last):
 // scores each stage under the blend model, writes choose_stage() by it (the start kept within the
 // tolerance), and a refined mapping only when its blend time is below the stage ranked first among the
-// others by more than refined_margin (SecondOpinion) and its overlap critical path also beats that stage
+// others by more than refined_margin (SecondOpinion) and its path score also beats that stage
 // (PathOpinion). placement/SUITE.md "The blend ranking", "The margin on the refined mapping".
 void rank_by_blend(const CommGraph &g, const Topology &topo, const PlaceOptions &opt, size_t refined,
                    PlaceResult &r) {
@@ -148,7 +162,8 @@ void rank_by_blend(const CommGraph &g, const Topology &topo, const PlaceOptions 
   } else if (opt.path_opinion && g.deps) {
     r.path.checked = true;
     r.path.start = pre;
-    if (!path_agrees(g, topo, r.stages[pre].map, r.stages[refined].map, r.path, opt.tie_tolerance)) {
+    if (!path_agrees(g, topo, r.stages[pre].map, r.stages[refined].map, r.path, opt.tie_tolerance,
+                     opt.path_overlap_weight)) {
       r.path.overruled = true;
       r.best = pre;
       r.start_kept = kept;
@@ -279,7 +294,8 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     if (st == Strategy::Best && opt.path_opinion && g.deps && r.best == i) {
       r.path.checked = true;
       r.path.start = start;
-      if (!path_agrees(g, topo, r.stages[start].map, r.stages[i].map, r.path, opt.tie_tolerance)) {
+      if (!path_agrees(g, topo, r.stages[start].map, r.stages[i].map, r.path, opt.tie_tolerance,
+                       opt.path_overlap_weight)) {
         r.path.overruled = true;
         r.best = start;
       }

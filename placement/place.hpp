@@ -157,12 +157,23 @@ struct SecondOpinion {
   double margin = 0;          ///< Ranking::Blend: the fraction refined_s had to be below start_s by (refined_margin)
 };
 
+/** The path opinion's weight of the overlap critical path against the fluid one (PathOpinion): its score
+ *  of a mapping is overlap^w x fluid^(1 - w), seconds (dimensionless w in [0, 1]; 1 = the overlap path alone,
+ *  the opinion before 4 Dec 2026). Why 0.3: on the placement suite's 36 fidelity cells (node16 and seed001,
+ *  both starts, 20 mappings each; placement/SUITE.md "One model for every cell") every w in [0.10, 0.45]
+ *  orders the mappings as SMPI does at Spearman >= 0.9 on all 36 (min 0.901-0.904), the overlap path alone 32,
+ *  the fluid path alone 33; 0.3 is inside that range, away from its ends. */
+inline constexpr double kPathOverlapWeight = 0.3;
+
 /**
  * Third opinion, for traces with dependency levels (CommGraph::deps: the
  * trace records receives): the refined mapping is written only if its
- * critical path with time-overlap contention (critical_path.hpp,
- * PathContention::Overlap) is also below the start's by more than the tie
- * tolerance (kTieTolerance: the models' resolution). Why: in a pipeline
+ * path score - the critical path with time-overlap contention
+ * (critical_path.hpp, PathContention::Overlap) and the fluid replay
+ * (PathContention::Fluid) combined as overlap^w x fluid^(1 - w), w =
+ * PlaceOptions::path_overlap_weight (kPathOverlapWeight) - is also below the
+ * start's by more than the tie tolerance (kTieTolerance: the models'
+ * resolution). Why: in a pipeline
  * (a wavefront of blocking receives and sends) the levels are not separated
  * in time, and the count and blend models, which charge every level its
  * slowest message, rated a refined mapping 24-29 % below in-order that SMPI
@@ -170,24 +181,33 @@ struct SecondOpinion {
  * in the count model, 35.03 vs 29.96 ms in SMPI; the overlap path 61.9 vs
  * 37.5 ms). Measured on the placement suite (placement/SUITE.md
  * "Critical path", node16 and seed001, 40 settings): 38 default picks
- * within 5 % of the best strategy's SMPI time against 36 without it.
+ * within 5 % of the best strategy's SMPI time against 36 without it; with
+ * the fluid path weighted in (4 Dec 2026, "One model for every cell"): 40
+ * of 40, as with the overlap path alone.
  */
 struct PathOpinion {
   bool checked = false;       ///< the refined mapping was about to be written and the trace has levels
-  bool overruled = false;     ///< its path was not below the start's: the start was written
+  bool overruled = false;     ///< its score was not below the start's: the start was written
   size_t start = 0;           ///< the stage compared: the refinement's start (Ranking::Count), or the
                               ///< one ranked first among the other stages (Ranking::Blend)
-  double start_s = 0;         ///< overlap critical path of the start, seconds
-  double refined_s = 0;       ///< overlap critical path of the refined mapping, seconds
+  double start_s = 0;         ///< path score of the start, seconds (overlap^w x fluid^(1 - w))
+  double refined_s = 0;       ///< path score of the refined mapping, seconds
+  double weight = kPathOverlapWeight;  ///< w, the overlap path's weight (dimensionless)
+  double start_overlap_s = -1, start_fluid_s = -1;      ///< the start's two paths, seconds (-1: not computed)
+  double refined_overlap_s = -1, refined_fluid_s = -1;  ///< the refined mapping's, seconds
 };
 
-/** True when the overlap critical path of `refined` is shorter than that
- *  of `start` by more than the tie tolerance, start > refined x (1 +
- *  rel_tol) (dimensionless, as tie_limit()); fills both (seconds) into
- *  `out` (PathOpinion). Needs g.deps (else both are -1 and the answer is
- *  false). */
+/** The path score overlap^w x fluid^(1 - w), seconds, of a mapping's overlap and fluid critical paths
+ *  (seconds; w in [0, 1]). The overlap path alone when w >= 1 or the fluid one is not positive, the fluid
+ *  one alone when w <= 0; -1 when the needed path is negative (no dependency levels). */
+double path_score(double overlap_s, double fluid_s, double w);
+
+/** True when the path score (path_score, weight `w`) of `refined` is below that of `start` by more than the
+ *  tie tolerance, start > refined x (1 + rel_tol) (dimensionless, as tie_limit()); fills the scores and the
+ *  paths it computed (seconds) into `out` (PathOpinion; the fluid path only for w < 1, the overlap one only
+ *  for w > 0). Needs g.deps (else the scores are -1 and the answer is false). */
 bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start, const Mapping &refined,
-                 PathOpinion &out, double rel_tol = kTieTolerance);
+                 PathOpinion &out, double rel_tol = kTieTolerance, double w = kPathOverlapWeight);
 
 /** True when the blend model rates `refined` strictly below `start`; fills
  *  the blend times (seconds) into `out` (second opinion, see SecondOpinion). */
@@ -215,6 +235,7 @@ struct PlaceOptions {
   Ranking ranking = Ranking::Blend;      ///< how Best ranks the stages under Contention::Count (Ranking)
   bool second_opinion = true;            ///< SecondOpinion (Best under Contention::Count, Ranking::Count only)
   bool path_opinion = true;              ///< PathOpinion (Best, traces with dependency levels only)
+  double path_overlap_weight = kPathOverlapWeight;  ///< PathOpinion's w: overlap^w x fluid^(1 - w), in [0, 1]
   /** Best under Ranking::Blend: a refined mapping ranked first is written only when its blend time is below
    *  the stage ranked first among the others by more than this fraction (SecondOpinion; 0 or less = off). */
   double refined_margin = kRefinedMargin;
@@ -252,8 +273,8 @@ struct PlaceOptions {
  * computed) or by the cost in use (Ranking::Count, or another contention
  * model), except that a refined mapping whose blend time is not more than
  * PlaceOptions::refined_margin below that of the stage ranked first among
- * the others (Ranking::Blend, SecondOpinion), or whose critical path is not
- * shorter than that stage's (PathOpinion), gives way to that stage; under
+ * the others (Ranking::Blend, SecondOpinion), or whose critical path
+ * score is not below that stage's (PathOpinion), gives way to that stage; under
  * Ranking::Count one the blend model does not confirm gives way to its
  * start (SecondOpinion); and the start itself
  * is written when it is within the tie tolerance of the lowest estimated

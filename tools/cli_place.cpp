@@ -76,7 +76,8 @@ struct PlaceArgs {
   std::string trace_path, topo_path, hosts_path, out_path, format = "hydra", strategy = "best";
   std::string evaluate_path, initial, contention = "count", hwloc_path;
   uint64_t seed = 1;
-  double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance, refined_margin = ap::kRefinedMargin;
+  double time_limit = 30, linkspeed = 1.0, tie_tolerance = ap::kTieTolerance, refined_margin = ap::kRefinedMargin,
+         path_overlap_weight = ap::kPathOverlapWeight;
   long max_evals = 0, max_step_evals = 0;
   uint64_t rendezvous_bytes = 65536;
   uint64_t async_bytes = 0;
@@ -201,6 +202,7 @@ int run_place(const PlaceArgs &A) {
   popt.ranking = ranking;
   popt.second_opinion = !A.no_second_opinion;
   popt.path_opinion = !A.no_path_opinion;
+  popt.path_overlap_weight = A.path_overlap_weight;
   popt.refined_margin = A.refined_margin;
   popt.keep_start = !A.move_on_tie;
   popt.random_starts = A.random_starts;
@@ -228,7 +230,9 @@ int run_place(const PlaceArgs &A) {
       if (cp >= 0)
         J["evaluate"]["critical_path_s"] = cp, J["evaluate"]["critical_path_free_s"] = cp_free,
         J["evaluate"]["critical_path_overlap_s"] = cp_overlap;
-      if (cp >= 0 && cp_fluid >= 0) J["evaluate"]["critical_path_fluid_s"] = cp_fluid;
+      if (cp >= 0 && cp_fluid >= 0)
+        J["evaluate"]["critical_path_fluid_s"] = cp_fluid,
+        J["evaluate"]["path_score_s"] = ap::path_score(cp_overlap, cp_fluid, A.path_overlap_weight);
       J["advice"] = advice_json(adv, A.advice);
       std::cout << J.dump(2) << "\n";
     } else {
@@ -239,7 +243,10 @@ int run_place(const PlaceArgs &A) {
       if (cp >= 0)
         std::cout << fmt::format("critical path (placement/critical_path.hpp): {:.6e} s, contention-free {:.6e} s, "
                                  "overlap {:.6e} s{}\n", cp, cp_free, cp_overlap,
-                                 cp_fluid >= 0 ? fmt::format(", fluid {:.6e} s", cp_fluid) : "");
+                                 cp_fluid >= 0 ? fmt::format(", fluid {:.6e} s, path score {:.6e} s", cp_fluid,
+                                                             ap::path_score(cp_overlap, cp_fluid,
+                                                                            A.path_overlap_weight))
+                                               : "");
       print_advice(adv, A.advice);
     }
     return 0;
@@ -377,8 +384,13 @@ std::function<int()> add_place(CLI::App &app) {
                  "below the stage ranked first among the others by more than this fraction (0 = off; "
                  "placement/place.hpp, SecondOpinion)")->capture_default_str();
   pl->add_flag("--no-path-opinion", A->no_path_opinion,
-               "with --strategy best: write the refined mapping even when its critical path with time-overlap "
-               "contention is not below the start's (traces that record receives; placement/place.hpp, PathOpinion)");
+               "with --strategy best: write the refined mapping even when its critical path score is not below "
+               "the start's (traces that record receives; placement/place.hpp, PathOpinion)");
+  pl->add_option("--path-overlap-weight", A->path_overlap_weight,
+                 "the path opinion's score of a mapping: overlap^W x fluid^(1 - W) of its critical paths with "
+                 "time-overlap contention and with fluid sharing (1 = the overlap path alone; placement/place.hpp, "
+                 "kPathOverlapWeight; with --evaluate --fluid-path: path_score_s)")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
   pl->add_flag("--block-moves", A->block_moves,
                "with --strategy refined|best: alternate the refinement's rank swaps with exchanges of whole "
                "hosts' and switch subtrees' contents (placement/block_moves.hpp; opt-in: faster in SMPI on 15 of the "

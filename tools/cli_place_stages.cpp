@@ -50,9 +50,15 @@ void report_stages(const ap::PlaceResult &pr, const StageReportOptions &o, const
         opinion("blend", pr.second.start, pr.second.start_s, pr.second.refined_s, pr.second.overruled);
     if (by_blend) J["second_opinion"]["margin"] = pr.second.margin;
   }
-  if (pr.path.checked)
-    J["path_opinion"] =
-        opinion("critical path, overlap", pr.path.start, pr.path.start_s, pr.path.refined_s, pr.path.overruled);
+  if (pr.path.checked) {
+    J["path_opinion"] = opinion("critical path score", pr.path.start, pr.path.start_s, pr.path.refined_s,
+                                pr.path.overruled);
+    J["path_opinion"]["overlap_weight"] = pr.path.weight;
+    J["path_opinion"]["start_overlap_s"] = pr.path.start_overlap_s;
+    J["path_opinion"]["start_fluid_s"] = pr.path.start_fluid_s;
+    J["path_opinion"]["refined_overlap_s"] = pr.path.refined_overlap_s;
+    J["path_opinion"]["refined_fluid_s"] = pr.path.refined_fluid_s;
+  }
   J["start_kept"] = pr.start_kept;
   if (text) {
     std::cout << fmt::format("{:<28} {:>16} {:>10} {:>14} {:>14} {:>9}{}{}\n", "stage", "est. time (s)",
@@ -83,8 +89,9 @@ void report_stages(const ap::PlaceResult &pr, const StageReportOptions &o, const
                                                      "writes the refined mapping)"
                                                    : "confirmed");
     if (pr.path.checked)
-      std::cout << fmt::format("path opinion (critical path with overlap, placement/critical_path.hpp): refined "
-                               "{:.6e} s vs \"{}\" {:.6e} s: {}\n", pr.path.refined_s,
+      std::cout << fmt::format("path opinion (critical paths overlap^{:g} x fluid^{:g}, placement/place.hpp "
+                               "PathOpinion): refined {:.6e} s vs \"{}\" {:.6e} s: {}\n", pr.path.weight,
+                               1 - pr.path.weight, pr.path.refined_s,
                                pr.stages[pr.path.start].name, pr.path.start_s,
                                pr.path.overruled ? "not confirmed, \"" + pr.stages[pr.path.start].name +
                                                        "\" is written (--no-path-opinion writes the refined mapping)"

@@ -9,7 +9,9 @@
  * inter_socket_bytes, seconds, tied[, evaluations][, blend_s]}], chosen,
  * strategy, tie_tolerance, ranking (blend|count), sets, second_opinion and
  * path_opinion (when checked: model, start, start_s, refined_s in seconds,
- * overruled), start_kept. Times are seconds of the estimated communication
+ * overruled; path_opinion also overlap_weight and the two paths behind each
+ * score: start_overlap_s, start_fluid_s, refined_overlap_s, refined_fluid_s,
+ * -1 where not computed), start_kept. Times are seconds of the estimated communication
  * time (placement/cost.hpp).
  */
 #ifndef ARCOLL_TOOLS_CLI_PLACE_STAGES_HPP

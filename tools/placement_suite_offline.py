@@ -19,9 +19,10 @@ only `arcoll place --evaluate` on the mappings and traces the suite left in DIR.
       blend cost is more than 5 % below the next ranked row's: place.hpp SecondOpinion, --refined-margin).
 
   placement_suite_offline.py fidelity DIR [--build B] [--place-args ARGS]
-      Spearman of the count model, the blend model and the critical paths (count-model collisions, time
-      overlap, fluid replay) with the SMPI time over each workload's fidelity mappings (the suite's Spearman column, with
-      the paths added), and per model the cells at >= 0.9; ARGS go to `arcoll place --evaluate`.
+      Spearman of the count model, the blend model, the critical paths (count-model collisions, time
+      overlap, fluid replay) and the path opinion's score (overlap^w x fluid^(1 - w)) with the SMPI time
+      over each workload's fidelity mappings (the suite's Spearman column, with the paths added), and per
+      model the cells at >= 0.9; ARGS go to `arcoll place --evaluate`.
 
   placement_suite_offline.py pairs DIR [--gap G]
       Of the pairs of fidelity mappings whose SMPI times differ by more than G (default 0.05: the chooser's
@@ -260,12 +261,13 @@ def mapping_file(pt):
 
 
 def fidelity(a):
-    """Spearman of the count model, the blend model and the three critical paths (count-model collisions,
-    time overlap, fluid replay) with the SMPI time over every mapping of each workload's fidelity set (the strategies',
+    """Spearman of the count model, the blend model, the three critical paths (count-model collisions,
+    time overlap, fluid replay) and the path opinion's score (overlap^w x fluid^(1 - w), placement/place.hpp
+    PathOpinion; `--path-overlap-weight W` in ARGS sets w) with the SMPI time over every mapping of each workload's fidelity set (the strategies',
     the picks' and the random ones), and per model the cells at >= 0.9. a.place_args go to every
     `arcoll place --evaluate` (e.g. --no-path-collectives: the paths without the collectives' times)."""
     d = load_suite(a.dir)
-    models = ("count", "blend", "path", "overlap path", "fluid path")
+    models = ("count", "blend", "path", "overlap path", "fluid path", "path score")
     passed, cells = {m: 0 for m in models}, 0
     for setting, ws in d.items():
         machine = setting.replace("-random", "")
@@ -284,7 +286,8 @@ def fidelity(a):
             values = {"count": [p["model_s"] for p in pts], "blend": [p["model_blend_s"] for p in pts],
                       "path": [e.get("critical_path_s", -1.0) for e in ev],
                       "overlap path": [e.get("critical_path_overlap_s", -1.0) for e in ev],
-                      "fluid path": [e.get("critical_path_fluid_s", -1.0) for e in ev]}
+                      "fluid path": [e.get("critical_path_fluid_s", -1.0) for e in ev],
+                      "path score": [e.get("path_score_s", -1.0) for e in ev]}
             shown = []
             for m in models:
                 if min(values[m]) < 0:  # no dependency graph: no path

@@ -118,7 +118,7 @@ TEST(BlendRanking, BestWritesTheStageTheBlendModelRanksFirst) {
   EXPECT_GT(differs, 0) << "the two rankings write different stages on some of these graphs";
 }
 
-TEST(BlendRanking, RefinedMappingNeedsAShorterPathThanTheNextRankedStage) {
+TEST(BlendRanking, RefinedMappingNeedsALowerPathScoreThanTheNextRankedStage) {
   const Topology topo = fixtures::eight_nodes();
   int checked = 0, overruled = 0;
   for (uint32_t seed = 1; seed <= 12; ++seed) {
@@ -134,8 +134,14 @@ TEST(BlendRanking, RefinedMappingNeedsAShorterPathThanTheNextRankedStage) {
     ++checked;
     EXPECT_EQ(expected_pick(r.stages), refined) << "seed " << seed;
     EXPECT_EQ(r.path.start, expected_pick(others)) << "seed " << seed << ": compared with the next ranked stage";
-    const double pre = critical_path_time(g, topo, r.stages[r.path.start].map, PathContention::Overlap);
-    const double ref = critical_path_time(g, topo, r.stages[refined].map, PathContention::Overlap);
+    // the path score (place.hpp PathOpinion): overlap^w x fluid^(1 - w) of the two critical paths
+    auto score = [&](const Mapping &m) {
+      return path_score(critical_path_time(g, topo, m, PathContention::Overlap),
+                        critical_path_time(g, topo, m, PathContention::Fluid), kPathOverlapWeight);
+    };
+    const double pre = score(r.stages[r.path.start].map), ref = score(r.stages[refined].map);
+    EXPECT_DOUBLE_EQ(r.path.start_s, pre);
+    EXPECT_DOUBLE_EQ(r.path.refined_s, ref);
     EXPECT_EQ(r.path.overruled, !(pre > ref * (1 + kTieTolerance))) << "seed " << seed;
     EXPECT_EQ(r.chosen_index, r.path.overruled ? r.path.start : refined) << "seed " << seed;
     overruled += r.path.overruled;

@@ -1,10 +1,11 @@
 // `arcoll place --strategy best` writes the refinement's mapping of a trace with dependency levels only when
-// its critical path with time-overlap contention is also below its start's by more than the tie tolerance
-// (place.hpp, PathOpinion). Why: in a pipeline the levels are not separated in time, and the level-by-level
+// its path score (the critical paths with time-overlap contention and with fluid sharing, overlap^w x
+// fluid^(1 - w)) is also below its start's by more than the tie tolerance (place.hpp, PathOpinion). Why: in a pipeline the levels are not separated in time, and the level-by-level
 // models rated a refined mapping below in-order that SMPI ran 17 % slower (placement/SUITE.md "Critical path",
 // node16 wavefront).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "comm_graph.hpp"
@@ -50,22 +51,57 @@ PlaceOptions deterministic() {
 
 }  // namespace
 
-TEST(PathOpinion, AgreesOnlyWithAShorterOverlapPath) {
+// The score of a mapping under weight w, from its two paths.
+static double score(const CommGraph &g, const Topology &t, const Mapping &m, double w = kPathOverlapWeight) {
+  return path_score(critical_path_time(g, t, m, PathContention::Overlap),
+                    critical_path_time(g, t, m, PathContention::Fluid), w);
+}
+
+TEST(PathOpinion, ScoresTheWeightedGeometricMeanOfTheOverlapAndFluidPaths) {
+  EXPECT_DOUBLE_EQ(path_score(8e-3, 1e-3, 1.0 / 3), 2e-3);
+  EXPECT_DOUBLE_EQ(path_score(8e-3, 1e-3, 1.0), 8e-3);
+  EXPECT_DOUBLE_EQ(path_score(8e-3, 1e-3, 0.0), 1e-3);
+  EXPECT_DOUBLE_EQ(path_score(8e-3, -1.0, 0.3), 8e-3) << "no fluid path: the overlap path alone";
+  EXPECT_DOUBLE_EQ(path_score(-1.0, -1.0, 0.3), -1.0) << "no dependency levels";
   const Topology t = fixtures::make(fixtures::two_leaves, "node01:3\nnode02:3\n", 6);
   const CommGraph g = by_levels(two_chains());
   const Mapping packed{0, 0, 0, 1, 1, 1}, crossing{0, 1, 1, 0, 0, 1};
   PathOpinion po;
-  EXPECT_FALSE(path_agrees(g, t, packed, crossing, po));
-  EXPECT_DOUBLE_EQ(po.start_s, critical_path_time(g, t, packed, PathContention::Overlap));
-  EXPECT_DOUBLE_EQ(po.refined_s, critical_path_time(g, t, crossing, PathContention::Overlap));
-  EXPECT_LT(po.start_s, po.refined_s);
-  EXPECT_TRUE(path_agrees(g, t, crossing, packed, po));
-  EXPECT_FALSE(path_agrees(g, t, packed, packed, po)) << "an equal path is no confirmation";
-  // Shorter, but within a tolerance: no confirmation either.
-  ASSERT_TRUE(path_agrees(g, t, crossing, packed, po, 0.0));
-  const double gain = po.start_s / po.refined_s - 1.0;
-  EXPECT_TRUE(path_agrees(g, t, crossing, packed, po, gain * 0.99));
-  EXPECT_FALSE(path_agrees(g, t, crossing, packed, po, gain * 1.01));
+  path_agrees(g, t, packed, crossing, po);
+  const double o = critical_path_time(g, t, packed, PathContention::Overlap),
+               f = critical_path_time(g, t, packed, PathContention::Fluid);
+  ASSERT_GT(o, 0);
+  ASSERT_GT(f, 0);
+  EXPECT_DOUBLE_EQ(po.weight, kPathOverlapWeight);
+  EXPECT_DOUBLE_EQ(po.start_overlap_s, o);
+  EXPECT_DOUBLE_EQ(po.start_fluid_s, f);
+  EXPECT_NEAR(po.start_s, std::pow(o, kPathOverlapWeight) * std::pow(f, 1 - kPathOverlapWeight), 1e-15);
+  EXPECT_DOUBLE_EQ(po.refined_fluid_s, critical_path_time(g, t, crossing, PathContention::Fluid));
+  // w = 1: the overlap path alone, the fluid one not computed (the opinion before 4 Dec 2026).
+  path_agrees(g, t, packed, crossing, po, kTieTolerance, 1.0);
+  EXPECT_DOUBLE_EQ(po.start_s, o);
+  EXPECT_DOUBLE_EQ(po.start_fluid_s, -1.0);
+  EXPECT_DOUBLE_EQ(po.refined_fluid_s, -1.0);
+}
+
+TEST(PathOpinion, AgreesOnlyWithALowerPathScore) {
+  const Topology t = fixtures::make(fixtures::two_leaves, "node01:3\nnode02:3\n", 6);
+  const CommGraph g = by_levels(two_chains());
+  const Mapping packed{0, 0, 0, 1, 1, 1}, crossing{0, 1, 1, 0, 0, 1};
+  for (double w : {0.0, kPathOverlapWeight, 1.0}) {
+    PathOpinion po;
+    EXPECT_FALSE(path_agrees(g, t, packed, crossing, po, kTieTolerance, w)) << "w " << w;
+    EXPECT_DOUBLE_EQ(po.start_s, score(g, t, packed, w));
+    EXPECT_DOUBLE_EQ(po.refined_s, score(g, t, crossing, w));
+    EXPECT_LT(po.start_s, po.refined_s);
+    EXPECT_TRUE(path_agrees(g, t, crossing, packed, po, kTieTolerance, w));
+    EXPECT_FALSE(path_agrees(g, t, packed, packed, po, kTieTolerance, w)) << "an equal score is no confirmation";
+    // Lower, but within a tolerance: no confirmation either.
+    ASSERT_TRUE(path_agrees(g, t, crossing, packed, po, 0.0, w));
+    const double gain = po.start_s / po.refined_s - 1.0;
+    EXPECT_TRUE(path_agrees(g, t, crossing, packed, po, gain * 0.99, w));
+    EXPECT_FALSE(path_agrees(g, t, crossing, packed, po, gain * 1.01, w));
+  }
 }
 
 TEST(PathOpinion, BestWritesTheRefinedMappingOnlyWhenItsPathIsShorter) {
@@ -89,8 +125,8 @@ TEST(PathOpinion, BestWritesTheRefinedMappingOnlyWhenItsPathIsShorter) {
     }
     ++checked;
     EXPECT_EQ(without.chosen_index, refined);
-    const double start_s = critical_path_time(g, topo, with.stages[with.path.start].map, PathContention::Overlap);
-    const double refined_s = critical_path_time(g, topo, with.stages[refined].map, PathContention::Overlap);
+    const double start_s = score(g, topo, with.stages[with.path.start].map);
+    const double refined_s = score(g, topo, with.stages[refined].map);
     EXPECT_DOUBLE_EQ(with.path.start_s, start_s);
     EXPECT_DOUBLE_EQ(with.path.refined_s, refined_s);
     EXPECT_EQ(with.path.overruled, !(start_s > refined_s * (1 + kTieTolerance))) << "seed " << seed;

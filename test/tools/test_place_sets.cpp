@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -99,6 +100,19 @@ TEST_F(PlaceSets, EvaluatePrintsTheCriticalPathsOnlyWithLevels) {
   EXPECT_EQ(r.out.find(", fluid "), std::string::npos) << r.out;
   r = place("xdlu.arctrace", "--fluid-path --evaluate '" + dir + "/out.hosts'");
   EXPECT_NE(r.out.find(", fluid "), std::string::npos) << r.out;
+  // The path opinion's score (placement/place.hpp PathOpinion): overlap^w x fluid^(1 - w), w from the option.
+  for (double w : {0.3, 1.0, 0.0}) {
+    r = place("xdlu.arctrace",
+              "--json --fluid-path --path-overlap-weight " + std::to_string(w) + " --evaluate '" + dir + "/out.hosts'");
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto ev = nlohmann::json::parse(r.out).at("evaluate");
+    const double o = ev.at("critical_path_overlap_s"), f = ev.at("critical_path_fluid_s");
+    ASSERT_GT(f, 0.0);
+    EXPECT_NEAR(double(ev.at("path_score_s")), std::pow(o, w) * std::pow(f, 1 - w), 1e-12 * o) << "w " << w;
+  }
+  r = place("xdlu.arctrace", "--path-overlap-weight 1.5");
+  EXPECT_NE(r.rc, 0);
+  EXPECT_NE(r.err.find("--path-overlap-weight"), std::string::npos) << r.err;
   for (const char *t : {"xdlu.arctrace", "synth.arctrace"}) {
     r = place(t, std::string("--json --sets steps --evaluate '") + dir + "/out.hosts'");
     ASSERT_EQ(r.rc, 0) << r.err;
