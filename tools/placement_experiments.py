@@ -144,7 +144,7 @@ class Runner:
             raise ExperimentError("missing prerequisites:\n  " + "\n  ".join(missing))
         help_text = subprocess.run([self.arcoll, "place", "--help"], capture_output=True, text=True).stdout
         self.has = {opt: opt in help_text for opt in ("--strategy", "--evaluate", "--initial", "--json", "--max-evals",
-                                                      "--contention")}
+                                                      "--contention", "--path-overlap-weight")}
         if not self.has["--json"]:
             raise ExperimentError(f"{self.arcoll} place has no --json option; this script needs it to read costs")
         if not self.has["--strategy"]:
@@ -228,9 +228,11 @@ class Runner:
             raise ExperimentError(f"arcoll place --json: chosen stage {chosen!r} not among the stages ({log_path})")
         return st, j, wall
 
-    def evaluate(self, m, trace, map_path, contention="count"):
+    def evaluate(self, m, trace, map_path, contention="count", fluid_path=False):
         cmd = [self.arcoll, "place", trace, "--topology", m["topology"], "--hosts", m["hosts"], "--json",
                "--evaluate", map_path] + m["params"]
+        if fluid_path and self.has["--path-overlap-weight"]:  # also the fluid path and the path score
+            cmd += ["--fluid-path"]
         if self.has["--contention"]:
             cmd += ["--contention", contention]
         p, _ = self.run(cmd, 600)
@@ -288,9 +290,11 @@ class Runner:
             if key in seen:
                 return
             seen.add(key)
-            ev = self.evaluate(m, trace, map_path)
+            ev = self.evaluate(m, trace, map_path, fluid_path=True)
             pt = {"label": label, "mapping": os.path.basename(map_path), "model_s": ev["time_s"],
-                  "hop_bytes": ev["hop_bytes"]}
+                  "hop_bytes": ev["hop_bytes"],
+                  # the chooser's path opinion's score (placement/place.hpp PathOpinion); NaN: no receives
+                  "path_score_s": ev.get("path_score_s", float("nan"))}
             for c in ALT_MODELS:  # the fluid model is slow: 256 ranks at most
                 ok = self.has["--contention"] and (c != "fluid" or m["nranks"] <= 256)
                 pt[f"model_{c}_s"] = self.evaluate(m, trace, map_path, c)["time_s"] if ok else float("nan")
@@ -311,6 +315,7 @@ class Runner:
         for c in ALT_MODELS:
             res[f"spearman_{c}"] = spearman([p[f"model_{c}_s"] for p in pts], sims)
         res["spearman_hop_bytes"] = spearman([p["hop_bytes"] for p in pts], sims)
+        res["spearman_path_score"] = spearman([p["path_score_s"] for p in pts], sims)
         log(f"fidelity {w}: {len(pts)} mappings, Spearman(model, sim) = {res['spearman']:.3f}, " +
             "".join(f"({c} model, sim) = {res[f'spearman_{c}']:.3f}, " for c in ALT_MODELS) +
             f"(hop-bytes, sim) = {res['spearman_hop_bytes']:.3f}")

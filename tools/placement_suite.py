@@ -167,7 +167,8 @@ def run_workload(r, setting, w, args, nfid):
     r.a.fidelity_mappings = nfid
     f = r.fidelity(m, trace, prog, args, wd, fid_rows)
     res["fidelity"] = {"n": len(f["points"]), "count": f["spearman"], "blend": f["spearman_blend"],
-                       "hop_bytes": f["spearman_hop_bytes"], "points": f["points"]}
+                       "hop_bytes": f["spearman_hop_bytes"], "path_score": f["spearman_path_score"],
+                       "points": f["points"]}
     return res
 
 
@@ -180,7 +181,7 @@ def print_table(setting, results):
     print(f"\n== suite, setting {setting} (machine {machine}, initial mapping {initial}): SMPI communication time / "
           f"identity (* = `arcoll place` default pick, b = pick with --contention blend: same mapping as that row) ==")
     print("| workload | " + " | ".join(ROWS) + " | pick vs best | within 5 % | blend pick | blend pick vs best "
-          "| within 5 % | Spearman count / blend (n) |")
+          "| within 5 % | Spearman count / blend / path score (n) |")
     print("|---|" + "---:|" * (len(ROWS) + 6))
     for w, res in results.items():
         base = res["rows"]["identity"]["sim_s"]
@@ -193,19 +194,26 @@ def print_table(setting, results):
         own = "" if b["row"] else f" (own mapping, {b['sim_s'] / base:.3f})" if base > 0 else " (own mapping)"
         cown = "" if c["row"] else f" (own mapping {c['sim_s'] / base:.3f})" if base > 0 else " (own mapping)"
         f = res.get("fidelity", {})
-        rho = f"{fmt_rho(f.get('count', float('nan')))} / {fmt_rho(f.get('blend', float('nan')))} ({f.get('n', 0)})"
+        rho = " / ".join(fmt_rho(f.get(k, float("nan"))) for k in ("count", "blend", "path_score")) + f" ({f.get('n', 0)})"
         if len({p["sim_s"] for p in f.get("points", [])}) == 1:
             rho = f"SMPI time equal on all ({f['n']})"
         print(f"| {w} | " + " | ".join(cells) + f" | {100 * c['vs_best']:+.1f} %{cown} | {yes(c)} | {b['stage']}{own} | "
               f"{100 * b['vs_best']:+.1f} % | {yes(b)} | {rho} |")
     print("\n(Spearman: model cost vs SMPI time over the n distinct mappings: the strategies', the picks' and random "
-          "ones; - = undefined)")
+          "ones; path score: the path opinion's, placement/place.hpp PathOpinion, traces with receives; "
+          "- = undefined)")
     print("\nmodel: est. time (count model, ms) / max link load per strategy")
     for w, res in results.items():
         print(f"  {w}: " + ", ".join(f"{row} {1e3 * res['rows'][row]['model_s']:.3f}/{res['rows'][row]['max_congestion']}"
                                      for row in ROWS if row in res["rows"]))
     ok = sum(res["best_count"]["ok"] for res in results.values())
     print(f"\ndefault pick within 5 % of the best strategy (and <= +1 % vs identity): {ok} of {len(results)} workloads")
+    fids = [res["fidelity"] for res in results.values() if "fidelity" in res]
+    if fids:
+        print("Spearman >= 0.9 (workloads where it is defined): " + ", ".join(
+            f"{k.replace('_', ' ')} {sum(f.get(k, 0) >= 0.9 for f in fids)} of "
+            f"{sum(f.get(k, float('nan')) == f.get(k, float('nan')) for f in fids)}"
+            for k in ("count", "blend", "path_score")))
     print_extra(results)
 
 

@@ -5,8 +5,8 @@ import math
 
 def spearman(x, y):
     """Spearman rank correlation of two equal-length sequences (ties get their
-    average rank; Pearson correlation of the ranks). NaN when a side is constant
-    or has fewer than 3 values."""
+    average rank; Pearson correlation of the ranks). NaN when a side is constant,
+    has fewer than 3 values or a NaN (a model that does not apply, e.g. a path without receives)."""
     def ranks(v):
         order = sorted(range(len(v)), key=lambda i: v[i])
         r = [0.0] * len(v)
@@ -19,7 +19,7 @@ def spearman(x, y):
                 r[order[k]] = (i + j) / 2.0
             i = j + 1
         return r
-    if len(x) != len(y) or len(x) < 3:
+    if len(x) != len(y) or len(x) < 3 or any(v != v for v in list(x) + list(y)):
         return float("nan")
     rx, ry = ranks(x), ranks(y)
     mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
