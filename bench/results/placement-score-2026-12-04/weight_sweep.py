@@ -12,7 +12,7 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from placement_suite_offline import binary_digest, evaluate, load_suite, mapping_file  # noqa: E402
+from placement_suite_offline import binary_digest, fidelity_cells, load_suite  # noqa: E402
 from placement_tables import spearman  # noqa: E402
 
 ARCOLL = os.path.join(ROOT, "build", "tools", "arcoll")
@@ -26,22 +26,14 @@ def main():
     if cache.get("arcoll") != binary_digest(ARCOLL):
         cache = {"arcoll": binary_digest(ARCOLL)}
     cells = {}
-    for setting, ws in suite.items():
-        machine = setting.replace("-random", "")
-        for w, res in ws.items():
-            pts = res.get("fidelity", {}).get("points", [])
-            sim = [p["sim_s"] for p in pts]
-            if len(pts) < 3 or len(set(sim)) < 2:
-                continue
-            key = f"{setting}:{w}"
-            if key not in cache:
-                trace = os.path.join(d, machine, w + ".arctrace")
-                ev = [evaluate(ARCOLL, machine, trace, os.path.join(d, setting, w, mapping_file(p)), "--fluid-path",
-                               key=None) for p in pts]
-                cache[key] = {"overlap": [e.get("critical_path_overlap_s", -1.0) for e in ev],
-                              "fluid": [e.get("critical_path_fluid_s", -1.0) for e in ev]}
-            if min(cache[key]["overlap"] + cache[key]["fluid"]) > 0:
-                cells[key] = (cache[key]["overlap"], cache[key]["fluid"], sim)
+    for setting, w, _, pts, sim, ev_of in fidelity_cells(d, suite):
+        key = f"{setting}:{w}"
+        if key not in cache:
+            ev = [ev_of(ARCOLL, p, "--fluid-path") for p in pts]
+            cache[key] = {"overlap": [e.get("critical_path_overlap_s", -1.0) for e in ev],
+                          "fluid": [e.get("critical_path_fluid_s", -1.0) for e in ev]}
+        if min(cache[key]["overlap"] + cache[key]["fluid"]) > 0:
+            cells[key] = (cache[key]["overlap"], cache[key]["fluid"], sim)
     with open(path, "w") as f:
         json.dump(cache, f)
     for k in range(21):
