@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools"))
-from placement_suite_offline import evaluate, load_suite, mapping_file  # noqa: E402
+from placement_suite_offline import fidelity_cells, load_suite  # noqa: E402
 from placement_tables import spearman  # noqa: E402
 
 ARCOLL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "build", "tools", "arcoll")
@@ -38,25 +38,17 @@ def main():
     d = sys.argv[1]
     suite = load_suite(d)
     ok, miss, cells = {}, {}, 0
-    for setting, ws in suite.items():
-        machine = setting.replace("-random", "")
-        for w, res in ws.items():
-            pts = res.get("fidelity", {}).get("points", [])
-            sim = [p["sim_s"] for p in pts]
-            if len(pts) < 3 or len(set(sim)) < 2:
-                continue
-            trace = os.path.join(d, machine, w + ".arctrace")
-            path = [evaluate(ARCOLL, machine, trace, os.path.join(d, setting, w, mapping_file(p)), key="critical_path_s")
-                    for p in pts]
-            if min(path) < 0:  # a trace without a dependency graph has no path
-                continue
-            cells += 1
-            for name, v in combos(w, [p["model_blend_s"] for p in pts], path).items():
-                rho = spearman(v, sim)
-                ok[name] = ok.get(name, 0) + (rho >= 0.9)
-                miss.setdefault(name, [])
-                if not rho >= 0.9:
-                    miss[name].append(f"{setting}:{w} {rho:.2f}")
+    for setting, w, _, pts, sim, ev_of in fidelity_cells(d, suite):
+        path = [ev_of(ARCOLL, p).get("critical_path_s", -1.0) for p in pts]
+        if min(path) < 0:  # a trace without a dependency graph has no path
+            continue
+        cells += 1
+        for name, v in combos(w, [p["model_blend_s"] for p in pts], path).items():
+            rho = spearman(v, sim)
+            ok[name] = ok.get(name, 0) + (rho >= 0.9)
+            miss.setdefault(name, [])
+            if not rho >= 0.9:
+                miss[name].append(f"{setting}:{w} {rho:.2f}")
     for name in ok:
         print(f"{name:24s} {ok[name]:2d} of {cells}; below 0.9: {', '.join(miss[name]) or '-'}")
 
