@@ -113,11 +113,12 @@ bool path_agrees(const CommGraph &g, const Topology &topo, const Mapping &start,
                  PathOpinion &out, double rel_tol, double w) {
   const CriticalPaths cp(g, topo);
   out.weight = w;
-  for (auto [m, overlap, fluid] : {std::tuple{&start, &out.start_overlap_s, &out.start_fluid_s},
-                                   std::tuple{&refined, &out.refined_overlap_s, &out.refined_fluid_s}}) {
-    *overlap = w > 0 ? cp.time(*m, PathContention::Overlap) : -1.0;
-    *fluid = w < 1 ? cp.time(*m, PathContention::Fluid) : -1.0;
-  }
+  auto paths = [&](const Mapping &m, double &overlap_s, double &fluid_s) {  // only those the weight uses
+    overlap_s = w > 0 ? cp.time(m, PathContention::Overlap) : -1.0;
+    fluid_s = w < 1 ? cp.time(m, PathContention::Fluid) : -1.0;
+  };
+  paths(start, out.start_overlap_s, out.start_fluid_s);
+  paths(refined, out.refined_overlap_s, out.refined_fluid_s);
   out.start_s = path_score(out.start_overlap_s, out.start_fluid_s, w);
   out.refined_s = path_score(out.refined_overlap_s, out.refined_fluid_s, w);
   return out.refined_s >= 0 && out.start_s > out.refined_s * (1.0 + std::max(0.0, rel_tol));

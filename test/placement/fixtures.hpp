@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "comm_graph.hpp"
+#include "critical_path.hpp"
+#include "place.hpp"
 #include "step_cost.hpp"
 #include "topology.hpp"
 
@@ -92,4 +94,11 @@ inline Topology eight_nodes(Contention c) {
   t.contention = c;
   return t;
 }
+// The path opinion's score of mapping m (place.hpp PathOpinion) computed from its two critical paths, apart
+// from path_agrees(): overlap^w x fluid^(1 - w).
+inline double path_score_of(const CommGraph &g, const Topology &t, const Mapping &m, double w = kPathOverlapWeight) {
+  return path_score(critical_path_time(g, t, m, PathContention::Overlap),
+                    critical_path_time(g, t, m, PathContention::Fluid), w);
+}
+
 }  // namespace fixtures

@@ -134,12 +134,8 @@ TEST(BlendRanking, RefinedMappingNeedsALowerPathScoreThanTheNextRankedStage) {
     ++checked;
     EXPECT_EQ(expected_pick(r.stages), refined) << "seed " << seed;
     EXPECT_EQ(r.path.start, expected_pick(others)) << "seed " << seed << ": compared with the next ranked stage";
-    // the path score (place.hpp PathOpinion): overlap^w x fluid^(1 - w) of the two critical paths
-    auto score = [&](const Mapping &m) {
-      return path_score(critical_path_time(g, topo, m, PathContention::Overlap),
-                        critical_path_time(g, topo, m, PathContention::Fluid), kPathOverlapWeight);
-    };
-    const double pre = score(r.stages[r.path.start].map), ref = score(r.stages[refined].map);
+    const double pre = fixtures::path_score_of(g, topo, r.stages[r.path.start].map),
+                 ref = fixtures::path_score_of(g, topo, r.stages[refined].map);
     EXPECT_DOUBLE_EQ(r.path.start_s, pre);
     EXPECT_DOUBLE_EQ(r.path.refined_s, ref);
     EXPECT_EQ(r.path.overruled, !(pre > ref * (1 + kTieTolerance))) << "seed " << seed;

@@ -1,8 +1,8 @@
 // `arcoll place --strategy best` writes the refinement's mapping of a trace with dependency levels only when
 // its path score (the critical paths with time-overlap contention and with fluid sharing, overlap^w x
-// fluid^(1 - w)) is also below its start's by more than the tie tolerance (place.hpp, PathOpinion). Why: in a pipeline the levels are not separated in time, and the level-by-level
-// models rated a refined mapping below in-order that SMPI ran 17 % slower (placement/SUITE.md "Critical path",
-// node16 wavefront).
+// fluid^(1 - w)) is also below its start's by more than the tie tolerance (place.hpp, PathOpinion). Why: in a
+// pipeline the levels are not separated in time, and the level-by-level models rated a refined mapping below
+// in-order that SMPI ran 17 % slower (placement/SUITE.md "Critical path", node16 wavefront).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,12 +51,6 @@ PlaceOptions deterministic() {
 
 }  // namespace
 
-// The score of a mapping under weight w, from its two paths.
-static double score(const CommGraph &g, const Topology &t, const Mapping &m, double w = kPathOverlapWeight) {
-  return path_score(critical_path_time(g, t, m, PathContention::Overlap),
-                    critical_path_time(g, t, m, PathContention::Fluid), w);
-}
-
 TEST(PathOpinion, ScoresTheWeightedGeometricMeanOfTheOverlapAndFluidPaths) {
   EXPECT_DOUBLE_EQ(path_score(8e-3, 1e-3, 1.0 / 3), 2e-3);
   EXPECT_DOUBLE_EQ(path_score(8e-3, 1e-3, 1.0), 8e-3);
@@ -91,8 +85,8 @@ TEST(PathOpinion, AgreesOnlyWithALowerPathScore) {
   for (double w : {0.0, kPathOverlapWeight, 1.0}) {
     PathOpinion po;
     EXPECT_FALSE(path_agrees(g, t, packed, crossing, po, kTieTolerance, w)) << "w " << w;
-    EXPECT_DOUBLE_EQ(po.start_s, score(g, t, packed, w));
-    EXPECT_DOUBLE_EQ(po.refined_s, score(g, t, crossing, w));
+    EXPECT_DOUBLE_EQ(po.start_s, fixtures::path_score_of(g, t, packed, w));
+    EXPECT_DOUBLE_EQ(po.refined_s, fixtures::path_score_of(g, t, crossing, w));
     EXPECT_LT(po.start_s, po.refined_s);
     EXPECT_TRUE(path_agrees(g, t, crossing, packed, po, kTieTolerance, w));
     EXPECT_FALSE(path_agrees(g, t, packed, packed, po, kTieTolerance, w)) << "an equal score is no confirmation";
@@ -125,8 +119,8 @@ TEST(PathOpinion, BestWritesTheRefinedMappingOnlyWhenItsPathIsShorter) {
     }
     ++checked;
     EXPECT_EQ(without.chosen_index, refined);
-    const double start_s = score(g, topo, with.stages[with.path.start].map);
-    const double refined_s = score(g, topo, with.stages[refined].map);
+    const double start_s = fixtures::path_score_of(g, topo, with.stages[with.path.start].map);
+    const double refined_s = fixtures::path_score_of(g, topo, with.stages[refined].map);
     EXPECT_DOUBLE_EQ(with.path.start_s, start_s);
     EXPECT_DOUBLE_EQ(with.path.refined_s, refined_s);
     EXPECT_EQ(with.path.overruled, !(start_s > refined_s * (1 + kTieTolerance))) << "seed " << seed;
