@@ -3,22 +3,12 @@
 #include "decision_held.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "coll.h"
-#include "reduce_util.h"
 #include "tree_extra.h"
 
 int arcoll_held_parent_pos(const arcoll_choice_t *c, int pos, int P) {
-  if (!c->algo || pos < 1 || pos >= P) return -1;
-  const char *a = c->algo->name;
-  if (!strcmp(a, "linear")) return 0;
-  if (!strcmp(a, "binomial")) return pos & (pos - 1);
-  if (!strcmp(a, "knomial"))
-    return arcoll_red_knomial_parent(pos, c->k >= 2 ? c->k : ARCOLL_KNOMIAL_RADIX);
-  if (!strcmp(a, "binary")) return arcoll_binary_parent_pos(pos, P);
-  if (!strcmp(a, "chain")) return pos - 1;
-  return -1;
+  return c->algo ? arcoll_tree_parent_pos(c->algo->tree, pos, P, c->k) : -1;
 }
 
 /* 1 if candidate c held rank q (missing): a missing non-root ancestor, or
@@ -26,7 +16,7 @@ int arcoll_held_parent_pos(const arcoll_choice_t *c, int pos, int P) {
  * nobody in any order) */
 static int held(const arcoll_choice_t *c, int q, int P, int root, const unsigned char *got,
                 int in_order, int others) {
-  if (c->algo && !strcmp(c->algo->name, "linear")) return 0;
+  if (c->algo && c->algo->tree == ARCOLL_TREE_LINEAR) return 0;
   const int parent = arcoll_held_parent_pos(c, (q - root + P) % P, P);
   if (!in_order || parent < 0) return others > 0;
   for (int a = parent; a > 0; a = arcoll_held_parent_pos(c, a, P))
@@ -59,14 +49,13 @@ int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P, in
 
 double arcoll_held_mean_depth(const arcoll_choice_t *c, int P) {
   if (P < 2) return 0.0;
-  if (c->algo && !strcmp(c->algo->name, "linear")) return 0.0;
-  arcoll_choice_t shape = *c;
-  if (arcoll_held_parent_pos(c, 1, P) < 0) /* unknown: as binomial */
-    shape.algo = arcoll_algorithm_find(ARCOLL_COLL_BCAST, "binomial");
-  if (!shape.algo) return 0.0;
+  arcoll_tree_shape_t shape = c->algo ? c->algo->tree : ARCOLL_TREE_NONE;
+  if (shape == ARCOLL_TREE_LINEAR) return 0.0;
+  if (shape == ARCOLL_TREE_NONE) shape = ARCOLL_TREE_BINOMIAL; /* unknown: as binomial */
   double sum = 0.0; /* every position's ancestors below the root */
   for (int pos = 1; pos < P; ++pos)
-    for (int a = arcoll_held_parent_pos(&shape, pos, P); a > 0; a = arcoll_held_parent_pos(&shape, a, P))
+    for (int a = arcoll_tree_parent_pos(shape, pos, P, c->k); a > 0;
+         a = arcoll_tree_parent_pos(shape, a, P, c->k))
       sum += 1.0;
   return sum / (P - 1);
 }

@@ -22,13 +22,12 @@
  *
  * The trees: positions are ranks relative to the root ((rank - root) mod P,
  * the order of every tree when no late-rank order is built - the caller
- * passes in_order = 0 otherwise); linear: the root is every rank's parent;
- * binomial (bcast, scatter): the lowest set bit cleared (collectives/tree.h);
- * knomial: the lowest non-zero base-k digit cleared (tree_extra.h); binary:
- * arcoll_binary_parent_pos; chain: the position before.  Any other
- * algorithm, or in_order = 0 (but linear, which holds nobody in any order):
- * q counts as held by every such candidate when another non-root rank is
- * missing too.
+ * passes in_order = 0 otherwise); each candidate's tree is the `tree` of its
+ * algorithm's table entry (collectives/tree.h arcoll_tree_shape_t: linear,
+ * binomial, knomial, binary, chain; parents by tree_extra.h
+ * arcoll_tree_parent_pos).  An algorithm without one (ARCOLL_TREE_NONE), or
+ * in_order = 0 (but linear, which holds nobody in any order): q counts as
+ * held by every such candidate when another non-root rank is missing too.
  */
 #ifndef ARCOLL_ADAPT_DECISION_HELD_H
 #define ARCOLL_ADAPT_DECISION_HELD_H
@@ -49,8 +48,9 @@ extern "C" {
 
 /**
  * Parent position of position pos (1 <= pos < P) in candidate c's tree over
- * P positions (0 = the root): >= 0, or -1 when c's algorithm is none of
- * linear, binomial, knomial, binary, chain (shape not known here).
+ * P positions (0 = the root; radix c->k for a knomial tree): >= 0, or -1
+ * when c's algorithm has no tree of its own (ARCOLL_TREE_NONE) or pos is
+ * out of range.
  */
 int arcoll_held_parent_pos(const arcoll_choice_t *c, int pos, int P);
 
@@ -91,8 +91,8 @@ int arcoll_held_charge(const arcoll_choice_t *cand, int n, int trials, int P, in
  * Mean depth of a non-root position in candidate c's tree over P positions
  * (ancestors below the root; = the mean number of ranks a late rank at a
  * random non-root position holds, its descendants): linear 0, binomial
- * (k 2^(k-1) - P + 1) / (P - 1) at P = 2^k (2.05 at P = 64).  A shape arcoll_held_parent_pos
- * does not know counts as binomial.  P < 2: 0.
+ * (k 2^(k-1) - P + 1) / (P - 1) at P = 2^k (2.05 at P = 64).  An algorithm
+ * without a tree of its own (ARCOLL_TREE_NONE) counts as binomial.  P < 2: 0.
  */
 double arcoll_held_mean_depth(const arcoll_choice_t *c, int P);
 

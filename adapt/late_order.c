@@ -55,17 +55,16 @@ int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, in
   if (!lc->lt) return MPI_SUCCESS;
   /* a rank is late when it arrives more than one tree level's time (the
    * model's time / ceil(log2 P); chain: / (P - 1)) after it was needed */
-  const char *name = ch->algo->name;
-  const int P = st->P, chain = !strcmp(name, "chain"), binary = !strcmp(name, "binary");
-  /* the binomial-like trees over the positions: binomial (and knomial, whose
-   * first level it shares), linear, the reduce / gather / scatter trees */
-  const int tree = chain || binary || !strcmp(name, "binomial") || !strcmp(name, "knomial") ||
-                   !strcmp(name, "linear") || lc->lt->up || !strcmp(ch->algo->collective, "scatter");
+  const arcoll_tree_shape_t tree = ch->algo->tree; /* collectives/tree.h */
+  const int P = st->P, chain = tree == ARCOLL_TREE_CHAIN, binary = tree == ARCOLL_TREE_BINARY;
+  /* measured as over binomial positions: the other trees (knomial shares
+   * binomial's first level; linear) and every reduce / gather algorithm */
+  const int positional = tree != ARCOLL_TREE_NONE || lc->lt->up;
   int levels = arcoll_ceil_log2(P);
   if (binary) /* floor(log2 P) */
     while (levels > 1 && (1 << levels) > P) --levels;
   const double t_level = ch->predicted_s > 0 ? ch->predicted_s / (chain ? P - 1 : levels) : 0.0;
-  const int shape = chain ? ARCOLL_LATE_CHAIN : binary ? ARCOLL_LATE_BINARY : tree ? 0 : ARCOLL_LATE_OTHER;
+  const int shape = chain ? ARCOLL_LATE_CHAIN : binary ? ARCOLL_LATE_BINARY : positional ? 0 : ARCOLL_LATE_OTHER;
   return arcoll_late_exit(lc->lt, root, lc->entry, arcoll_site_key(ret_addr), lc->order, t_level,
                           shape | (lc->trial ? ARCOLL_LATE_TRIAL : 0), 1);
 }

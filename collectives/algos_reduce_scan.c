@@ -9,7 +9,7 @@
 
 const arcoll_algo_desc_t arcoll_reduce_algorithms[] = {
     {"reduce", "binomial", FN(arcoll_reduce_binomial), ARCOLL_ALGO_USES_ORDER,
-     S000 ": T = log P (t_s + (1/B + t_op) M)"},
+     S000 ": T = log P (t_s + (1/B + t_op) M)", ARCOLL_TREE_BINOMIAL},
     {"reduce", "rsag", FN(arcoll_reduce_rsag),
      ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER,
      S000 " reduction of segmented message: T = 4 t_s log P + (4/B + t_op) M (P-1)/P; "
@@ -18,9 +18,10 @@ const arcoll_algo_desc_t arcoll_reduce_algorithms[] = {
      ARCOLL_ALGO_COMMUTATIVE_ONLY | ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_FAR_FIRST,
      "rsag, far-first dimension order (M/2 exchanged between positions P/2 apart)"},
     {"reduce", "chain", FN(arcoll_reduce_chain), ARCOLL_ALGO_USES_ORDER | ARCOLL_ALGO_SEGMENTED,
-     S000 " pipelined chain: T = (k + P - 2)(2 T_send(M/k) + t_op M/k)"},
+     S000 " pipelined chain: T = (k + P - 2)(2 T_send(M/k) + t_op M/k)", ARCOLL_TREE_CHAIN},
     {"reduce", "knomial", FN(arcoll_reduce_knomial), ARCOLL_ALGO_USES_ORDER,
-     "k-nomial tree (MVAPICH2 knomial, radix k = 4): T = ceil(log_k P) (k-1) (T_send(M) + t_op M)"},
+     "k-nomial tree (MVAPICH2 knomial, radix k = 4): T = ceil(log_k P) (k-1) (T_send(M) + t_op M)",
+     ARCOLL_TREE_KNOMIAL},
 };
 const int arcoll_reduce_nalgorithms =
     (int)(sizeof arcoll_reduce_algorithms / sizeof arcoll_reduce_algorithms[0]);

@@ -23,6 +23,8 @@
 
 #include <mpi.h>
 
+#include "tree.h" /* arcoll_tree_shape_t */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -68,6 +70,7 @@ typedef struct arcoll_algo_desc {
   void (*fn)(void);       /**< the arcoll_<collective>_<name> function */
   unsigned flags;         /**< ARCOLL_ALGO_* */
   const char *source;     /**< seed file + formula, or paper */
+  arcoll_tree_shape_t tree; /**< its tree over positions; left out of a table entry: NONE */
 } arcoll_algo_desc_t;
 
 /**

@@ -30,6 +30,23 @@
 extern "C" {
 #endif
 
+/**
+ * The one tree over positions (ranks in the schedule's order, position 0 the
+ * root) that carries all of an algorithm's data, when there is one: the
+ * `tree` of its table entry (coll.h arcoll_algo_desc_t); parent of position
+ * pos (1 <= pos < P): arcoll_tree_parent_pos (tree_extra.h).  The adaptive
+ * layer reads it to tell which ranks wait for a late one
+ * (adapt/decision_held.h) and how lateness is measured (adapt/late_order.c).
+ */
+typedef enum arcoll_tree_shape {
+  ARCOLL_TREE_NONE = 0, /**< no such tree: several trees, a ring, scatter + allgather, ... */
+  ARCOLL_TREE_LINEAR,   /**< flat: the root is every position's parent (tree_extra.h) */
+  ARCOLL_TREE_BINOMIAL, /**< parent: pos with its lowest set bit cleared (tree.h) */
+  ARCOLL_TREE_KNOMIAL,  /**< parent: pos with its lowest non-zero base-k digit cleared */
+  ARCOLL_TREE_BINARY,   /**< arcoll_tree_binary's (tree_extra.h) */
+  ARCOLL_TREE_CHAIN     /**< parent: pos - 1 (tree.h) */
+} arcoll_tree_shape_t;
+
 /** One rank's view of a tree.  All ranks are communicator ranks. */
 typedef struct arcoll_tree {
   int size;      /**< number of ranks P in the tree */

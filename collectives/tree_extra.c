@@ -1,6 +1,9 @@
 /* More broadcast trees; see tree_extra.h. */
 #include "tree_extra.h"
 
+#include "coll.h"
+#include "reduce_util.h"
+
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +161,19 @@ int arcoll_binary_parent_pos(int pos, int P) {
   int parent, ch[2];
   binary_links(P, pos, &parent, ch);
   return parent;
+}
+
+int arcoll_tree_parent_pos(arcoll_tree_shape_t shape, int pos, int P, int k) {
+  if (pos < 1 || pos >= P) return -1;
+  switch (shape) {
+  case ARCOLL_TREE_LINEAR: return 0;
+  case ARCOLL_TREE_BINOMIAL: return pos & (pos - 1);
+  case ARCOLL_TREE_KNOMIAL: return arcoll_red_knomial_parent(pos, k >= 2 ? k : ARCOLL_KNOMIAL_RADIX);
+  case ARCOLL_TREE_BINARY: return arcoll_binary_parent_pos(pos, P);
+  case ARCOLL_TREE_CHAIN: return pos - 1;
+  case ARCOLL_TREE_NONE: break;
+  }
+  return -1;
 }
 
 int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree) {

@@ -80,6 +80,17 @@ int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_
  */
 int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree);
 
+/**
+ * Parent position of position pos (1 <= pos < P) in the tree of the given
+ * shape over P positions (0 = the root): linear 0, binomial pos & (pos - 1),
+ * knomial with radix k (< 2: ARCOLL_KNOMIAL_RADIX, coll.h) the lowest
+ * non-zero base-k digit cleared, binary arcoll_binary_parent_pos, chain
+ * pos - 1 - the parents the builders arcoll_tree_flat, arcoll_tree_binomial,
+ * arcoll_tree_knomial, arcoll_tree_binary and arcoll_tree_chain give.
+ * -1 when pos is out of range or shape is ARCOLL_TREE_NONE.  O(log P).
+ */
+int arcoll_tree_parent_pos(arcoll_tree_shape_t shape, int pos, int P, int k);
+
 /** Parent position of position pos in arcoll_tree_binary's tree over P
  *  positions (0 for the root's children); -1 when pos <= 0 or pos >= P.
  *  O(log P), no allocation (the lateness measure, adapt/lateness.c). */
