@@ -1,8 +1,7 @@
 /* More broadcast trees; see tree_extra.h. */
 #include "tree_extra.h"
 
-#include "coll.h"
-#include "reduce_util.h"
+#include "coll.h" /* ARCOLL_KNOMIAL_RADIX */
 
 #include <mpi.h>
 #include <stdlib.h>
@@ -163,19 +162,6 @@ int arcoll_binary_parent_pos(int pos, int P) {
   return parent;
 }
 
-int arcoll_tree_parent_pos(arcoll_tree_shape_t shape, int pos, int P, int k) {
-  if (pos < 1 || pos >= P) return -1;
-  switch (shape) {
-  case ARCOLL_TREE_LINEAR: return 0;
-  case ARCOLL_TREE_BINOMIAL: return pos & (pos - 1);
-  case ARCOLL_TREE_KNOMIAL: return arcoll_red_knomial_parent(pos, k >= 2 ? k : ARCOLL_KNOMIAL_RADIX);
-  case ARCOLL_TREE_BINARY: return arcoll_binary_parent_pos(pos, P);
-  case ARCOLL_TREE_CHAIN: return pos - 1;
-  case ARCOLL_TREE_NONE: break;
-  }
-  return -1;
-}
-
 int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree) {
   int pos, rc, ch[2], parent;
   memset(tree, 0, sizeof(*tree));
@@ -190,6 +176,13 @@ static long knomial_unit(int q, int radix) {
   long u = 1;
   while ((q / u) % radix == 0) u *= radix;
   return u;
+}
+
+/* Parent position of position q > 0 in the k-nomial tree: its lowest non-zero
+ * digit cleared. */
+static int knomial_parent(int q, int radix) {
+  const long u = knomial_unit(q, radix);
+  return q - (int)(((q / u) % radix) * u);
 }
 
 /* Subtree size of position q > 0 in the k-nomial tree: its lowest non-zero
@@ -207,9 +200,8 @@ int arcoll_tree_knomial(const int *order, int P, int radix, int me, arcoll_tree_
   long limit = P; /* children at pos + j u for the digit units u < limit */
   int parent = -1;
   if (pos > 0) {
-    long u = knomial_unit(pos, radix);
-    limit = u;
-    parent = order[pos - (int)(((pos / u) % radix) * u)];
+    limit = knomial_unit(pos, radix);
+    parent = order[knomial_parent(pos, radix)];
   }
   int n = 0;
   for (long u = 1; u < limit && pos + u < P; u *= radix)
@@ -233,4 +225,17 @@ int arcoll_tree_knomial(const int *order, int P, int radix, int me, arcoll_tree_
   rc = fill(tree, P, order[0], me, pos, parent, ch, n);
   free(ch);
   return rc;
+}
+
+int arcoll_tree_parent_pos(arcoll_tree_shape_t shape, int pos, int P, int k) {
+  if (pos < 1 || pos >= P) return -1;
+  switch (shape) {
+  case ARCOLL_TREE_LINEAR: return 0;
+  case ARCOLL_TREE_BINOMIAL: return pos & (pos - 1);
+  case ARCOLL_TREE_KNOMIAL: return knomial_parent(pos, k >= 2 ? k : ARCOLL_KNOMIAL_RADIX);
+  case ARCOLL_TREE_BINARY: return arcoll_binary_parent_pos(pos, P);
+  case ARCOLL_TREE_CHAIN: return pos - 1;
+  case ARCOLL_TREE_NONE: break;
+  }
+  return -1;
 }

@@ -106,6 +106,11 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  enum { MAX_P = 64 };
+  if (P > MAX_P) {
+    if (me == 0) fprintf(stderr, "tree_shape_check: at most %d ranks (got %d)\n", MAX_P, P);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   sent = malloc((size_t)P);
   unsigned char *all = malloc((size_t)P * P);
   int *in = malloc(sizeof(int) * COUNT * P), *out = malloc(sizeof(int) * COUNT * P);
@@ -120,7 +125,7 @@ int main(int argc, char **argv) {
       {arcoll_gather_algorithms, &arcoll_gather_nalgorithms, UP},
       {arcoll_gatherv_algorithms, &arcoll_gatherv_nalgorithms, UP},
   };
-  int order[64], checked = 0;
+  int order[MAX_P], checked = 0;
   for (int shift = 0; shift < 2; ++shift) {
     /* the same shuffled order on every rank, root order[0] = shift % P */
     for (int i = 0; i < P; ++i) order[i] = (i + shift) % P;
