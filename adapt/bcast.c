@@ -82,9 +82,9 @@ static int handles(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_Com
  * segment boundaries agree whatever (count, datatype) each rank passed. */
 static int move_bytes(const arcoll_cached_t *ch, void *buf, MPI_Aint count, MPI_Datatype dt,
                       int tsize, MPI_Aint bytes, int root, arcoll_comm_state_t *st,
-                      const int *order) {
+                      const int *order, int k) {
   const arcoll_bcast_fn fn = (arcoll_bcast_fn)ch->algo->fn;
-  const arcoll_sched_t s = {order, ch->segment_bytes, ch->k, TAG};
+  const arcoll_sched_t s = {order, ch->segment_bytes, k > 0 ? k : ch->k, TAG};
   MPI_Aint tlb;
   int rc;
   if (buf != MPI_BOTTOM && arcoll_type_contiguous(dt, &tlb))
@@ -156,7 +156,7 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   st->last_adaptive = lc.order != NULL;
   debug_print(st, root, ncall, lc.order != NULL, ch->algo->name, lc.order);
   const double t0 = arcoll_online_t0(chosen);
-  rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, lc.order);
+  rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, lc.order, lc.k);
   rc = arcoll_late_done(st, chosen, ch, t0, rc);
   if (arcoll_g_cfg.debug && st->me == root && !strcmp(ch->algo->name, "compressed")) {
     arcoll_compress_decision_t d;

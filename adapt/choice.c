@@ -43,9 +43,10 @@ static MPI_Aint best_segment(const arcoll_algo_desc_t *a, arcoll_coll_t c, int P
 const arcoll_cached_t *arcoll_late_tolerant(arcoll_comm_state_t *st, arcoll_coll_t c,
                                             MPI_Aint bytes, const char *name) {
   const int cls = arcoll_size_class(bytes);
-  if (!st->late_alt[c] && !(st->late_alt[c] = calloc(2 * ARCOLL_NCLASS, sizeof *st->late_alt[c])))
+  if (!st->late_alt[c] && !(st->late_alt[c] = calloc(3 * ARCOLL_NCLASS, sizeof *st->late_alt[c])))
     return NULL;
-  arcoll_cached_t *e = &st->late_alt[c][(strcmp(name, "binomial") ? 0 : ARCOLL_NCLASS) + cls];
+  const int slot = !strcmp(name, "binomial") ? 1 : !strcmp(name, "chain") ? 2 : 0;
+  arcoll_cached_t *e = &st->late_alt[c][slot * ARCOLL_NCLASS + cls];
   if (!e->valid) {
     const MPI_Aint rep = arcoll_class_bytes(cls);
     e->algo = arcoll_algorithm_find(c, name);

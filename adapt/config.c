@@ -191,6 +191,11 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
                  "late ranks keep their tree parent", "; the default is off (adapt/README.md \"Lateness\")",
                  &cfg->late_detach, err, errlen))
     return -1;
+  if (env_on_off("ARCOLL_LATE_CHAIN",
+                 "a streaming bcast runs the chain with late leaves once its late set held",
+                 "the tolerant tree", "; the default is off (adapt/README.md \"Lateness\")",
+                 &cfg->late_chain, err, errlen))
+    return -1;
   if (env_on_off("ARCOLL_REDUCE_DETACH",
                  "a small reduce's late ranks are detached by their tree parent",
                  "the plain tree", "; the default is on (adapt/README.md \"Lateness\")",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "late_chain.h"
 #include "late_order.h"
 #include "late_trees.h"
 #include "online_noted.h"
@@ -64,7 +65,8 @@ int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, in
   if (binary) /* floor(log2 P) */
     while (levels > 1 && (1 << levels) > P) --levels;
   const double t_level = ch->predicted_s > 0 ? ch->predicted_s / (chain ? P - 1 : levels) : 0.0;
-  const int shape = chain ? ARCOLL_LATE_CHAIN : binary ? ARCOLL_LATE_BINARY : positional ? 0 : ARCOLL_LATE_OTHER;
+  /* the chain with late leaves: its leaves' parents are not pos - 1 */
+  const int shape = lc->k > 0 ? ARCOLL_LATE_OTHER : chain ? ARCOLL_LATE_CHAIN : binary ? ARCOLL_LATE_BINARY : positional ? 0 : ARCOLL_LATE_OTHER;
   return arcoll_late_exit(lc->lt, root, lc->entry, arcoll_site_key(ret_addr), lc->order, t_level,
                           shape | (lc->trial ? ARCOLL_LATE_TRIAL : 0), 1);
 }
@@ -91,6 +93,17 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
     return ch;
   }
   if (!t || !(lc->order || (ch->ex && (t->exchanges == 0 || t->late_seen)))) return ch;
+  /* a late set that held: the chain with late leaves (late_chain.h) */
+  if (arcoll_g_cfg.late_chain > 0 && c == ARCOLL_COLL_BCAST && lc->order && t->steady >= ARCOLL_LATE_CHAIN_STEADY &&
+      bytes >= ARCOLL_STREAM_MIN_BYTES) {
+    const int k = arcoll_late_chain_order(t->late_now, st->P, lc->root, t->chain_order);
+    const arcoll_cached_t *alt = k > 0 ? arcoll_late_tolerant(st, c, bytes, "chain") : NULL;
+    if (alt) {
+      lc->order = t->chain_order, lc->k = k, lc->trial = 0;
+      arcoll_note(c, alt->algo);
+      return alt;
+    }
+  }
   /* the tolerant tree: arcoll_tolerant_tree's, binomial when a trial chose
    * it, either one during a trial (late_trees.h) */
   const char *tree = arcoll_tolerant_tree(c, bytes);

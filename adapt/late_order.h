@@ -48,6 +48,8 @@ typedef struct arcoll_late_call {
   double entry;              /**< entry time, common clock, seconds */
   int trial;                 /**< the call runs a tolerant tree on trial (late_trees.h) */
   int root;                  /**< the call's root */
+  int k;                     /**< > 0: the schedule's k of this call (the chain's late leaves,
+                                  late_chain.h); 0: the choice's */
 } arcoll_late_call_t;
 
 /**

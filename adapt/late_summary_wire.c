@@ -7,7 +7,7 @@
 #include "late_trees.h"
 #include "lateness.h"
 
-/* Wire format: first_call, nsampled, ngroups, trees, seq_site[nsampled],
+/* Wire format: first_call, nsampled, ngroups, trees, unreported, seq_site[nsampled],
  * seq_root[nsampled], then per group site, root, n, t_level, noise, gap, root_gap, lead,
  * spread and its n entries (native byte order: the ranks of one job share it). */
 #define PUT(x) (memcpy(p, &(x), sizeof(x)), p += sizeof(x))
@@ -19,6 +19,7 @@ int arcoll_late_pack(const arcoll_late_summary_t *s, unsigned char *buf) {
   PUT(s->nsampled);
   PUT(s->ngroups);
   PUT(s->trees);
+  PUT(s->unreported);
   for (int j = 0; j < s->nsampled; ++j) PUT(s->seq_site[j]);
   for (int j = 0; j < s->nsampled; ++j) PUT(s->seq_root[j]);
   for (int g = 0; g < s->ngroups; ++g) {
@@ -41,12 +42,13 @@ int arcoll_late_pack(const arcoll_late_summary_t *s, unsigned char *buf) {
 int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_t *s) {
   const unsigned char *p = buf, *end = buf + bytes;
   memset(s, 0, sizeof *s);
-  if (bytes < 20) return -1;
+  if (bytes < 24) return -1;
   GET(s->first_call);
   GET(s->nsampled);
   GET(s->ngroups);
   GET(s->trees);
-  if (s->trees < ARCOLL_TREES_UNDECIDED || s->trees > ARCOLL_TREES_SECOND || s->nsampled < 0 ||
+  GET(s->unreported);
+  if (s->unreported < 0 || s->trees < ARCOLL_TREES_UNDECIDED || s->trees > ARCOLL_TREES_SECOND || s->nsampled < 0 ||
       s->nsampled > ARCOLL_LATE_SAMPLES || s->ngroups < 0 ||
       s->ngroups > ARCOLL_LATE_SAMPLES || p + 12 * (size_t)s->nsampled > end)
     return -1;

@@ -33,10 +33,13 @@ int arcoll_late_init(arcoll_late_tracker_t *t, MPI_Comm comm, int tag, double al
   t->sum_buf = malloc(ARCOLL_LATE_PACKED_MAX);
   t->sum_sends = malloc(sizeof(MPI_Request) * (size_t)t->P);
   t->late_any = malloc((size_t)t->P);
+  t->late_now = calloc((size_t)t->P, 1);
+  t->chain_order = malloc(sizeof(int) * (size_t)t->P);
   t->sum = malloc(sizeof *t->sum);
   t->rec = malloc(sizeof *t->rec * (size_t)t->P * ARCOLL_LATE_SAMPLES);
   t->prev_rec = malloc(sizeof *t->rec * (size_t)t->P * ARCOLL_LATE_SAMPLES);
   if (!t->prev_rec || !t->sum_buf || !t->sum_sends || !t->late_any || !t->sum || !t->rec ||
+      !t->late_now || !t->chain_order ||
       arcoll_history_init(&t->hist, t->P, alpha) != 0) {
     arcoll_late_free(t);
     return MPI_ERR_NO_MEM;
@@ -68,7 +71,7 @@ void arcoll_late_free(arcoll_late_tracker_t *t) {
   arcoll_late_ring_close(t);
   arcoll_history_free(&t->hist);
   free(t->sum_buf), free(t->sum_sends), free(t->late_any), free(t->sum), free(t->rec), free(t->prev_rec);
-  free(t->skip);
+  free(t->skip), free(t->late_now), free(t->chain_order);
   memset(t, 0, sizeof *t);
 }
 
@@ -176,6 +179,9 @@ static void hold_missing(arcoll_late_tracker_t *t) {
     present[r] = t->late_any[r] == 2 || r == t->me ||
                  t->rec[(size_t)r * (size_t)t->nsampled].flags != 0;
   for (int g = 0; g < t->sum->ngroups; ++g) arcoll_history_hold_missing(&t->hist, present, &t->sum->group[g]);
+  /* the ranks not late so far that did not report (late_chain.h: no chain on such a summary) */
+  arcoll_history_late_any(&t->hist, t->late_any);
+  for (int r = 0; r < t->P; ++r) t->sum->unreported += !present[r] && !t->late_any[r];
   free(present);
 }
 
@@ -284,6 +290,8 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
   /* a seed's tolerant tree holds only for the late set it was chosen with */
   if (t->exchanges == 1 && t->seed_tree && !changed && !t->trials.trees) t->trials.trees = t->seed_tree;
   arcoll_late_trees_fold(&t->trials, sum->trees, changed);
+  t->steady = nlate_now > 0 && !changed && (t->steady > 0 || sum->unreported <= t->P / 16) ? t->steady + 1 : 0;
+  memcpy(t->late_now, t->late_any, (size_t)t->P);
   /* a seed dropped by this run's first summary is no change of this run's
    * arrivals: the exchanges keep the schedule of a run without the seed
    * (SMPI two-level tree, P = 64, 32 KiB bcast, 0-200 us noise, seed 001's
@@ -319,8 +327,8 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
               nl, changed ? "changed" : "unchanged", t->coord, nd,
               t->detach ? "detached" : "detachable (ARCOLL_LATE_DETACH=off)");
     else
-      fprintf(stderr, " -> %d late, %s, next interval %d, coordinator was %d\n", nl,
-              changed ? "changed" : "unchanged", t->interval, t->coord);
+      fprintf(stderr, " -> %d late, %s, %d unreported, steady %d, next interval %d, coordinator was %d\n",
+              nl, changed ? "changed" : "unchanged", sum->unreported, t->steady, t->interval, t->coord);
   }
   return rc;
 }

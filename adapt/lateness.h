@@ -181,6 +181,9 @@ typedef struct arcoll_late_summary {
   int32_t nsampled;            /**< sampled calls (0..ARCOLL_LATE_SAMPLES) */
   int32_t ngroups;             /**< 0..ARCOLL_LATE_SAMPLES */
   int32_t trees;               /**< tolerant tree decided by a trial (late_trees.h), 0: none */
+  int32_t unreported;          /**< ranks not late before this summary whose records had not
+                                    reached the coordinator (a bcast's root that ran ahead of a
+                                    late rank inside its tree): the summary did not see them */
   uint64_t seq_site[ARCOLL_LATE_SAMPLES]; /**< (site, root) of sampled call j; root -1: unknown */
   int32_t seq_root[ARCOLL_LATE_SAMPLES];
   arcoll_late_group_t group[ARCOLL_LATE_SAMPLES];

@@ -44,7 +44,12 @@ int arcoll_bcast_binomial(void *buf, MPI_Aint count, MPI_Datatype datatype, int 
  * s->segment_bytes (<= 0: one segment).  Seed 000:
  * T = (k + P - 2) * 2 T_send(M/k), optimum k = sqrt((P-2) M / (B t_s)), i.e.
  * segment_bytes = M / k (the caller picks it from the model).
- * Honours: order, segment_bytes, tag.
+ * s->k > 0 (k >= P: P - 1): the last k positions are leaves of the chain, each
+ * served by the chain rank nearest below it in rank numbers after that rank
+ * forwarded (tree_extra.h arcoll_tree_chain_leaves: the late ranks of a
+ * streaming bcast, adapt/late_order.c); the online selection and a forced
+ * chain pass k = 0.  k < 0: MPI_ERR_ARG.
+ * Honours: order, segment_bytes, k, tag.
  */
 int arcoll_bcast_chain(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                        MPI_Comm comm, const arcoll_sched_t *s);

@@ -239,3 +239,43 @@ int arcoll_tree_parent_pos(arcoll_tree_shape_t shape, int pos, int P, int k) {
   }
   return -1;
 }
+
+/* Chain rank of leaf rank r: the first of r - 1, r - 2, ... (mod P) whose
+ * position is below P - k (the chain); posof: rank -> position. */
+static int leaf_parent(int r, int P, int k, const int *posof) {
+  for (int d = 1; d < P; ++d) {
+    const int q = ((r - d) % P + P) % P;
+    if (posof[q] < P - k) return q;
+  }
+  return -1;
+}
+
+int arcoll_tree_chain_leaves(const int *order, int P, int k, int me, arcoll_tree_t *tree) {
+  int pos, rc;
+  memset(tree, 0, sizeof(*tree));
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  if (k < 0) return MPI_ERR_ARG;
+  if (k >= P) k = P - 1; /* every rank but the root a leaf of it */
+  if (k == 0) return arcoll_tree_chain(order, P, me, tree);
+  int *posof = malloc(sizeof(int) * (size_t)P), *ch = malloc(sizeof(int) * (size_t)(k + 1));
+  if (!posof || !ch) {
+    free(posof);
+    free(ch);
+    return MPI_ERR_NO_MEM;
+  }
+  for (int p = 0; p < P; ++p) posof[order[p]] = p;
+  const int nchain = P - k;
+  int parent, n = 0;
+  if (pos >= nchain) {
+    parent = leaf_parent(me, P, k, posof);
+  } else {
+    parent = pos == 0 ? -1 : order[pos - 1];
+    if (pos + 1 < nchain) ch[n++] = order[pos + 1]; /* the chain first */
+    for (int p = nchain; p < P; ++p)                /* then its leaves, in position order */
+      if (leaf_parent(order[p], P, k, posof) == me) ch[n++] = order[p];
+  }
+  rc = fill(tree, P, order[0], me, pos, parent, ch, n);
+  free(posof);
+  free(ch);
+  return rc;
+}

@@ -97,6 +97,23 @@ int arcoll_tree_parent_pos(arcoll_tree_shape_t shape, int pos, int P, int k);
 int arcoll_binary_parent_pos(int pos, int P);
 
 /**
+ * Chain with late leaves: positions 0 .. P-k-1 form a chain (position i
+ * sends to i + 1, as arcoll_tree_chain), and each of the last k positions
+ * (0 <= k; k >= P: P - 1) is a leaf whose parent is the chain rank nearest below it in
+ * rank numbers: the first of r - 1, r - 2, ... (mod P) at a chain position
+ * (ranks numbered by node and switch: the leaf's data comes from its
+ * neighbour, not across the network from the chain's end).  A chain rank
+ * sends to its successor first, then to its leaves in position order.
+ * k = 0: arcoll_tree_chain's tree.  Used by the late-rank orders of a
+ * streaming bcast (adapt/late_order.c): the ranks not late in the chain,
+ * the late ones as the last k positions, so nobody waits behind a late rank
+ * and a late rank is served after its neighbour forwarded (seed
+ * 001_6a837e3d9ad6c429.txt technique 1 on the chain of seed
+ * 000_32450fa7292fe18a.txt).  O(P) per call.  MPI_ERR_ARG also when k < 0.
+ */
+int arcoll_tree_chain_leaves(const int *order, int P, int k, int me, arcoll_tree_t *tree);
+
+/**
  * Flat tree (linear broadcast, the basic algorithm of MPICH and Open MPI):
  * the root (position 0) is the parent of every other position, its children
  * in position order (order[1] first, so late ranks placed last are served

@@ -324,3 +324,26 @@ if(ARCOLL_HAVE_SMPI)
       ARGS -c ${_c} -m 8 -n 40 -s balanced)
   endforeach()
 endif()
+
+# ARCOLL_LATE_CHAIN=on (adapt/late_chain.h): once a second lateness summary left the same
+# late ranks (4, 12, ..., 60), the 32 KiB bcast runs the chain with the late ranks as leaves of
+# their rank neighbours (order: the others from the root in rank order, the late ones last;
+# collectives/tree_extra.h arcoll_tree_chain_leaves); every element checked.  SMPI, 64 ranks, eight ranks 1 ms late, 60
+# calls, the flat cluster and the two-level tree; without the variable no call runs it.
+if(ARCOLL_HAVE_SMPI)
+  foreach(_plat flat tree)
+    set(_tree)
+    if(_plat STREQUAL tree)
+      set(_tree TREE)
+    endif()
+    arcoll_loop_smpi_test(adapt.smpi.bcast_chain_leaves.${_plat}64 64 ${_loop} ${_tree}
+      ENV ARCOLL_LATE_CHAIN=on
+      EXPECT "lateness exchange 2 .* -> 8 late, unchanged, [0-4] unreported, steady 1,"
+        "bcast call [0-9]+ root 0 .world rank 0. chain adaptive order: 0 1 2 3 5 6 7 8 9 10 11 13 .* 59 61 62 63 4 12 20 28 36 44 52 60$"
+        "RESULT coll=bcast .* errors=0"
+      ARGS -c bcast -m 32768 -n 60 -s eight_late)
+  endforeach()
+  arcoll_loop_smpi_test(adapt.smpi.bcast_chain_leaves.off64 64 ${_loop}
+    EXPECT "!chain adaptive order" "RESULT coll=bcast .* errors=0"
+    ARGS -c bcast -m 32768 -n 60 -s eight_late)
+endif()

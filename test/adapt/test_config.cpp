@@ -75,9 +75,11 @@ TEST(Config, DefaultsAndErrors) {
   EXPECT_EQ(c.exchange_interval, 32);
   unsetenv("ARCOLL_BCAST_EXCHANGE_INTERVAL");
   EXPECT_EQ(c.late_detach, 0);  // off unless asked for
+  EXPECT_EQ(c.late_chain, 0);   // off unless asked for
   EXPECT_NE(c.reduce_detach, 0);  // on unless switched off
   expect_switch("ARCOLL_LATE_ORDER", &arcoll_config_t::late_order, "maybe");
   expect_switch("ARCOLL_LATE_DETACH", &arcoll_config_t::late_detach, "yes");
+  expect_switch("ARCOLL_LATE_CHAIN", &arcoll_config_t::late_chain, "chain");
   expect_switch("ARCOLL_REDUCE_DETACH", &arcoll_config_t::reduce_detach, "sometimes");
   unsetenv("ARCOLL_BCAST_ALGORITHM");
 }
