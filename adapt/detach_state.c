@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "reduce_detach.h"
+#include "tree_extra.h"
 
 struct arcoll_red_detach *arcoll_reduce_detach_state(arcoll_comm_state_t *st,
                                                      const arcoll_cached_t *ch, int root, int commut,
@@ -29,7 +30,7 @@ struct arcoll_red_detach *arcoll_reduce_detach_state(arcoll_comm_state_t *st,
   arcoll_red_detach_t *d = malloc(sizeof *d);
   if (!d) return NULL;
   const int mypos = (st->me - root + st->P) % st->P;
-  const int parent = mypos > 0 ? (root + arcoll_red_knomial_parent(mypos, k)) % st->P : -1;
+  const int parent = mypos > 0 ? (root + arcoll_knomial_parent_pos(mypos, k)) % st->P : -1;
   double late_s = ch->predicted_s > 0 ? ARCOLL_RED_DETACH_LATE_FACTOR * ch->predicted_s : 0.0;
   if (late_s < ARCOLL_RED_DETACH_MIN_LATE_S) late_s = ARCOLL_RED_DETACH_MIN_LATE_S;
   if (arcoll_red_detach_init(d, st->P, mypos, parent, late_s, ARCOLL_RED_DETACH_CALLS,

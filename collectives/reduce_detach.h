@@ -100,8 +100,8 @@ typedef struct arcoll_red_detach {
   size_t rbuf_cap, sbuf_cap;
 } arcoll_red_detach_t;
 
-/** Set up d for a k-nomial tree over P positions of `comm` (parents: reduce_util.h
- *  arcoll_red_knomial_parent),
+/** Set up d for a k-nomial tree over P positions of `comm` (parents: tree_extra.h
+ *  arcoll_knomial_parent_pos),
  *  this rank at position mypos whose tree parent is at rank parent_rank (-1
  *  at position 0): posts the receive of the parent's notice.  Returns
  *  MPI_SUCCESS, MPI_ERR_NO_MEM or the receive's error (d is then freed). */

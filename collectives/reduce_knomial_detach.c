@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "reduce_detach.h"
+#include "tree_extra.h"
 
 /* One received message: its data into `data` (count x dt), its trailer into
  * out[*nout..] (announced positions, forwarded up) and *waited (the marker). */
@@ -113,7 +114,7 @@ int arcoll_reduce_knomial_detach(const arcoll_red_tree_call_t *tc, void *recvbuf
    * them all, a parent stops waiting for its own children (a child announces only itself);
    * my own announcement is among them */
   for (int e = 0; e < nout; ++e) {
-    const int a = out[e], ap = a > 0 ? arcoll_red_knomial_parent(a, k) : -1;
+    const int a = out[e], ap = a > 0 ? arcoll_knomial_parent_pos(a, k) : -1;
     if (a > 0 && !d->view[a] && (mypos == 0 || ap == mypos || a == mypos)) {
       d->view[a] = 1, ++d->detached;
       if (mypos > 0 && ap == mypos) ++d->children_detached;

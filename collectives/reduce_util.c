@@ -1,5 +1,6 @@
 /* Helpers of the reduce/allreduce/scan algorithms; see reduce_util.h. */
 #include "reduce_util.h"
+#include "tree_extra.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -195,15 +196,10 @@ int arcoll_red_tree_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MP
   return MPI_SUCCESS;
 }
 
-int arcoll_red_knomial_parent(int p, int k) {
-  for (long u = 1;; u *= k)
-    if (p % (u * k)) return (int)(p - p % (u * k));
-}
-
 int arcoll_red_knomial_links(int mypos, int P, int k, const unsigned char *det, int *child,
                              int *parent) {
   int n = 0;
-  *parent = mypos > 0 ? (det && det[mypos] ? 0 : arcoll_red_knomial_parent(mypos, k)) : -1;
+  *parent = mypos > 0 ? (det && det[mypos] ? 0 : arcoll_knomial_parent_pos(mypos, k)) : -1;
   for (long u = 1; u < P && mypos % (u * k) == 0; u *= k)
     for (int j = 1; j < k; ++j) {
       const long c = mypos + j * u;

@@ -123,9 +123,6 @@ int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Dat
 int arcoll_red_knomial_links(int mypos, int P, int k, const unsigned char *det, int *child,
                              int *parent);
 
-/** Tree parent of position p > 0 in the k-nomial tree (k >= 2): p - p mod (u k) at the first
- *  level u = 1, k, k^2, ... where p mod (u k) != 0. */
-int arcoll_red_knomial_parent(int p, int k);
 
 /** What the rooted reduce algorithms over a tree or chain of positions
  *  (binomial, chain) read first, after arcoll_red_begin(). */

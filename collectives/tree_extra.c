@@ -178,9 +178,8 @@ static long knomial_unit(int q, int radix) {
   return u;
 }
 
-/* Parent position of position q > 0 in the k-nomial tree: its lowest non-zero
- * digit cleared. */
-static int knomial_parent(int q, int radix) {
+int arcoll_knomial_parent_pos(int q, int radix) {
+  if (q < 1 || radix < 2) return -1;
   const long u = knomial_unit(q, radix);
   return q - (int)(((q / u) % radix) * u);
 }
@@ -201,7 +200,7 @@ int arcoll_tree_knomial(const int *order, int P, int radix, int me, arcoll_tree_
   int parent = -1;
   if (pos > 0) {
     limit = knomial_unit(pos, radix);
-    parent = order[knomial_parent(pos, radix)];
+    parent = order[arcoll_knomial_parent_pos(pos, radix)];
   }
   int n = 0;
   for (long u = 1; u < limit && pos + u < P; u *= radix)
@@ -232,7 +231,7 @@ int arcoll_tree_parent_pos(arcoll_tree_shape_t shape, int pos, int P, int k) {
   switch (shape) {
   case ARCOLL_TREE_LINEAR: return 0;
   case ARCOLL_TREE_BINOMIAL: return pos & (pos - 1);
-  case ARCOLL_TREE_KNOMIAL: return knomial_parent(pos, k >= 2 ? k : ARCOLL_KNOMIAL_RADIX);
+  case ARCOLL_TREE_KNOMIAL: return arcoll_knomial_parent_pos(pos, k >= 2 ? k : ARCOLL_KNOMIAL_RADIX);
   case ARCOLL_TREE_BINARY: return arcoll_binary_parent_pos(pos, P);
   case ARCOLL_TREE_CHAIN: return pos - 1;
   case ARCOLL_TREE_NONE: break;

@@ -91,6 +91,12 @@ int arcoll_tree_binary(const int *order, int P, int me, arcoll_tree_t *tree);
  */
 int arcoll_tree_parent_pos(arcoll_tree_shape_t shape, int pos, int P, int k);
 
+/** Parent position of position pos >= 1 in the k-nomial tree of radix >= 2
+ *  (arcoll_tree_knomial's; the k-nomial reduce's, collectives/reduce_util.h
+ *  arcoll_red_knomial_links): pos with its lowest non-zero base-radix digit
+ *  cleared.  O(log pos), no allocation; pos < 1 or radix < 2: -1. */
+int arcoll_knomial_parent_pos(int pos, int radix);
+
 /** Parent position of position pos in arcoll_tree_binary's tree over P
  *  positions (0 for the root's children); -1 when pos <= 0 or pos >= P.
  *  O(log P), no allocation (the lateness measure, adapt/lateness.c). */

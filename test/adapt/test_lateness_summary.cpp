@@ -71,11 +71,14 @@ TEST(Summary, PackUnpackRoundTripAndRejectsGarbage) {
   auto rec = interleave({late_call(P, 0, 4, 0.2, 1e-5), late_call(P, 2, 3, 0.1, 1e-5, 3)});
   arcoll_late_summary_t s, u;
   ASSERT_EQ(arcoll_late_summarise(P, 7, 2, rec.data(), 0.0, &s), 0);
+  EXPECT_EQ(s.unreported, 0);  // counted by the tracker's coordinator, not here
+  s.unreported = 5;
   std::vector<unsigned char> buf(ARCOLL_LATE_PACKED_MAX);
   const int n = arcoll_late_pack(&s, buf.data());
   EXPECT_LT(n, 200);  // compact: only the listed ranks travel
   ASSERT_EQ(arcoll_late_unpack(buf.data(), n, &u), 0);
   EXPECT_EQ(u.first_call, 7u);
+  EXPECT_EQ(u.unreported, 5);
   ASSERT_EQ(u.ngroups, s.ngroups);
   for (int g = 0; g < s.ngroups; ++g) {
     EXPECT_EQ(u.group[g].site, s.group[g].site);
@@ -92,6 +95,8 @@ TEST(Summary, PackUnpackRoundTripAndRejectsGarbage) {
   EXPECT_EQ(arcoll_late_unpack(buf.data(), 8, &u), -1);
   buf[8] = 99;  // nsampled out of range
   EXPECT_EQ(arcoll_late_unpack(buf.data(), n, &u), -1);
+  s.unreported = -1;  // a count below 0
+  EXPECT_EQ(arcoll_late_unpack(buf.data(), arcoll_late_pack(&s, buf.data()), &u), -1);
 }
 
 TEST(Interval, DoublesWhileStableAndResetsOnChange) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "reduce_detach.h"
+#include "tree_extra.h"
 
 namespace {
 
@@ -68,11 +69,13 @@ TEST(ReduceDetach, AParentDetachesAtMostTwoChildren) {
 
 TEST(ReduceDetach, ParentsOfTheKnomialTree) {
   // radix 2 (binomial): clear the lowest set bit; radix 8 over 64 positions: 12 -> 8, 8 -> 0, 63 -> 56
-  EXPECT_EQ(arcoll_red_knomial_parent(1, 2), 0);
-  EXPECT_EQ(arcoll_red_knomial_parent(6, 2), 4);
-  EXPECT_EQ(arcoll_red_knomial_parent(12, 2), 8);
-  EXPECT_EQ(arcoll_red_knomial_parent(12, 8), 8);
-  EXPECT_EQ(arcoll_red_knomial_parent(8, 8), 0);
-  EXPECT_EQ(arcoll_red_knomial_parent(63, 8), 56);
-  EXPECT_EQ(arcoll_red_knomial_parent(5, 3), 3);  // 5 = 12 in base 3 -> 10 = 3
+  EXPECT_EQ(arcoll_knomial_parent_pos(1, 2), 0);
+  EXPECT_EQ(arcoll_knomial_parent_pos(6, 2), 4);
+  EXPECT_EQ(arcoll_knomial_parent_pos(12, 2), 8);
+  EXPECT_EQ(arcoll_knomial_parent_pos(12, 8), 8);
+  EXPECT_EQ(arcoll_knomial_parent_pos(8, 8), 0);
+  EXPECT_EQ(arcoll_knomial_parent_pos(63, 8), 56);
+  EXPECT_EQ(arcoll_knomial_parent_pos(5, 3), 3);  // 5 = 12 in base 3 -> 10 = 3
+  EXPECT_EQ(arcoll_knomial_parent_pos(0, 2), -1);  // the root has none
+  EXPECT_EQ(arcoll_knomial_parent_pos(5, 1), -1);  // no radix below 2
 }

@@ -21,6 +21,7 @@
 
 #include "reduce.h"
 #include "reduce_detach.h"
+#include "tree_extra.h"
 
 #if defined(SMPI_SAMPLE_FLOPS) /* SimGrid's smpi.h: simulated time */
 #include <simgrid/host.h>
@@ -55,7 +56,7 @@ static void run_case(MPI_Comm comm, int strided, int root, int k, int inplace, M
   const MPI_Op op = strided ? usum : MPI_SUM;
   const int mypos = (me - root + P) % P, latepos = P - 1;
   const int late_rank = (root + latepos) % P;
-  const int parent = mypos > 0 ? (root + arcoll_red_knomial_parent(mypos, k)) % P : -1;
+  const int parent = mypos > 0 ? (root + arcoll_knomial_parent_pos(mypos, k)) % P : -1;
   arcoll_red_detach_t d;
   if (arcoll_red_detach_init(&d, P, mypos, parent, 1e-3, 2, 91, comm) != MPI_SUCCESS) {
     ++failures;
@@ -127,7 +128,7 @@ int main(int argc, char **argv) {
       for (int root = 0; root < P; root += P - 1)
         for (int k = 2; k <= 3; ++k)
           for (int inplace = 0; inplace < 2; ++inplace)
-            if (arcoll_red_knomial_parent(P - 1, k) != 0)
+            if (arcoll_knomial_parent_pos(P - 1, k) != 0)
               run_case(comm, strided, root, k, inplace, vec6, usum);
   long f = failures;
   MPI_Allreduce(MPI_IN_PLACE, &f, 1, MPI_LONG, MPI_SUM, comm);
