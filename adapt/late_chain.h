@@ -53,7 +53,8 @@ int arcoll_late_chain_max_leaves(int P);
  * Returns k, the late ranks at the end (the schedule's k of
  * collectives/bcast.h arcoll_bcast_chain), or 0 when no rank but the root is
  * late, more than arcoll_late_chain_max_leaves(P) are, or P >
- * ARCOLL_LATE_CHAIN_MAX_RANKS (no chain: the caller keeps its tree), -1 for bad arguments (P < 2, root out of range, NULL).
+ * ARCOLL_LATE_CHAIN_MAX_RANKS (no chain: the caller keeps its tree), -1 for
+ * bad arguments (P < 2, root out of range, NULL).
  */
 int arcoll_late_chain_order(const unsigned char *late, int P, int root, int *order);
 

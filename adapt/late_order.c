@@ -66,7 +66,10 @@ int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, in
     while (levels > 1 && (1 << levels) > P) --levels;
   const double t_level = ch->predicted_s > 0 ? ch->predicted_s / (chain ? P - 1 : levels) : 0.0;
   /* the chain with late leaves: its leaves' parents are not pos - 1 */
-  const int shape = lc->k > 0 ? ARCOLL_LATE_OTHER : chain ? ARCOLL_LATE_CHAIN : binary ? ARCOLL_LATE_BINARY : positional ? 0 : ARCOLL_LATE_OTHER;
+  const int shape = lc->k > 0 ? ARCOLL_LATE_OTHER
+                    : chain    ? ARCOLL_LATE_CHAIN
+                    : binary   ? ARCOLL_LATE_BINARY
+                    : positional ? 0 : ARCOLL_LATE_OTHER;
   return arcoll_late_exit(lc->lt, root, lc->entry, arcoll_site_key(ret_addr), lc->order, t_level,
                           shape | (lc->trial ? ARCOLL_LATE_TRIAL : 0), 1);
 }
@@ -94,8 +97,8 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
   }
   if (!t || !(lc->order || (ch->ex && (t->exchanges == 0 || t->late_seen)))) return ch;
   /* a late set that held: the chain with late leaves (late_chain.h) */
-  if (arcoll_g_cfg.late_chain > 0 && c == ARCOLL_COLL_BCAST && lc->order && t->steady >= ARCOLL_LATE_CHAIN_STEADY &&
-      bytes >= ARCOLL_STREAM_MIN_BYTES) {
+  if (arcoll_g_cfg.late_chain > 0 && c == ARCOLL_COLL_BCAST && lc->order &&
+      t->steady >= ARCOLL_LATE_CHAIN_STEADY && bytes >= ARCOLL_STREAM_MIN_BYTES) {
     const int k = arcoll_late_chain_order(t->late_now, st->P, lc->root, t->chain_order);
     const arcoll_cached_t *alt = k > 0 ? arcoll_late_tolerant(st, c, bytes, "chain") : NULL;
     if (alt) {

@@ -290,7 +290,9 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
   /* a seed's tolerant tree holds only for the late set it was chosen with */
   if (t->exchanges == 1 && t->seed_tree && !changed && !t->trials.trees) t->trials.trees = t->seed_tree;
   arcoll_late_trees_fold(&t->trials, sum->trees, changed);
-  t->steady = nlate_now > 0 && !changed && (t->steady > 0 || sum->unreported <= t->P / 16) ? t->steady + 1 : 0;
+  /* the chain with late leaves' condition (late_chain.h) */
+  const int seen = t->steady > 0 || sum->unreported <= t->P / 16;
+  t->steady = nlate_now > 0 && !changed && seen ? t->steady + 1 : 0;
   memcpy(t->late_now, t->late_any, (size_t)t->P);
   /* a seed dropped by this run's first summary is no change of this run's
    * arrivals: the exchanges keep the schedule of a run without the seed

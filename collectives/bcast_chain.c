@@ -10,5 +10,6 @@
 
 int arcoll_bcast_chain(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                        MPI_Comm comm, const arcoll_sched_t *s) {
-  return arcoll_bcast_along_k(arcoll_tree_chain_leaves, s ? s->k : 0, buf, count, datatype, root, comm, s);
+  return arcoll_bcast_along_k(arcoll_tree_chain_leaves, s ? s->k : 0, buf, count, datatype, root,
+                              comm, s);
 }
