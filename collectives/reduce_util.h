@@ -123,7 +123,6 @@ int arcoll_red_begin(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Dat
 int arcoll_red_knomial_links(int mypos, int P, int k, const unsigned char *det, int *child,
                              int *parent);
 
-
 /** What the rooted reduce algorithms over a tree or chain of positions
  *  (binomial, chain) read first, after arcoll_red_begin(). */
 typedef struct arcoll_red_tree_call {

@@ -252,10 +252,11 @@ static int leaf_parent(int r, int P, int k, const int *posof) {
 int arcoll_tree_chain_leaves(const int *order, int P, int k, int me, arcoll_tree_t *tree) {
   int pos, rc;
   memset(tree, 0, sizeof(*tree));
-  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
   if (k < 0) return MPI_ERR_ARG;
+  if (k == 0) return arcoll_tree_chain(order, P, me, tree); /* it locates me once */
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
   if (k >= P) k = P - 1; /* every rank but the root a leaf of it */
-  if (k == 0) return arcoll_tree_chain(order, P, me, tree);
+  if (k == 0) return arcoll_tree_chain(order, P, me, tree);  /* P = 1 */
   int *posof = malloc(sizeof(int) * (size_t)P), *ch = malloc(sizeof(int) * (size_t)(k + 1));
   if (!posof || !ch) {
     free(posof);

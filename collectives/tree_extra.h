@@ -105,9 +105,9 @@ int arcoll_binary_parent_pos(int pos, int P);
 /**
  * Chain with late leaves: positions 0 .. P-k-1 form a chain (position i
  * sends to i + 1, as arcoll_tree_chain), and each of the last k positions
- * (0 <= k; k >= P: P - 1) is a leaf whose parent is the chain rank nearest below it in
- * rank numbers: the first of r - 1, r - 2, ... (mod P) at a chain position
- * (ranks numbered by node and switch: the leaf's data comes from its
+ * (0 <= k; k >= P: P - 1) is a leaf whose parent is the chain rank nearest
+ * below it in rank numbers: the first of r - 1, r - 2, ... (mod P) at a chain
+ * position (ranks numbered by node and switch: the leaf's data comes from its
  * neighbour, not across the network from the chain's end).  A chain rank
  * sends to its successor first, then to its leaves in position order.
  * k = 0: arcoll_tree_chain's tree.  Used by the late-rank orders of a
