@@ -53,13 +53,15 @@ ARCOLL_EXPORT const char *arcoll_bcast_last_codec(double *ratio, int *decided_he
 /* ---- the broadcast ------------------------------------------------------- */
 
 static void debug_print(const arcoll_comm_state_t *st, int root, uint64_t call, int adaptive,
-                        const char *algo, const int *order) {
+                        const char *algo, int run, const int *order) {
   if (!arcoll_g_cfg.debug || st->me != root) return;
   int wrank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   char line[4096];
-  int n = snprintf(line, sizeof line, "arcoll: bcast call %llu root %d (world rank %d) %s %s order:",
-                   (unsigned long long)call, root, wrank, algo,
+  char runs[32] = "";
+  if (run > 1) snprintf(runs, sizeof runs, " (runs of %d)", run); /* late_chain.h */
+  int n = snprintf(line, sizeof line, "arcoll: bcast call %llu root %d (world rank %d) %s%s %s order:",
+                   (unsigned long long)call, root, wrank, algo, runs,
                    adaptive ? "adaptive" : "binomial");
   for (int i = 0; i < st->P && n < (int)sizeof line - 16; ++i)
     n += snprintf(line + n, sizeof line - (size_t)n, " %d", order ? order[i] : (root + i) % st->P);
@@ -82,9 +84,10 @@ static int handles(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_Com
  * segment boundaries agree whatever (count, datatype) each rank passed. */
 static int move_bytes(const arcoll_cached_t *ch, void *buf, MPI_Aint count, MPI_Datatype dt,
                       int tsize, MPI_Aint bytes, int root, arcoll_comm_state_t *st,
-                      const int *order, int k) {
+                      const int *order, int k, int run) {
   const arcoll_bcast_fn fn = (arcoll_bcast_fn)ch->algo->fn;
-  const arcoll_sched_t s = {order, ch->segment_bytes, k > 0 ? k : ch->k, TAG};
+  arcoll_sched_t s = {order, ch->segment_bytes, k > 0 ? k : ch->k, TAG};
+  s.run = run;
   MPI_Aint tlb;
   int rc;
   if (buf != MPI_BOTTOM && arcoll_type_contiguous(dt, &tlb))
@@ -154,9 +157,9 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   ch = arcoll_late_algorithm(st, ARCOLL_COLL_BCAST, bytes, ch, &lc);
   st->last_order = lc.order;
   st->last_adaptive = lc.order != NULL;
-  debug_print(st, root, ncall, lc.order != NULL, ch->algo->name, lc.order);
+  debug_print(st, root, ncall, lc.order != NULL, ch->algo->name, lc.run, lc.order);
   const double t0 = arcoll_online_t0(chosen);
-  rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, lc.order, lc.k);
+  rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, lc.order, lc.k, lc.run);
   rc = arcoll_late_done(st, chosen, ch, t0, rc);
   if (arcoll_g_cfg.debug && st->me == root && !strcmp(ch->algo->name, "compressed")) {
     arcoll_compress_decision_t d;

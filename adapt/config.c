@@ -141,6 +141,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
   cfg->exchange_interval = ARCOLL_LATE_MIN_INTERVAL;
   cfg->late_order = -1;
   cfg->reduce_detach = -1;
+  cfg->late_chain = ARCOLL_LATE_CHAIN_RUNS;
   cfg->ewma_alpha = 0.5;
   cfg->debug = 0;
   cfg->nonblocking = 1;
@@ -191,11 +192,17 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
                  "late ranks keep their tree parent", "; the default is off (adapt/README.md \"Lateness\")",
                  &cfg->late_detach, err, errlen))
     return -1;
-  if (env_on_off("ARCOLL_LATE_CHAIN",
-                 "a streaming bcast runs the chain with late leaves once its late set held",
-                 "the tolerant tree", "; the default is off (adapt/README.md \"Lateness\")",
-                 &cfg->late_chain, err, errlen))
+  const char *lc = getenv("ARCOLL_LATE_CHAIN");
+  if (lc && !strcmp(lc, "runs")) {
+    cfg->late_chain = ARCOLL_LATE_CHAIN_RUNS;
+  } else if (env_on_off("ARCOLL_LATE_CHAIN",
+                        "a streaming bcast runs the chain with late leaves once its late set held",
+                        "the tolerant tree",
+                        " or runs (default: the chain of runs where the tolerant tree trial chose "
+                        "binomial; adapt/README.md \"Lateness\")",
+                        &cfg->late_chain, err, errlen)) {
     return -1;
+  }
   if (env_on_off("ARCOLL_REDUCE_DETACH",
                  "a small reduce's late ranks are detached by their tree parent",
                  "the plain tree", "; the default is on (adapt/README.md \"Lateness\")",

@@ -17,8 +17,9 @@
  * |                                   |                                          | >= 8 KiB|
  * | ARCOLL_LATE_DETACH                | on / off: a reduce's latest ranks send   | off     |
  * |                                   | to the root directly (order.h)           |         |
- * | ARCOLL_LATE_CHAIN                 | on / off: a streaming bcast's chain with | off     |
- * |                                   | late leaves (late_chain.h)               |         |
+ * | ARCOLL_LATE_CHAIN                 | on / runs / off: a streaming bcast's     | runs    |
+ * |                                   | chain (of runs) with late leaves         |         |
+ * |                                   | (late_chain.h)                           |         |
  * | ARCOLL_REDUCE_DETACH              | on / off: a small reduce's late ranks    | on      |
  * |                                   | are detached by their tree parent        |         |
  * |                                   | (detach_state.h)                         |         |
@@ -52,6 +53,11 @@
 #include "select.h"
 #include "tuning.h"
 
+/** arcoll_config_t::late_chain: ARCOLL_LATE_CHAIN=on (one chain once the late set held) */
+#define ARCOLL_LATE_CHAIN_ON 1
+/** arcoll_config_t::late_chain: ARCOLL_LATE_CHAIN=runs, the default (late_chain.h) */
+#define ARCOLL_LATE_CHAIN_RUNS 2
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -71,7 +77,8 @@ typedef struct arcoll_config {
   int segment_set;         /**< 1 if ARCOLL_BCAST_SEGMENT was given */
   int exchange_interval;   /**< fewest calls between lateness exchanges (late_tracker.h) */
   int late_order;          /**< ARCOLL_LATE_ORDER: 1 on, 0 off, -1 unset (arcoll_late_applies) */
-  int late_chain;          /**< ARCOLL_LATE_CHAIN: 1 on, 0 off (default; late_chain.h) */
+  int late_chain;          /**< ARCOLL_LATE_CHAIN: ARCOLL_LATE_CHAIN_ON, 0 off, ARCOLL_LATE_CHAIN_RUNS (default;
+                                late_chain.h) */
   int late_detach;         /**< ARCOLL_LATE_DETACH: 1 on, 0 off (default; order.h arcoll_history_detached) */
   int reduce_detach;       /**< ARCOLL_REDUCE_DETACH: 0 off, else on (default; detach_state.h) */
   double ewma_alpha;

@@ -5,6 +5,13 @@
 
 int arcoll_late_chain_max_leaves(int P) { return P / 8 > 1 ? P / 8 : 1; }
 
+int arcoll_late_chain_run(int n) {
+  if (n < 1) return -1;
+  int L = 1;
+  while (L * L < n) ++L;
+  return L;
+}
+
 int arcoll_late_chain_order(const unsigned char *late, int P, int root, int *order) {
   if (!late || !order || P < 2 || root < 0 || root >= P) return -1;
   if (P > ARCOLL_LATE_CHAIN_MAX_RANKS) return 0;

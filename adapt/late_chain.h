@@ -1,7 +1,8 @@
 /**
  * @file late_chain.h
- * @brief The chain with late leaves of a streaming bcast: its order (pure C,
- *        no MPI calls; unit-tested without MPI).
+ * @brief The chain with late leaves of a streaming bcast, and its chain of
+ *        runs: order and run length (pure C, no MPI calls; unit-tested
+ *        without MPI).
  *
  * Behind a late rank, back-to-back 32 KiB bcasts stream through the
  * binary tree with the late ranks on leaves at 0.00335 s per call summed
@@ -14,7 +15,7 @@
  * as leaves off their rank neighbours (collectives/tree_extra.h
  * arcoll_tree_chain_leaves: at the chain's end, a late rank received its
  * data across the uplinks of a two-level tree, 0.26 ms per 32 KiB call at
- * 1 Gb/s).  Off by default: the summaries of a streaming bcast are mostly
+ * 1 Gb/s).  Opt-in: the summaries of a streaming bcast are mostly
  * blind (its root runs ahead; the records of the ranks behind it have not
  * arrived when it summarises, and the late set held from before looks
  * unchanged), so a late rank that moves into the chain holds every rank
@@ -23,6 +24,20 @@
  * the late ranks stay put it saves 23 % (flat) and 46 % (two-level tree) at
  * P = 64 (bench/results/adapt-2026-12-04b/); not above
  * ARCOLL_LATE_CHAIN_MAX_RANKS.
+ *
+ * The chain of runs (ARCOLL_LATE_CHAIN=runs, the default): the same order
+ * cut into runs of arcoll_late_chain_run(P - k) ranks, the runs' heads a
+ * chain of their own (collectives/tree_extra.h arcoll_tree_chain_runs), run
+ * where the tolerant tree trial chose binomial over the binary tree
+ * (late_trees.h: a network where the binary tree's traffic across the
+ * uplinks costs) and the late set held, in place of binomial.  A late rank
+ * that moves into it holds the rest of its run (a head: the runs after it),
+ * not the rest of the chain.  SMPI two-level tree (160:1 uplinks), P = 64,
+ * 32 KiB, 200 calls, summed inside: one late 5.92 -> 4.71 s (mpich selector
+ * 9.05), eight late 5.34 -> 4.76; a late rank moving every 10 calls: the same
+ * (5.90: its late set never held; without that condition 7.07); on the flat
+ * cluster the trials keep the binary tree and nothing changes
+ * (bench/results/adapt-2026-12-04c/).
  */
 #ifndef ARCOLL_ADAPT_LATE_CHAIN_H
 #define ARCOLL_ADAPT_LATE_CHAIN_H
@@ -31,7 +46,7 @@
 extern "C" {
 #endif
 
-/** Largest communicator the chain runs on: at P = 256 (flat cluster, 32 KiB) it saved 3 % with one
+/** Largest communicator the chain (and the chain of runs: not measured above 64) runs on: at P = 256 (flat cluster, 32 KiB) it saved 3 % with one
  *  or eight ranks late and lost 6 % with seed 001's (3.38 -> 3.57 s summed inside): a chain of 255
  *  hops fills slowly; measured winning at 64. */
 #define ARCOLL_LATE_CHAIN_MAX_RANKS 64
@@ -44,6 +59,14 @@ extern "C" {
  * rank serving many leaves, or noise taken for lateness; the tolerant tree).
  */
 int arcoll_late_chain_max_leaves(int P);
+
+/**
+ * Ranks per run of the chain of runs over n chain ranks: ceil(sqrt(n)), which
+ * makes its depth n / run + run - 1 hops the least (n = 63: runs of 8, 14
+ * hops); -1 for n < 1.  The run length hardly mattered where measured (two-level
+ * tree, P = 64, one late: runs of 4 / 8 / 16, 4.71 / 4.71 / 4.62 s).
+ */
+int arcoll_late_chain_run(int n);
 
 /**
  * Order of the chain with late leaves for a call from `root` (0 <= root < P):

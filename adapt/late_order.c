@@ -74,6 +74,24 @@ int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, in
                           shape | (lc->trial ? ARCOLL_LATE_TRIAL : 0), 1);
 }
 
+/* The chain with late leaves of this call (runs = 1: its chain of runs), late_chain.h: a bcast
+ * from ARCOLL_STREAM_MIN_BYTES with a late order whose late set held; NULL when it does not
+ * apply (too many late ranks or ranks, no chain algorithm). */
+static const arcoll_cached_t *late_chain(arcoll_comm_state_t *st, arcoll_coll_t c, MPI_Aint bytes,
+                                         const arcoll_late_tracker_t *t, arcoll_late_call_t *lc,
+                                         int runs) {
+  if (c != ARCOLL_COLL_BCAST || !lc->order || t->steady < ARCOLL_LATE_CHAIN_STEADY ||
+      bytes < ARCOLL_STREAM_MIN_BYTES)
+    return NULL;
+  const int k = arcoll_late_chain_order(t->late_now, st->P, lc->root, t->chain_order);
+  const arcoll_cached_t *alt = k > 0 ? arcoll_late_tolerant(st, c, bytes, "chain") : NULL;
+  if (!alt) return NULL;
+  lc->order = t->chain_order, lc->k = k, lc->trial = 0;
+  lc->run = runs ? arcoll_late_chain_run(st->P - k) : 0;
+  arcoll_note(c, alt->algo);
+  return alt;
+}
+
 const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_coll_t c,
                                              MPI_Aint bytes, const arcoll_cached_t *ch,
                                              arcoll_late_call_t *lc) {
@@ -97,15 +115,9 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
   }
   if (!t || !(lc->order || (ch->ex && (t->exchanges == 0 || t->late_seen)))) return ch;
   /* a late set that held: the chain with late leaves (late_chain.h) */
-  if (arcoll_g_cfg.late_chain > 0 && c == ARCOLL_COLL_BCAST && lc->order &&
-      t->steady >= ARCOLL_LATE_CHAIN_STEADY && bytes >= ARCOLL_STREAM_MIN_BYTES) {
-    const int k = arcoll_late_chain_order(t->late_now, st->P, lc->root, t->chain_order);
-    const arcoll_cached_t *alt = k > 0 ? arcoll_late_tolerant(st, c, bytes, "chain") : NULL;
-    if (alt) {
-      lc->order = t->chain_order, lc->k = k, lc->trial = 0;
-      arcoll_note(c, alt->algo);
-      return alt;
-    }
+  if (arcoll_g_cfg.late_chain == ARCOLL_LATE_CHAIN_ON) {
+    const arcoll_cached_t *alt = late_chain(st, c, bytes, t, lc, 0);
+    if (alt) return alt;
   }
   /* the tolerant tree: arcoll_tolerant_tree's, binomial when a trial chose
    * it, either one during a trial (late_trees.h) */
@@ -114,7 +126,13 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
     int which = t->trials.trees;
     if (which == ARCOLL_TREES_UNDECIDED)
       lc->trial = which = arcoll_late_trial_tree(t->ncalls, t->next_x, t->pending, t->exchanges);
-    if (which == ARCOLL_TREES_SECOND) tree = "binomial";
+    if (which == ARCOLL_TREES_SECOND) {
+      tree = "binomial";
+      /* binomial won the trial: once the late set held, the chain of runs in its place */
+      const arcoll_cached_t *alt = arcoll_g_cfg.late_chain == ARCOLL_LATE_CHAIN_RUNS && !lc->trial
+                                       ? late_chain(st, c, bytes, t, lc, 1) : NULL;
+      if (alt) return alt;
+    }
   }
   if (!strcmp(ch->algo->name, tree)) return ch;
   const arcoll_cached_t *alt = arcoll_late_tolerant(st, c, bytes, tree);

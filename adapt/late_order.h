@@ -50,6 +50,8 @@ typedef struct arcoll_late_call {
   int root;                  /**< the call's root */
   int k;                     /**< > 0: the schedule's k of this call (the chain's late leaves,
                                   late_chain.h); 0: the choice's */
+  int run;                   /**< > 1: the schedule's run of this call (the chain's runs,
+                                  late_chain.h); 0: one chain */
 } arcoll_late_call_t;
 
 /**

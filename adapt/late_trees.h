@@ -22,7 +22,9 @@
  * (late_tracker.c).  No extra message.  A trial during which the late set
  * changed (a late rank that moves) counts only when the one before it
  * chose the same tree; after ARCOLL_TREES_MAX_TRIALS that did not, the
- * first tree stays.
+ * first tree stays.  Where binomial was chosen, a bcast whose late set then
+ * holds runs the chain of runs in its place (late_chain.h,
+ * ARCOLL_LATE_CHAIN=runs).
  */
 #ifndef ARCOLL_ADAPT_LATE_TREES_H
 #define ARCOLL_ADAPT_LATE_TREES_H

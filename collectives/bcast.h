@@ -48,8 +48,12 @@ int arcoll_bcast_binomial(void *buf, MPI_Aint count, MPI_Datatype datatype, int 
  * served by the chain rank nearest below it in rank numbers after that rank
  * forwarded (tree_extra.h arcoll_tree_chain_leaves: the late ranks of a
  * streaming bcast, adapt/late_order.c); the online selection and a forced
- * chain pass k = 0.  k < 0: MPI_ERR_ARG.
- * Honours: order, segment_bytes, k, tag.
+ * chain pass k = 0.  k < 0: MPI_ERR_ARG.  s->run > 1: the chain positions
+ * are cut into runs of s->run, each run's first rank fed by the previous
+ * run's first rank (tree_extra.h arcoll_tree_chain_runs: depth n / run +
+ * run - 1 hops; the default late-rank order of a streaming bcast on a
+ * network where binomial beat the binary tree, adapt/late_chain.h).
+ * Honours: order, segment_bytes, k, run, tag.
  */
 int arcoll_bcast_chain(void *buf, MPI_Aint count, MPI_Datatype datatype, int root,
                        MPI_Comm comm, const arcoll_sched_t *s);

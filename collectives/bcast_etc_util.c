@@ -84,13 +84,15 @@ int arcoll_span_dup(const void *buf, MPI_Aint count, MPI_Datatype dt, void **raw
 #include "bcast_tree.h"
 #include "tree.h"
 
-static int along(arcoll_tree_builder build, arcoll_tree_builder_k build_k, int k, void *buf,
-                 MPI_Aint count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                 const arcoll_sched_t *s) {
+static int along(arcoll_tree_builder build, arcoll_tree_builder_k build_k,
+                 arcoll_tree_builder_k2 build_k2, int k, int k2, void *buf, MPI_Aint count,
+                 MPI_Datatype datatype, int root, MPI_Comm comm, const arcoll_sched_t *s) {
   int *order, pos, P, rc;
   if ((rc = arcoll_order_resolve(s, root, comm, &order, &pos, &P)) != MPI_SUCCESS) return rc;
   arcoll_tree_t tree;
-  rc = build_k ? build_k(order, P, k, order[pos], &tree) : build(order, P, order[pos], &tree);
+  rc = build_k2 ? build_k2(order, P, k, k2, order[pos], &tree)
+       : build_k ? build_k(order, P, k, order[pos], &tree)
+                 : build(order, P, order[pos], &tree);
   free(order);
   if (rc != MPI_SUCCESS) return rc;
   rc = arcoll_bcast_tree(buf, count, datatype, &tree, s ? s->segment_bytes : 0,
@@ -102,13 +104,19 @@ static int along(arcoll_tree_builder build, arcoll_tree_builder_k build_k, int k
 int arcoll_bcast_along(arcoll_tree_builder build, void *buf, MPI_Aint count,
                        MPI_Datatype datatype, int root, MPI_Comm comm,
                        const arcoll_sched_t *s) {
-  return along(build, NULL, 0, buf, count, datatype, root, comm, s);
+  return along(build, NULL, NULL, 0, 0, buf, count, datatype, root, comm, s);
 }
 
 int arcoll_bcast_along_k(arcoll_tree_builder_k build, int k, void *buf, MPI_Aint count,
                          MPI_Datatype datatype, int root, MPI_Comm comm,
                          const arcoll_sched_t *s) {
-  return along(NULL, build, k, buf, count, datatype, root, comm, s);
+  return along(NULL, build, NULL, k, 0, buf, count, datatype, root, comm, s);
+}
+
+int arcoll_bcast_along_k2(arcoll_tree_builder_k2 build, int k, int k2, void *buf, MPI_Aint count,
+                          MPI_Datatype datatype, int root, MPI_Comm comm,
+                          const arcoll_sched_t *s) {
+  return along(NULL, NULL, build, k, k2, buf, count, datatype, root, comm, s);
 }
 
 int arcoll_blocks_begin(const arcoll_sched_t *s, int root, MPI_Comm comm, MPI_Aint root_count,

@@ -106,6 +106,15 @@ int arcoll_bcast_along_k(arcoll_tree_builder_k build, int k, void *buf, MPI_Aint
                          MPI_Datatype datatype, int root, MPI_Comm comm,
                          const arcoll_sched_t *s);
 
+/** A tree builder with two integer parameters (late leaves and run length ...). */
+typedef int (*arcoll_tree_builder_k2)(const int *order, int P, int k, int k2, int me,
+                                      arcoll_tree_t *tree);
+
+/** arcoll_bcast_along for a builder with parameters k and k2. */
+int arcoll_bcast_along_k2(arcoll_tree_builder_k2 build, int k, int k2, void *buf, MPI_Aint count,
+                          MPI_Datatype datatype, int root, MPI_Comm comm,
+                          const arcoll_sched_t *s);
+
 #ifdef __cplusplus
 }
 #endif

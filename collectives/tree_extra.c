@@ -250,27 +250,33 @@ static int leaf_parent(int r, int P, int k, const int *posof) {
 }
 
 int arcoll_tree_chain_leaves(const int *order, int P, int k, int me, arcoll_tree_t *tree) {
+  return arcoll_tree_chain_runs(order, P, k, 0, me, tree);
+}
+
+int arcoll_tree_chain_runs(const int *order, int P, int k, int run, int me, arcoll_tree_t *tree) {
   int pos, rc;
   memset(tree, 0, sizeof(*tree));
   if (k < 0) return MPI_ERR_ARG;
-  if (k == 0) return arcoll_tree_chain(order, P, me, tree); /* it locates me once */
-  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
   if (k >= P) k = P - 1; /* every rank but the root a leaf of it */
-  if (k == 0) return arcoll_tree_chain(order, P, me, tree);  /* P = 1 */
-  int *posof = malloc(sizeof(int) * (size_t)P), *ch = malloc(sizeof(int) * (size_t)(k + 1));
+  const int nchain = P - k;
+  if (run <= 1 || run >= nchain) run = nchain; /* one chain */
+  if (k <= 0 && run == nchain) return arcoll_tree_chain(order, P, me, tree); /* it locates me once */
+  if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
+  int *posof = malloc(sizeof(int) * (size_t)P), *ch = malloc(sizeof(int) * (size_t)(k + 2));
   if (!posof || !ch) {
     free(posof);
     free(ch);
     return MPI_ERR_NO_MEM;
   }
   for (int p = 0; p < P; ++p) posof[order[p]] = p;
-  const int nchain = P - k;
   int parent, n = 0;
   if (pos >= nchain) {
     parent = leaf_parent(me, P, k, posof);
   } else {
-    parent = pos == 0 ? -1 : order[pos - 1];
-    if (pos + 1 < nchain) ch[n++] = order[pos + 1]; /* the chain first */
+    const int head = pos % run == 0;
+    parent = pos == 0 ? -1 : order[head ? pos - run : pos - 1];
+    if (head && pos + run < nchain) ch[n++] = order[pos + run]; /* the next run's head first */
+    if (pos + 1 < nchain && (pos + 1) % run) ch[n++] = order[pos + 1]; /* then its run */
     for (int p = nchain; p < P; ++p)                /* then its leaves, in position order */
       if (leaf_parent(order[p], P, k, posof) == me) ch[n++] = order[p];
   }

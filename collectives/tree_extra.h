@@ -120,6 +120,21 @@ int arcoll_binary_parent_pos(int pos, int P);
 int arcoll_tree_chain_leaves(const int *order, int P, int k, int me, arcoll_tree_t *tree);
 
 /**
+ * Chain of runs with late leaves: the chain positions 0 .. n-1 (n = P - k)
+ * cut into runs of `run` positions (run <= 1 or run >= n: one chain, as
+ * arcoll_tree_chain_leaves); the first position of each run (its head,
+ * position j run) receives from the previous run's head and sends to the next
+ * run's head first, then to the second position of its own run; inside a run
+ * position p sends to p + 1.  The last k positions are leaves as in
+ * arcoll_tree_chain_leaves.  Depth n / run + run - 1 hops instead of n - 1,
+ * and a rank late without being known holds the rest of its run (a head: the
+ * runs after it), not the rest of the chain: the late-rank order of a
+ * streaming bcast (adapt/late_chain.h).  O(P) per call.  MPI_ERR_ARG also when
+ * k < 0.
+ */
+int arcoll_tree_chain_runs(const int *order, int P, int k, int run, int me, arcoll_tree_t *tree);
+
+/**
  * Flat tree (linear broadcast, the basic algorithm of MPICH and Open MPI):
  * the root (position 0) is the parent of every other position, its children
  * in position order (order[1] first, so late ranks placed last are served

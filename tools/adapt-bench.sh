@@ -23,6 +23,8 @@
 #                to the root directly, adapt/README.md "Lateness")
 #   chain        the same with ARCOLL_LATE_CHAIN=on (a streaming bcast's chain
 #                with late leaves once its late set held, adapt/late_chain.h)
+#   nochain      the same with ARCOLL_LATE_CHAIN=off (no chain of runs in place of
+#                the binomial tolerant tree either: the default before 2026-12-04)
 #   nodetach     the same with ARCOLL_REDUCE_DETACH=off (no small reduce's late
 #                rank detached by its tree parent, collectives/reduce_detach.h)
 # Figures (simulated seconds): inside_sum = time inside the collective summed
@@ -34,7 +36,7 @@
 #             scatterv, allgatherv, alltoallv, reduce_scatter: no best_smpi list;
 #             the v-variants' blocks are 0.5 / 1 / 1.5 x the size, coll_loop_v.h)
 #          [--sizes "8 32768 1048576"] [--procs "64 256"] [--platforms "flat tree"]
-#          [--columns "mpich ompi best_smpi auto noorder nodefer noconfirm late detach chain nodetach"] [--timeout SEC]
+#          [--columns "mpich ompi best_smpi auto noorder nodefer noconfirm late detach chain nochain nodetach"] [--timeout SEC]
 #          [--host-speed FLOPS|default] [--best-by inside_sum|loop] [--report-only]
 #   default grid: scenarios balanced one_late eight_late moving noise late_root
 #     seed001 (also: settled, moving for the first half of the calls, then
@@ -58,7 +60,7 @@
 # schedules (the online selection's deferred decisions, adapt/decision.h) at
 # the entry of each collective, a real MPI_Testall costs well under 1 us.
 # SMPI's own collectives (mpich, ompi, best_smpi) never call it.
-# Needs: smpicc/smpirun; for auto/noorder/nodefer/noconfirm/late/detach/chain/nodetach BUILD/smpi/adapt/libarcoll.so (BUILD:
+# Needs: smpicc/smpirun; for auto/noorder/nodefer/noconfirm/late/detach/chain/nochain/nodetach BUILD/smpi/adapt/libarcoll.so (BUILD:
 # --build, else $ARCOLL_BUILD_DIR, else <repo>/build).  The two binaries are
 # built with smpicc into OUT/bin when missing or older than the source, against
 # a copy of libarcoll.so taken at start (OUT/bin/libarcoll.so, refreshed when
@@ -114,7 +116,7 @@ for x in $SCENARIOS; do
   case $x in balanced|one_late|eight_late|moving|noise|late_root|seed001|settled) ;; *) die "unknown scenario '$x'" ;; esac
 done
 for x in $COLLS; do case $x in bcast|reduce|gather|allreduce|scatter|allgather|reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|reduce_scatter) ;; *) die "unknown collective '$x'" ;; esac; done
-for x in $COLUMNS; do case $x in mpich|ompi|best_smpi|auto|noorder|nodefer|noconfirm|late|detach|chain|nodetach) ;; *) die "unknown column '$x'" ;; esac; done
+for x in $COLUMNS; do case $x in mpich|ompi|best_smpi|auto|noorder|nodefer|noconfirm|late|detach|chain|nochain|nodetach) ;; *) die "unknown column '$x'" ;; esac; done
 for x in $PLATFORMS; do case $x in flat|tree) ;; *) die "unknown platform '$x' (flat or tree)" ;; esac; done
 for x in $SIZES $PROCS $CALLS $TMO; do case $x in ''|*[!0-9]*) die "'$x': expected a whole number" ;; esac; done
 case $BEST_BY in inside_sum|loop) ;; *) die "--best-by: inside_sum or loop" ;; esac
@@ -187,7 +189,7 @@ platform_args() {
 stamp_of() { cat "$@" | md5sum | cut -c1-12; }
 
 need_arcoll=0
-for x in $COLUMNS; do case $x in auto|noorder|nodefer|noconfirm|late|detach|chain|nodetach) need_arcoll=1 ;; esac; done
+for x in $COLUMNS; do case $x in auto|noorder|nodefer|noconfirm|late|detach|chain|nochain|nodetach) need_arcoll=1 ;; esac; done
 if [ "$REPORT_ONLY" = 0 ]; then
   mkdir -p "$BIN" "$OUT/raw" "$OUT/failed"
   : > "$OUT/skipped.txt"
@@ -230,7 +232,7 @@ run() { # plat P coll m scen column [algo]
   case $col in
     mpich|ompi) cfg=(--cfg=smpi/coll-selector:"$col") ;;
     best_smpi) cfg=(--cfg=smpi/"$coll":"$algo") ;;
-    auto|noorder|nodefer|noconfirm|late|detach|chain|nodetach)
+    auto|noorder|nodefer|noconfirm|late|detach|chain|nochain|nodetach)
       bin=$BIN/coll_loop_arcoll stamp=$STAMP_ARCOLL
       cfg=(--cfg=smpi/privatize-libs:"$BIN/libarcoll.so")
       envs=(-u ARCOLL_LATE_ORDER -u ARCOLL_LATE_DETACH -u ARCOLL_LATE_CHAIN -u ARCOLL_REDUCE_DETACH) # the caller's settings never leak in
@@ -241,6 +243,7 @@ run() { # plat P coll m scen column [algo]
         late) envs+=(ARCOLL_LATE_ORDER=on) ;;
         detach) envs+=(ARCOLL_LATE_DETACH=on) ;;
         chain) envs+=(ARCOLL_LATE_CHAIN=on) ;;
+        nochain) envs+=(ARCOLL_LATE_CHAIN=off) ;;
         nodetach) envs+=(ARCOLL_REDUCE_DETACH=off) ;;
       esac ;;
   esac

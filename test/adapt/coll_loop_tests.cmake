@@ -329,7 +329,7 @@ endif()
 # late ranks (4, 12, ..., 60), the 32 KiB bcast runs the chain with the late ranks as leaves of
 # their rank neighbours (order: the others from the root in rank order, the late ones last;
 # collectives/tree_extra.h arcoll_tree_chain_leaves); every element checked.  SMPI, 64 ranks, eight ranks 1 ms late, 60
-# calls, the flat cluster and the two-level tree; without the variable no call runs it.
+# calls, the flat cluster and the two-level tree; with ARCOLL_LATE_CHAIN=off no call runs it.
 if(ARCOLL_HAVE_SMPI)
   foreach(_plat flat tree)
     set(_tree)
@@ -344,6 +344,20 @@ if(ARCOLL_HAVE_SMPI)
       ARGS -c bcast -m 32768 -n 60 -s eight_late)
   endforeach()
   arcoll_loop_smpi_test(adapt.smpi.bcast_chain_leaves.off64 64 ${_loop}
-    EXPECT "!chain adaptive order" "RESULT coll=bcast .* errors=0"
+    ENV ARCOLL_LATE_CHAIN=off
+    EXPECT "!chain adaptive order" "!chain .runs of" "RESULT coll=bcast .* errors=0"
     ARGS -c bcast -m 32768 -n 60 -s eight_late)
+  # The default, ARCOLL_LATE_CHAIN=runs: on the two-level tree the tolerant tree trial chooses
+  # binomial, and once the late set (rank 24) held, the chain of runs of 8 takes its place, rank
+  # 24 a leaf (collectives/tree_extra.h arcoll_tree_chain_runs); on the flat cluster the binary
+  # tree wins the trial and no call runs it.  One rank 1 ms late, 60 calls, every element checked.
+  arcoll_loop_smpi_test(adapt.smpi.bcast_chain_runs.tree64 64 ${_loop} TREE
+    EXPECT "lateness exchange 2 .* tolerant tree second; -> 1 late, unchanged, [0-4] unreported, steady 1,"
+      "bcast call [0-9]+ root 0 .world rank 0. chain .runs of 8. adaptive order: 0 1 2 .* 23 25 26 .* 62 63 24$"
+      "!chain adaptive order" "RESULT coll=bcast .* errors=0"
+    ARGS -c bcast -m 32768 -n 60 -s one_late)
+  arcoll_loop_smpi_test(adapt.smpi.bcast_chain_runs.flat64 64 ${_loop}
+    EXPECT "lateness exchange 2 .* tolerant tree first; -> 1 late, unchanged"
+      "!chain .runs of" "RESULT coll=bcast .* errors=0"
+    ARGS -c bcast -m 32768 -n 60 -s one_late)
 endif()

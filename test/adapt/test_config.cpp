@@ -75,11 +75,21 @@ TEST(Config, DefaultsAndErrors) {
   EXPECT_EQ(c.exchange_interval, 32);
   unsetenv("ARCOLL_BCAST_EXCHANGE_INTERVAL");
   EXPECT_EQ(c.late_detach, 0);  // off unless asked for
-  EXPECT_EQ(c.late_chain, 0);   // off unless asked for
+  EXPECT_EQ(c.late_chain, ARCOLL_LATE_CHAIN_RUNS);  // the chain of runs unless asked otherwise
   EXPECT_NE(c.reduce_detach, 0);  // on unless switched off
   expect_switch("ARCOLL_LATE_ORDER", &arcoll_config_t::late_order, "maybe");
   expect_switch("ARCOLL_LATE_DETACH", &arcoll_config_t::late_detach, "yes");
   expect_switch("ARCOLL_LATE_CHAIN", &arcoll_config_t::late_chain, "chain");
+  setenv("ARCOLL_LATE_CHAIN", "on", 1);
+  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
+  EXPECT_EQ(c.late_chain, ARCOLL_LATE_CHAIN_ON);
+  setenv("ARCOLL_LATE_CHAIN", "runs", 1);
+  ASSERT_EQ(arcoll_config_parse(&c, err, sizeof err), 0);
+  EXPECT_EQ(c.late_chain, ARCOLL_LATE_CHAIN_RUNS);
+  setenv("ARCOLL_LATE_CHAIN", "run", 1);
+  EXPECT_EQ(arcoll_config_parse(&c, err, sizeof err), -1);
+  EXPECT_NE(std::string(err).find("or runs (default"), std::string::npos) << err;
+  unsetenv("ARCOLL_LATE_CHAIN");
   expect_switch("ARCOLL_REDUCE_DETACH", &arcoll_config_t::reduce_detach, "sometimes");
   unsetenv("ARCOLL_BCAST_ALGORITHM");
 }

@@ -66,3 +66,15 @@ TEST(LateChain, BadArguments) {
   EXPECT_EQ(arcoll_late_chain_order(nullptr, 4, 0, order.data()), -1);
   EXPECT_EQ(arcoll_late_chain_order(late.data(), 4, 0, nullptr), -1);
 }
+
+TEST(LateChain, RunLengthIsTheCeilingOfTheSquareRoot) {
+  const int expect[][2] = {{1, 1}, {2, 2}, {4, 2}, {5, 3}, {9, 3}, {10, 4}, {63, 8}, {64, 8}, {65, 9}};
+  for (const auto& e : expect) EXPECT_EQ(arcoll_late_chain_run(e[0]), e[1]) << e[0];
+  for (int n = 1; n <= 300; ++n) {  // the least L with L * L >= n: depth n / L + L - 1 least
+    const int L = arcoll_late_chain_run(n);
+    EXPECT_GE(L * L, n);
+    EXPECT_LT((L - 1) * (L - 1), n);
+  }
+  EXPECT_EQ(arcoll_late_chain_run(0), -1);
+  EXPECT_EQ(arcoll_late_chain_run(-3), -1);
+}

@@ -1,6 +1,7 @@
-// Unit test of collectives/tree_extra.h arcoll_tree_chain_leaves: the chain
-// over the first P - k positions, each of the last k a leaf of the chain rank
-// nearest below it in rank numbers; every rank's view agrees with the others'.
+// Unit test of collectives/tree_extra.h arcoll_tree_chain_runs and
+// arcoll_tree_chain_leaves: the chain (or the chain of runs) over the first
+// P - k positions, each of the last k a leaf of the chain rank nearest below
+// it in rank numbers; every rank's view agrees with the others'.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -21,13 +22,15 @@ struct View {
   std::vector<int> children;
 };
 
-// Every rank's view of the tree over `order` with k leaves.
-std::vector<View> views(const std::vector<int>& order, int k) {
+// Every rank's view of the tree over `order` with k leaves and runs of `run`.
+std::vector<View> views(const std::vector<int>& order, int k, int run) {
   const int P = static_cast<int>(order.size());
   std::vector<View> v(P);
   for (int r = 0; r < P; ++r) {
     arcoll_tree_t t;
-    EXPECT_EQ(arcoll_tree_chain_leaves(order.data(), P, k, r, &t), MPI_SUCCESS);
+    EXPECT_EQ(run == 0 ? arcoll_tree_chain_leaves(order.data(), P, k, r, &t)
+                       : arcoll_tree_chain_runs(order.data(), P, k, run, r, &t),
+              MPI_SUCCESS);
     EXPECT_EQ(t.rank, r);
     EXPECT_EQ(t.root, order[0]);
     v[r].parent = t.parent;
@@ -47,58 +50,72 @@ std::vector<int> shuffled(int P, unsigned seed) {
 
 }  // namespace
 
-TEST(TreeChainLeaves, ChainThenLeavesOffTheirRankNeighbours) {
-  for (int P = 1; P <= 70; ++P)
-    for (int k : {0, 1, 2, 3, 5, 8, P - 1, P, P + 4}) {
-      if (k < 0) continue;
-      const std::vector<int> order = shuffled(P, 100u * P + k);
-      const int kk = std::min(k, P - 1), nchain = P - kk;
-      std::vector<int> pos(P);
-      for (int p = 0; p < P; ++p) pos[order[p]] = p;
-      const std::vector<View> v = views(order, k);
-      for (int p = 0; p < P; ++p) {
-        const int r = order[p];
-        if (p == 0) {
-          EXPECT_EQ(v[r].parent, -1);
-        } else if (p < nchain) {
-          EXPECT_EQ(v[r].parent, order[p - 1]) << "P=" << P << " k=" << k << " pos " << p;
-        } else {  // a leaf: the first rank below it (mod P) on the chain
-          int q = r;
-          do q = (q + P - 1) % P;
-          while (pos[q] >= nchain);
-          EXPECT_EQ(v[r].parent, q) << "P=" << P << " k=" << k << " leaf " << r;
-          EXPECT_TRUE(v[r].children.empty());
-        }
-        // the chain successor first, then the leaves in position order
-        if (p + 1 < nchain) {
-          ASSERT_FALSE(v[r].children.empty());
-          EXPECT_EQ(v[r].children[0], order[p + 1]);
-        }
-        for (size_t i = 1; i < v[r].children.size(); ++i)
-          if (pos[v[r].children[i - 1]] >= nchain)
-            EXPECT_LT(pos[v[r].children[i - 1]], pos[v[r].children[i]]);
-        for (int c : v[r].children) EXPECT_EQ(v[c].parent, r);  // views agree
-      }
-      // one tree: P - 1 edges, every rank reached from the root
-      size_t edges = 0;
-      for (const View& x : v) edges += x.children.size();
-      EXPECT_EQ(edges, static_cast<size_t>(P - 1));
-      std::vector<int> seen(P, 0), stack = {order[0]};
-      while (!stack.empty()) {
-        const int r = stack.back();
-        stack.pop_back();
-        seen[r] = 1;
-        for (int c : v[r].children) stack.push_back(c);
-      }
-      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), P) << "P=" << P << " k=" << k;
+// Depth of every rank below the root (-1: not reached).
+std::vector<int> depths(const std::vector<View>& v, int root) {
+  std::vector<int> d(v.size(), -1), stack = {root};
+  d[root] = 0;
+  while (!stack.empty()) {
+    const int r = stack.back();
+    stack.pop_back();
+    for (int c : v[r].children) {
+      d[c] = d[r] + 1;
+      stack.push_back(c);
     }
+  }
+  return d;
+}
+
+TEST(TreeChainLeaves, RunsThenLeavesOffTheirRankNeighbours) {
+  for (int P = 1; P <= 70; ++P)
+    for (int k : {0, 1, 2, 3, 5, 8, P - 1, P, P + 4})
+      for (int run : {0, 1, 2, 3, 8, P}) {
+        if (k < 0) continue;
+        const std::vector<int> order = shuffled(P, 100u * P + k + 7u * run);
+        const int kk = std::min(k, P - 1), nchain = P - kk;
+        const int L = run <= 1 || run >= nchain ? nchain : run;  // one chain: a single run
+        std::vector<int> pos(P);
+        for (int p = 0; p < P; ++p) pos[order[p]] = p;
+        const std::vector<View> v = views(order, k, run);
+        for (int p = 0; p < P; ++p) {
+          const int r = order[p];
+          if (p == 0) {
+            EXPECT_EQ(v[r].parent, -1);
+          } else if (p < nchain) {  // a head from the previous head, else from p - 1
+            EXPECT_EQ(v[r].parent, order[p % L == 0 ? p - L : p - 1])
+                << "P=" << P << " k=" << k << " run=" << run << " pos " << p;
+          } else {  // a leaf: the first rank below it (mod P) on the chain
+            int q = r;
+            do q = (q + P - 1) % P;
+            while (pos[q] >= nchain);
+            EXPECT_EQ(v[r].parent, q) << "P=" << P << " k=" << k << " leaf " << r;
+            EXPECT_TRUE(v[r].children.empty());
+          }
+          // the next head first, then the run's successor, then the leaves in position order
+          std::vector<int> first;
+          if (p < nchain && p % L == 0 && p + L < nchain) first.push_back(order[p + L]);
+          if (p + 1 < nchain && (p + 1) % L) first.push_back(order[p + 1]);
+          ASSERT_GE(v[r].children.size(), first.size());
+          for (size_t i = 0; i < first.size(); ++i) EXPECT_EQ(v[r].children[i], first[i]);
+          for (size_t i = first.size() + 1; i < v[r].children.size(); ++i)
+            EXPECT_LT(pos[v[r].children[i - 1]], pos[v[r].children[i]]);
+          for (int c : v[r].children) EXPECT_EQ(v[c].parent, r);  // views agree
+        }
+        // one tree: P - 1 edges, every rank reached from the root, depth of the runs
+        size_t edges = 0;
+        for (const View& x : v) edges += x.children.size();
+        EXPECT_EQ(edges, static_cast<size_t>(P - 1));
+        const std::vector<int> d = depths(v, order[0]);
+        EXPECT_EQ(std::count(d.begin(), d.end(), -1), 0) << "P=" << P << " k=" << k;
+        const int deepest = (nchain - 1) / L + L - 1 + (kk > 0 ? 1 : 0);
+        EXPECT_LE(*std::max_element(d.begin(), d.end()), deepest) << "P=" << P << " run=" << run;
+      }
 }
 
 TEST(TreeChainLeaves, NoLeavesIsTheChain) {
   const std::vector<int> order = shuffled(17, 5);
   for (int r = 0; r < 17; ++r) {
     arcoll_tree_t a, b;
-    ASSERT_EQ(arcoll_tree_chain_leaves(order.data(), 17, 0, r, &a), MPI_SUCCESS);
+    ASSERT_EQ(arcoll_tree_chain_runs(order.data(), 17, 0, r % 3 ? 1 : 17, r, &a), MPI_SUCCESS);
     ASSERT_EQ(arcoll_tree_chain(order.data(), 17, r, &b), MPI_SUCCESS);
     EXPECT_EQ(a.parent, b.parent);
     ASSERT_EQ(a.nchildren, b.nchildren);
@@ -112,6 +129,8 @@ TEST(TreeChainLeaves, RejectsNegativeLeavesAndBadOrders) {
   std::vector<int> order = {2, 0, 1, 3};
   arcoll_tree_t t;
   EXPECT_EQ(arcoll_tree_chain_leaves(order.data(), 4, -1, 0, &t), MPI_ERR_ARG);
+  EXPECT_EQ(arcoll_tree_chain_runs(order.data(), 4, -1, 2, 0, &t), MPI_ERR_ARG);
+  EXPECT_EQ(arcoll_tree_chain_runs(order.data(), 4, 0, 2, 7, &t), MPI_ERR_ARG);  // 7 not in it
   order[3] = 0;  // not a permutation
   EXPECT_EQ(arcoll_tree_chain_leaves(order.data(), 4, 1, 0, &t), MPI_ERR_ARG);
 }
