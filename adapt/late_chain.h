@@ -13,7 +13,7 @@
  * seen the records of all but P/16 of the ranks not late), the ranks not
  * late form the chain in rank order from the root, and the late ones hang
  * as leaves off their rank neighbours (collectives/tree_extra.h
- * arcoll_tree_chain_leaves: at the chain's end, a late rank received its
+ * arcoll_tree_chain_runs: at the chain's end, a late rank received its
  * data across the uplinks of a two-level tree, 0.26 ms per 32 KiB call at
  * 1 Gb/s).  Opt-in: the summaries of a streaming bcast are mostly
  * blind (its root runs ahead; the records of the ranks behind it have not

@@ -46,7 +46,7 @@ int arcoll_bcast_binomial(void *buf, MPI_Aint count, MPI_Datatype datatype, int 
  * segment_bytes = M / k (the caller picks it from the model).
  * s->k > 0 (k >= P: P - 1): the last k positions are leaves of the chain, each
  * served by the chain rank nearest below it in rank numbers after that rank
- * forwarded (tree_extra.h arcoll_tree_chain_leaves: the late ranks of a
+ * forwarded (tree_extra.h arcoll_tree_chain_runs: the late ranks of a
  * streaming bcast, adapt/late_order.c); the online selection and a forced
  * chain pass k = 0.  k < 0: MPI_ERR_ARG.  s->run > 1: the chain positions
  * are cut into runs of s->run, each run's first rank fed by the previous

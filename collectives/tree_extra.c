@@ -249,10 +249,6 @@ static int leaf_parent(int r, int P, int k, const int *posof) {
   return -1;
 }
 
-int arcoll_tree_chain_leaves(const int *order, int P, int k, int me, arcoll_tree_t *tree) {
-  return arcoll_tree_chain_runs(order, P, k, 0, me, tree);
-}
-
 int arcoll_tree_chain_runs(const int *order, int P, int k, int run, int me, arcoll_tree_t *tree) {
   int pos, rc;
   memset(tree, 0, sizeof(*tree));

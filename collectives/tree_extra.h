@@ -103,34 +103,28 @@ int arcoll_knomial_parent_pos(int pos, int radix);
 int arcoll_binary_parent_pos(int pos, int P);
 
 /**
- * Chain with late leaves: positions 0 .. P-k-1 form a chain (position i
- * sends to i + 1, as arcoll_tree_chain), and each of the last k positions
- * (0 <= k; k >= P: P - 1) is a leaf whose parent is the chain rank nearest
- * below it in rank numbers: the first of r - 1, r - 2, ... (mod P) at a chain
- * position (ranks numbered by node and switch: the leaf's data comes from its
- * neighbour, not across the network from the chain's end).  A chain rank
- * sends to its successor first, then to its leaves in position order.
- * k = 0: arcoll_tree_chain's tree.  Used by the late-rank orders of a
- * streaming bcast (adapt/late_order.c): the ranks not late in the chain,
- * the late ones as the last k positions, so nobody waits behind a late rank
- * and a late rank is served after its neighbour forwarded (seed
- * 001_6a837e3d9ad6c429.txt technique 1 on the chain of seed
- * 000_32450fa7292fe18a.txt).  O(P) per call.  MPI_ERR_ARG also when k < 0.
- */
-int arcoll_tree_chain_leaves(const int *order, int P, int k, int me, arcoll_tree_t *tree);
-
-/**
- * Chain of runs with late leaves: the chain positions 0 .. n-1 (n = P - k)
- * cut into runs of `run` positions (run <= 1 or run >= n: one chain, as
- * arcoll_tree_chain_leaves); the first position of each run (its head,
+ * Chain of runs with late leaves.  order: P distinct ranks (position 0 the
+ * root); k (0 <= k; k >= P: P - 1) late ranks at the last k positions; run:
+ * the run length.  Positions 0 .. n-1 (n = P - k) form the chain, cut into
+ * runs of `run` positions (run <= 1 or run >= n: one chain, position i sends
+ * to i + 1, as arcoll_tree_chain); the first position of each run (its head,
  * position j run) receives from the previous run's head and sends to the next
  * run's head first, then to the second position of its own run; inside a run
- * position p sends to p + 1.  The last k positions are leaves as in
- * arcoll_tree_chain_leaves.  Depth n / run + run - 1 hops instead of n - 1,
- * and a rank late without being known holds the rest of its run (a head: the
- * runs after it), not the rest of the chain: the late-rank order of a
- * streaming bcast (adapt/late_chain.h).  O(P) per call.  MPI_ERR_ARG also when
- * k < 0.
+ * position p sends to p + 1.  Each of the last k positions is a leaf whose
+ * parent is the chain rank nearest below it in rank numbers: the first of
+ * r - 1, r - 2, ... (mod P) at a chain position (ranks numbered by node and
+ * switch: the leaf's data comes from its neighbour, not across the network
+ * from the chain's end); a chain rank sends to its leaves last, in position
+ * order.  k = 0 and one chain: arcoll_tree_chain's tree.  Depth n / run +
+ * run - 1 hops instead of n - 1, and a rank late without being known holds
+ * the rest of its run (a head: the runs after it), not the rest of the chain.
+ * Used by the late-rank orders of a streaming bcast (adapt/late_order.c,
+ * adapt/late_chain.h): the ranks not late in the chain, the late ones as the
+ * last k positions, so nobody waits behind a late rank and a late rank is
+ * served after its neighbour forwarded (seed 001_6a837e3d9ad6c429.txt
+ * technique 1 on the chain of seed 000_32450fa7292fe18a.txt).  O(P) per call.
+ * Errors: those of arcoll_order_locate, MPI_ERR_ARG also when k < 0,
+ * MPI_ERR_NO_MEM.
  */
 int arcoll_tree_chain_runs(const int *order, int P, int k, int run, int me, arcoll_tree_t *tree);
 

@@ -328,7 +328,7 @@ endif()
 # ARCOLL_LATE_CHAIN=on (adapt/late_chain.h): once a second lateness summary left the same
 # late ranks (4, 12, ..., 60), the 32 KiB bcast runs the chain with the late ranks as leaves of
 # their rank neighbours (order: the others from the root in rank order, the late ones last;
-# collectives/tree_extra.h arcoll_tree_chain_leaves); every element checked.  SMPI, 64 ranks, eight ranks 1 ms late, 60
+# collectives/tree_extra.h arcoll_tree_chain_runs, one run); every element checked.  SMPI, 64 ranks, eight ranks 1 ms late, 60
 # calls, the flat cluster and the two-level tree; with ARCOLL_LATE_CHAIN=off no call runs it.
 if(ARCOLL_HAVE_SMPI)
   foreach(_plat flat tree)

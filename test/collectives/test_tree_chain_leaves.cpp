@@ -1,5 +1,5 @@
-// Unit test of collectives/tree_extra.h arcoll_tree_chain_runs and
-// arcoll_tree_chain_leaves: the chain (or the chain of runs) over the first
+// Unit test of collectives/tree_extra.h arcoll_tree_chain_runs: the chain
+// (run 0: one chain; or the chain of runs) over the first
 // P - k positions, each of the last k a leaf of the chain rank nearest below
 // it in rank numbers; every rank's view agrees with the others'.
 #include <gtest/gtest.h>
@@ -28,9 +28,7 @@ std::vector<View> views(const std::vector<int>& order, int k, int run) {
   std::vector<View> v(P);
   for (int r = 0; r < P; ++r) {
     arcoll_tree_t t;
-    EXPECT_EQ(run == 0 ? arcoll_tree_chain_leaves(order.data(), P, k, r, &t)
-                       : arcoll_tree_chain_runs(order.data(), P, k, run, r, &t),
-              MPI_SUCCESS);
+    EXPECT_EQ(arcoll_tree_chain_runs(order.data(), P, k, run, r, &t), MPI_SUCCESS);
     EXPECT_EQ(t.rank, r);
     EXPECT_EQ(t.root, order[0]);
     v[r].parent = t.parent;
@@ -128,9 +126,9 @@ TEST(TreeChainLeaves, NoLeavesIsTheChain) {
 TEST(TreeChainLeaves, RejectsNegativeLeavesAndBadOrders) {
   std::vector<int> order = {2, 0, 1, 3};
   arcoll_tree_t t;
-  EXPECT_EQ(arcoll_tree_chain_leaves(order.data(), 4, -1, 0, &t), MPI_ERR_ARG);
+  EXPECT_EQ(arcoll_tree_chain_runs(order.data(), 4, -1, 0, 0, &t), MPI_ERR_ARG);
   EXPECT_EQ(arcoll_tree_chain_runs(order.data(), 4, -1, 2, 0, &t), MPI_ERR_ARG);
   EXPECT_EQ(arcoll_tree_chain_runs(order.data(), 4, 0, 2, 7, &t), MPI_ERR_ARG);  // 7 not in it
   order[3] = 0;  // not a permutation
-  EXPECT_EQ(arcoll_tree_chain_leaves(order.data(), 4, 1, 0, &t), MPI_ERR_ARG);
+  EXPECT_EQ(arcoll_tree_chain_runs(order.data(), 4, 1, 0, 0, &t), MPI_ERR_ARG);
 }
