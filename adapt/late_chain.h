@@ -37,7 +37,10 @@
  * 9.05), eight late 5.34 -> 4.76; a late rank moving every 10 calls: the same
  * (5.90: its late set never held; without that condition 7.07); on the flat
  * cluster the trials keep the binary tree and nothing changes
- * (bench/results/adapt-2026-12-04c/).
+ * (bench/results/adapt-2026-12-04c/).  With computation between the calls it
+ * is mixed: every rank computing 0.5 ms before each call, one late 4.76 s
+ * against binomial's 2.98 (mpich selector 8.62), 1 ms 3.22 against 4.37
+ * (bench/results/adapt-2026-12-04d/, adapt/README.md).
  */
 #ifndef ARCOLL_ADAPT_LATE_CHAIN_H
 #define ARCOLL_ADAPT_LATE_CHAIN_H
