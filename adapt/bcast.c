@@ -53,15 +53,15 @@ ARCOLL_EXPORT const char *arcoll_bcast_last_codec(double *ratio, int *decided_he
 /* ---- the broadcast ------------------------------------------------------- */
 
 static void debug_print(const arcoll_comm_state_t *st, int root, uint64_t call, int adaptive,
-                        const char *algo, int run, const int *order) {
+                        const arcoll_cached_t *ch, int run, const int *order) {
   if (!arcoll_g_cfg.debug || st->me != root) return;
   int wrank = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
   char line[4096];
   char runs[32] = "";
   if (run > 1) snprintf(runs, sizeof runs, " (runs of %d)", run); /* late_chain.h */
-  int n = snprintf(line, sizeof line, "arcoll: bcast call %llu root %d (world rank %d) %s%s %s order:",
-                   (unsigned long long)call, root, wrank, algo, runs,
+  int n = snprintf(line, sizeof line, "arcoll: bcast call %llu root %d (world rank %d) %s/%lld%s %s order:",
+                   (unsigned long long)call, root, wrank, ch->algo->name, (long long)ch->segment_bytes, runs,
                    adaptive ? "adaptive" : "binomial");
   for (int i = 0; i < st->P && n < (int)sizeof line - 16; ++i)
     n += snprintf(line + n, sizeof line - (size_t)n, " %d", order ? order[i] : (root + i) % st->P);
@@ -157,7 +157,7 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   ch = arcoll_late_algorithm(st, ARCOLL_COLL_BCAST, bytes, ch, &lc);
   st->last_order = lc.order;
   st->last_adaptive = lc.order != NULL;
-  debug_print(st, root, ncall, lc.order != NULL, ch->algo->name, lc.run, lc.order);
+  debug_print(st, root, ncall, lc.order != NULL, ch, lc.run, lc.order);
   const double t0 = arcoll_online_t0(chosen);
   rc = move_bytes(ch, buf, count, dt, tsize, bytes, root, st, lc.order, lc.k, lc.run);
   rc = arcoll_late_done(st, chosen, ch, t0, rc);

@@ -7,8 +7,8 @@ int arcoll_late_chain_max_leaves(int P) { return P / 8 > 1 ? P / 8 : 1; }
 
 int arcoll_late_chain_run(int n) {
   if (n < 1) return -1;
-  int L = 1;
-  while (L * L < n) ++L;
+  int L = 1; /* the power of two with the fewest hops ceil(n / L) + L - 1 */
+  while (2 * L <= n && (n + 2 * L - 1) / (2 * L) + 2 * L < (n + L - 1) / L + L) L *= 2;
   return L;
 }
 

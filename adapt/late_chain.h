@@ -26,21 +26,28 @@
  * ARCOLL_LATE_CHAIN_MAX_RANKS.
  *
  * The chain of runs (ARCOLL_LATE_CHAIN=runs, the default): the same order
- * cut into runs of arcoll_late_chain_run(P - k) ranks, the runs' heads a
+ * cut into runs at the boundaries of blocks of arcoll_late_chain_run(P - k)
+ * rank numbers (a run: the ranks not late of one block; where ranks are
+ * numbered by node and switch, no run crosses a switch), the runs' heads a
  * chain of their own (collectives/tree_extra.h arcoll_tree_chain_runs), run
  * where the tolerant tree trial chose binomial over the binary tree
  * (late_trees.h: a network where the binary tree's traffic across the
  * uplinks costs) and the late set held, in place of binomial.  A late rank
  * that moves into it holds the rest of its run (a head: the runs after it),
  * not the rest of the chain.  SMPI two-level tree (160:1 uplinks), P = 64,
- * 32 KiB, 200 calls, summed inside: one late 5.92 -> 4.71 s (mpich selector
- * 9.05), eight late 5.34 -> 4.76; a late rank moving every 10 calls: the same
- * (5.90: its late set never held; without that condition 7.07); on the flat
- * cluster the trials keep the binary tree and nothing changes
- * (bench/results/adapt-2026-12-04c/).  With computation between the calls it
- * is mixed: every rank computing 0.5 ms before each call, one late 4.76 s
- * against binomial's 2.98 (mpich selector 8.62), 1 ms 3.22 against 4.37
- * (bench/results/adapt-2026-12-04d/, adapt/README.md).
+ * 32 KiB, 200 calls, summed inside, against binomial: one late 3.40 s
+ * against 5.92 (mpich selector 9.05), eight late 3.09 against 5.33; with
+ * every rank computing W before each call (the late ranks 1 ms more), W =
+ * 0.05 to 1 ms, one late 2.82-3.19 against 2.97-5.26 (0.5 ms: 2.99 against
+ * 2.97: within 0.6 %, the one point it does not win), eight late 2.56-2.90
+ * against 2.72-5.07 (0.5 ms: 2.73 against 2.72); the mpich selector 8.35-9.33
+ * (bench/results/adapt-2026-12-04e/); a late rank moving every 10 calls: the
+ * same (its late set never holds; without that condition 7.07 s against
+ * 5.90); on the flat cluster the trials keep the binary tree and nothing
+ * changes (bench/results/adapt-2026-12-04c/).  Runs of L positions instead
+ * of blocks (runs after a late rank crossed switches): one late 4.71 s, and
+ * with 0.5 ms of computation 4.76 against binomial's 2.98
+ * (bench/results/adapt-2026-12-04d/).
  */
 #ifndef ARCOLL_ADAPT_LATE_CHAIN_H
 #define ARCOLL_ADAPT_LATE_CHAIN_H
@@ -64,10 +71,13 @@ extern "C" {
 int arcoll_late_chain_max_leaves(int P);
 
 /**
- * Ranks per run of the chain of runs over n chain ranks: ceil(sqrt(n)), which
- * makes its depth n / run + run - 1 hops the least (n = 63: runs of 8, 14
- * hops); -1 for n < 1.  The run length hardly mattered where measured (two-level
- * tree, P = 64, one late: runs of 4 / 8 / 16, 4.71 / 4.71 / 4.62 s).
+ * Block of rank numbers per run of the chain of runs over n chain ranks
+ * (collectives/tree_extra.h arcoll_tree_chain_runs): the power of two L
+ * with the fewest hops ceil(n / L) + L - 1 (n = 63: 8, 14 hops; 1 for n <= 3:
+ * one chain); a power of two, so that its blocks split no node or switch
+ * of 2^j ranks numbered in a row.  -1 for n < 1.  The run length hardly
+ * mattered where measured (two-level tree, P = 64, one late, runs of 4 / 8 /
+ * 16 positions: 4.71 / 4.71 / 4.62 s summed inside).
  */
 int arcoll_late_chain_run(int n);
 

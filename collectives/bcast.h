@@ -49,9 +49,9 @@ int arcoll_bcast_binomial(void *buf, MPI_Aint count, MPI_Datatype datatype, int 
  * forwarded (tree_extra.h arcoll_tree_chain_runs: the late ranks of a
  * streaming bcast, adapt/late_order.c); the online selection and a forced
  * chain pass k = 0.  k < 0: MPI_ERR_ARG.  s->run > 1: the chain positions
- * are cut into runs of s->run, each run's first rank fed by the previous
- * run's first rank (tree_extra.h arcoll_tree_chain_runs: depth n / run +
- * run - 1 hops; the default late-rank order of a streaming bcast on a
+ * are cut into runs, positions in a row whose ranks share a block of s->run
+ * rank numbers, each run's first rank fed by the previous run's first rank
+ * (tree_extra.h arcoll_tree_chain_runs: about P / run + run hops; the default late-rank order of a streaming bcast on a
  * network where binomial beat the binary tree, adapt/late_chain.h).
  * Honours: order, segment_bytes, k, run, tag.
  */

@@ -50,8 +50,8 @@ typedef struct arcoll_sched {
    *  ranks detached by their tree parent, small messages, commutative ops, no order);
    *  NULL = the plain tree.  Every rank of the call passes one or none. */
   struct arcoll_red_detach *red_detach;
-  /** chain bcast (bcast.h arcoll_bcast_chain): positions per run of its chain of runs
-   *  (tree_extra.h arcoll_tree_chain_runs); <= 1: one chain.  Every other algorithm
+  /** chain bcast (bcast.h arcoll_bcast_chain): the blocks of rank numbers that bound the
+   *  runs of its chain of runs (tree_extra.h arcoll_tree_chain_runs); <= 1: one chain.  Every other algorithm
    *  ignores it. */
   int run;
 } arcoll_sched_t;

@@ -255,8 +255,8 @@ int arcoll_tree_chain_runs(const int *order, int P, int k, int run, int me, arco
   if (k < 0) return MPI_ERR_ARG;
   if (k >= P) k = P - 1; /* every rank but the root a leaf of it */
   const int nchain = P - k;
-  if (run <= 1 || run >= nchain) run = nchain; /* one chain */
-  if (k <= 0 && run == nchain) return arcoll_tree_chain(order, P, me, tree); /* it locates me once */
+  if (run <= 1) run = P; /* one block: one chain */
+  if (k <= 0 && run >= P) return arcoll_tree_chain(order, P, me, tree); /* it locates me once */
   if ((rc = arcoll_order_locate(order, P, me, &pos)) != MPI_SUCCESS) return rc;
   int *posof = malloc(sizeof(int) * (size_t)P), *ch = malloc(sizeof(int) * (size_t)(k + 2));
   if (!posof || !ch) {
@@ -269,10 +269,16 @@ int arcoll_tree_chain_runs(const int *order, int P, int k, int run, int me, arco
   if (pos >= nchain) {
     parent = leaf_parent(me, P, k, posof);
   } else {
-    const int head = pos % run == 0;
-    parent = pos == 0 ? -1 : order[head ? pos - run : pos - 1];
-    if (head && pos + run < nchain) ch[n++] = order[pos + run]; /* the next run's head first */
-    if (pos + 1 < nchain && (pos + 1) % run) ch[n++] = order[pos + 1]; /* then its run */
+    /* a run: positions in a row whose ranks share a block of `run` rank numbers */
+#define HEAD(p) ((p) == 0 || order[(p)] / run != order[(p) - 1] / run)
+    const int head = HEAD(pos);
+    int prev = pos - 1, next = pos + 1;
+    while (head && prev > 0 && !HEAD(prev)) --prev; /* the previous run's head */
+    while (head && next < nchain && !HEAD(next)) ++next; /* the next run's head */
+    parent = pos == 0 ? -1 : order[prev];
+    if (head && next < nchain) ch[n++] = order[next]; /* the next run's head first */
+    if (pos + 1 < nchain && !HEAD(pos + 1)) ch[n++] = order[pos + 1]; /* then its run */
+#undef HEAD
     for (int p = nchain; p < P; ++p)                /* then its leaves, in position order */
       if (leaf_parent(order[p], P, k, posof) == me) ch[n++] = order[p];
   }

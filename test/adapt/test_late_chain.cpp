@@ -67,13 +67,15 @@ TEST(LateChain, BadArguments) {
   EXPECT_EQ(arcoll_late_chain_order(late.data(), 4, 0, nullptr), -1);
 }
 
-TEST(LateChain, RunLengthIsTheCeilingOfTheSquareRoot) {
-  const int expect[][2] = {{1, 1}, {2, 2}, {4, 2}, {5, 3}, {9, 3}, {10, 4}, {63, 8}, {64, 8}, {65, 9}};
+TEST(LateChain, RunLengthIsThePowerOfTwoWithTheFewestHops) {
+  const int expect[][2] = {{1, 1}, {2, 1}, {4, 2}, {5, 2}, {16, 4}, {56, 8}, {63, 8}, {64, 8}, {65, 8}, {200, 16}};
   for (const auto& e : expect) EXPECT_EQ(arcoll_late_chain_run(e[0]), e[1]) << e[0];
-  for (int n = 1; n <= 300; ++n) {  // the least L with L * L >= n: depth n / L + L - 1 least
+  const auto hops = [](int n, int L) { return (n + L - 1) / L + L - 1; };
+  for (int n = 1; n <= 300; ++n) {  // runs of L rank numbers: ceil(n / L) + L - 1 hops, least
     const int L = arcoll_late_chain_run(n);
-    EXPECT_GE(L * L, n);
-    EXPECT_LT((L - 1) * (L - 1), n);
+    ASSERT_GE(L, 1);
+    EXPECT_EQ(L & (L - 1), 0) << n;  // a power of two: its blocks split no node or switch of 2^j ranks
+    for (int M = 1; M <= n; M *= 2) EXPECT_LE(hops(n, L), hops(n, M)) << "n=" << n << " L=" << M;
   }
   EXPECT_EQ(arcoll_late_chain_run(0), -1);
   EXPECT_EQ(arcoll_late_chain_run(-3), -1);

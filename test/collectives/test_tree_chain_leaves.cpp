@@ -1,5 +1,6 @@
 // Unit test of collectives/tree_extra.h arcoll_tree_chain_runs: the chain
-// (run 0: one chain; or the chain of runs) over the first
+// (run 0: one chain; or the chain of runs, a run being positions in a row
+// whose ranks share a block of `run` rank numbers) over the first
 // P - k positions, each of the last k a leaf of the chain rank nearest below
 // it in rank numbers; every rank's view agrees with the others'.
 #include <gtest/gtest.h>
@@ -68,45 +69,84 @@ TEST(TreeChainLeaves, RunsThenLeavesOffTheirRankNeighbours) {
     for (int k : {0, 1, 2, 3, 5, 8, P - 1, P, P + 4})
       for (int run : {0, 1, 2, 3, 8, P}) {
         if (k < 0) continue;
-        const std::vector<int> order = shuffled(P, 100u * P + k + 7u * run);
-        const int kk = std::min(k, P - 1), nchain = P - kk;
-        const int L = run <= 1 || run >= nchain ? nchain : run;  // one chain: a single run
-        std::vector<int> pos(P);
-        for (int p = 0; p < P; ++p) pos[order[p]] = p;
-        const std::vector<View> v = views(order, k, run);
-        for (int p = 0; p < P; ++p) {
-          const int r = order[p];
-          if (p == 0) {
-            EXPECT_EQ(v[r].parent, -1);
-          } else if (p < nchain) {  // a head from the previous head, else from p - 1
-            EXPECT_EQ(v[r].parent, order[p % L == 0 ? p - L : p - 1])
-                << "P=" << P << " k=" << k << " run=" << run << " pos " << p;
-          } else {  // a leaf: the first rank below it (mod P) on the chain
-            int q = r;
-            do q = (q + P - 1) % P;
-            while (pos[q] >= nchain);
-            EXPECT_EQ(v[r].parent, q) << "P=" << P << " k=" << k << " leaf " << r;
-            EXPECT_TRUE(v[r].children.empty());
+        // shuffled orders (runs of one or a few positions) and rank order from a root (blocks)
+        for (int sorted = 0; sorted < 2; ++sorted) {
+          std::vector<int> order = shuffled(P, 100u * P + k + 7u * run);
+          if (sorted)
+            for (int p = 0; p < P; ++p) order[p] = (P / 3 + p) % P;
+          const int kk = std::min(k, P - 1), nchain = P - kk;
+          const int L = run <= 1 ? P : run;  // one chain: a single block
+          const auto head = [&](int p) { return p == 0 || order[p] / L != order[p - 1] / L; };
+          std::vector<int> pos(P), heads;
+          for (int p = 0; p < P; ++p) pos[order[p]] = p;
+          for (int p = 0; p < nchain; ++p)
+            if (head(p)) heads.push_back(p);
+          const std::vector<View> v = views(order, k, run);
+          int longest = 0;
+          for (size_t h = 0; h < heads.size(); ++h)
+            longest = std::max(longest, (h + 1 < heads.size() ? heads[h + 1] : nchain) - heads[h]);
+          for (int p = 0; p < P; ++p) {
+            const int r = order[p];
+            const size_t h = std::upper_bound(heads.begin(), heads.end(), p) - heads.begin() - 1;
+            if (p == 0) {
+              EXPECT_EQ(v[r].parent, -1);
+            } else if (p < nchain) {  // a head from the previous head, else from p - 1
+              EXPECT_EQ(v[r].parent, order[head(p) ? heads[h - 1] : p - 1])
+                  << "P=" << P << " k=" << k << " run=" << run << " pos " << p;
+              if (!head(p)) EXPECT_EQ(order[p] / L, order[p - 1] / L);  // a run: one block
+            } else {  // a leaf: the first rank below it (mod P) on the chain
+              int q = r;
+              do q = (q + P - 1) % P;
+              while (pos[q] >= nchain);
+              EXPECT_EQ(v[r].parent, q) << "P=" << P << " k=" << k << " leaf " << r;
+              EXPECT_TRUE(v[r].children.empty());
+            }
+            // the next head first, then the run's successor, then the leaves in position order
+            std::vector<int> first;
+            if (p < nchain && head(p) && h + 1 < heads.size()) first.push_back(order[heads[h + 1]]);
+            if (p + 1 < nchain && !head(p + 1)) first.push_back(order[p + 1]);
+            ASSERT_GE(v[r].children.size(), first.size());
+            for (size_t i = 0; i < first.size(); ++i) EXPECT_EQ(v[r].children[i], first[i]);
+            for (size_t i = first.size() + 1; i < v[r].children.size(); ++i)
+              EXPECT_LT(pos[v[r].children[i - 1]], pos[v[r].children[i]]);
+            for (int c : v[r].children) EXPECT_EQ(v[c].parent, r);  // views agree
           }
-          // the next head first, then the run's successor, then the leaves in position order
-          std::vector<int> first;
-          if (p < nchain && p % L == 0 && p + L < nchain) first.push_back(order[p + L]);
-          if (p + 1 < nchain && (p + 1) % L) first.push_back(order[p + 1]);
-          ASSERT_GE(v[r].children.size(), first.size());
-          for (size_t i = 0; i < first.size(); ++i) EXPECT_EQ(v[r].children[i], first[i]);
-          for (size_t i = first.size() + 1; i < v[r].children.size(); ++i)
-            EXPECT_LT(pos[v[r].children[i - 1]], pos[v[r].children[i]]);
-          for (int c : v[r].children) EXPECT_EQ(v[c].parent, r);  // views agree
+          // one tree: P - 1 edges, every rank reached from the root, depth of the runs
+          size_t edges = 0;
+          for (const View& x : v) edges += x.children.size();
+          EXPECT_EQ(edges, static_cast<size_t>(P - 1));
+          const std::vector<int> d = depths(v, order[0]);
+          EXPECT_EQ(std::count(d.begin(), d.end(), -1), 0) << "P=" << P << " k=" << k;
+          const int deepest = static_cast<int>(heads.size()) - 1 + longest - 1 + (kk > 0 ? 1 : 0);
+          EXPECT_LE(*std::max_element(d.begin(), d.end()), deepest) << "P=" << P << " run=" << run;
         }
-        // one tree: P - 1 edges, every rank reached from the root, depth of the runs
-        size_t edges = 0;
-        for (const View& x : v) edges += x.children.size();
-        EXPECT_EQ(edges, static_cast<size_t>(P - 1));
-        const std::vector<int> d = depths(v, order[0]);
-        EXPECT_EQ(std::count(d.begin(), d.end(), -1), 0) << "P=" << P << " k=" << k;
-        const int deepest = (nchain - 1) / L + L - 1 + (kk > 0 ? 1 : 0);
-        EXPECT_LE(*std::max_element(d.begin(), d.end()), deepest) << "P=" << P << " run=" << run;
       }
+}
+
+// The late chain's order (rank order from the root, the late rank last): its runs are the
+// blocks of 8 rank numbers without the late rank, so none spans two nodes or switches of
+// 8 or 16 ranks; runs of 8 positions instead held ranks 25-32 and 41-48, each fed across a
+// switch beside the head chain (SMPI two-level tree, 16 ranks per switch).
+TEST(TreeChainLeaves, RunsAreBlocksOfRankNumbers) {
+  const int P = 64, late = 24;
+  std::vector<int> order;
+  for (int r = 0; r < P; ++r)
+    if (r != late) order.push_back(r);
+  order.push_back(late);
+  const std::vector<View> v = views(order, 1, 8);
+  const std::vector<int> heads = {0, 8, 16, 25, 32, 40, 48, 56};
+  for (size_t i = 0; i + 1 < heads.size(); ++i) {
+    EXPECT_EQ(v[heads[i]].children[0], heads[i + 1]);
+    EXPECT_EQ(v[heads[i + 1]].parent, heads[i]);
+  }
+  EXPECT_EQ(v[16].children, (std::vector<int>{25, 17}));  // 24 is late: the block's head is 25
+  EXPECT_EQ(v[25].children, (std::vector<int>{32, 26}));
+  EXPECT_EQ(v[25].parent, 16);
+  EXPECT_EQ(v[31].children, std::vector<int>{});  // the run ends at the block's end, not at 32
+  EXPECT_EQ(v[32].parent, 25);
+  EXPECT_EQ(v[23].children, std::vector<int>{late});  // the late leaf off its rank neighbour
+  for (int r = 1; r < P; ++r)
+    if (r != late && r % 8 && r != 25) EXPECT_EQ(v[r].parent, r - 1) << r;
 }
 
 TEST(TreeChainLeaves, NoLeavesIsTheChain) {
