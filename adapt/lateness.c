@@ -347,8 +347,23 @@ int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root) {
   return others_near_stream(s, root, 0);
 }
 
+/* Every group of root `root` in s (at least one): none a level late, and the root outside
+ * ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels longer than any other rank. */
+static int root_outside_longest(const arcoll_late_summary_t *s, int root) {
+  int found = 0;
+  for (int g = 0; s && g < s->ngroups; ++g) {
+    const arcoll_late_group_t *gr = &s->group[g];
+    if (gr->root != root) continue;
+    const double most = ARCOLL_LATE_NEAR_STREAM_LEVELS * gr->t_level;
+    if (!(gr->t_level > 0) || !(gr->root_gap >= gr->gap + most)) return 0;
+    if (gr->n > 0 && !(gr->late[0].lateness < gr->t_level)) return 0;
+    found = 1;
+  }
+  return found;
+}
+
 int arcoll_late_root_paced(const arcoll_late_summary_t *s, int root) {
-  return others_near_stream(s, root, 1);
+  return others_near_stream(s, root, 1) || root_outside_longest(s, root);
 }
 
 int arcoll_late_synchronised(const arcoll_late_summary_t *s, int root) {
@@ -359,6 +374,20 @@ int arcoll_late_synchronised(const arcoll_late_summary_t *s, int root) {
     if (!(gr->t_level > 0) || !(gr->lead < ARCOLL_LATE_SYNC_LEAD_LEVELS * gr->t_level) ||
         !(gr->spread < ARCOLL_LATE_SYNC_SPREAD))
       return 0;
+    found = 1;
+  }
+  return found;
+}
+
+int arcoll_late_wavefront(const arcoll_late_summary_t *s, int root) {
+  int found = 0;
+  for (int g = 0; s && g < s->ngroups; ++g) {
+    const arcoll_late_group_t *gr = &s->group[g];
+    if (gr->root != root) continue;
+    if (!(gr->t_level > 0) || isnan(gr->lead) || isnan(gr->spread)) return 0;
+    if (gr->n > 0 && !(gr->late[0].lateness < gr->t_level)) return 0;
+    if (gr->lead < ARCOLL_LATE_SYNC_LEAD_LEVELS * gr->t_level && gr->spread < ARCOLL_LATE_SYNC_SPREAD)
+      return 0; /* synchronised */
     found = 1;
   }
   return found;

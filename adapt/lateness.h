@@ -342,10 +342,13 @@ int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root);
 
 /**
  * 1 if the calls of root `root` in summary s are paced by the root: in
- * every group of that root (any site; at least one) the other ranks are
- * nearly a stream (gap below ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels'
- * time, none caused a tree level's lateness) and the root spent at least
- * that long outside (root_gap); 0 if not, or if nothing is known.  A late
+ * every group of that root (any site; at least one) none caused a tree
+ * level's lateness and either the other ranks are nearly a stream (gap
+ * below ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels' time) and the root
+ * spent at least that long outside (root_gap), or the root spent that much
+ * longer outside than any other rank (root_gap >= gap + that: every rank
+ * computes between the calls, the root longest); 0 if not, or if nothing
+ * is known.  A late
  * root, or one that reads input or writes output between its broadcasts:
  * every other rank is back in the next call at once and the root's period
  * (its time outside plus inside) sets the pace - whether the others wait
@@ -365,6 +368,28 @@ int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root);
  * alike (flat P = 256: loop 0.2075 s against 0.2018).
  */
 int arcoll_late_root_paced(const arcoll_late_summary_t *s, int root);
+
+/**
+ * 1 if the calls of root `root` in summary s form a wavefront: in every group
+ * of that root (any site; at least one) a pair of consecutive calls was
+ * sampled, none caused a tree level's lateness, and the calls are not
+ * synchronised (the root's lead at least ARCOLL_LATE_SYNC_LEAD_LEVELS tree
+ * levels or the entries' spread at least ARCOLL_LATE_SYNC_SPREAD of the
+ * exits': arcoll_late_synchronised's test failed on known figures); 0 if
+ * not, or if nothing is known.  Computation between the calls, every rank
+ * entering in the order it left: no stream by the ranks' time outside
+ * (arcoll_late_near_stream), but each call pipelines behind the one before
+ * as in a stream, and the exploration measures only the streaming
+ * configuration beside the tolerant tree (online_slots.h
+ * arcoll_explorer_stream_only) - not the model's log-step candidates, which
+ * synchronise the ranks each call.  SMPI two-level tree, P = 64, 32 KiB,
+ * balanced, 0.5 ms of computation before every call, per call summed
+ * inside: scatter_rdb 0.357 s, twotree 0.063, binary 0.032, the chain
+ * 0.013; its full exploration cost 1.46 s of a 200-call run of 4.06 s
+ * (the chain forced: 2.67).  Flat P = 64, 1 ms: the chain 0.0018, binary
+ * 0.0033, scatter_rdb 0.0105.
+ */
+int arcoll_late_wavefront(const arcoll_late_summary_t *s, int root);
 
 /**
  * Calls until the next exchange start, given the current interval and whether

@@ -54,7 +54,9 @@
  *     found by this refinement, 1.54x faster than 2 KiB).  A round replaces
  *     `best` only by a configuration measured faster (by more than
  *     ARCOLL_ONLINE_SUM_TOLERANCE), so the exploration never ends slower
- *     than round 0's choice (as measured).
+ *     than round 0's choice (as measured).  None after a round 0 reduced to
+ *     the streaming candidate and the tolerant tree (online_slots.h
+ *     arcoll_explorer_stream_only).
  * Cost bounds (issue: exploration that pays for itself): a round-0
  * candidate that the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
  * times slower than its best is not measured, except the tolerant tree

@@ -96,6 +96,7 @@ int arcoll_explorer_stream_only(arcoll_explorer_t *e, int tree_first) {
     e->stream_at = e->warmup_stream = 0;
   }
   e->nspare = -1;
+  e->refine = 0; /* no segment refinement: each size switched to refills the pipeline (online_slots.h) */
   e->best = e->cand[0];
   return 1;
 }

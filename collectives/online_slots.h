@@ -49,13 +49,19 @@ void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, a
  * call alone - cost several of the streaming one's calls each to measure
  * (SMPI flat P = 64, 32 KiB: scatter_rdb 0.0103 s per call summed over
  * ranks, twotree 0.0107 - 0.0169, the chain 0.0019; the two-level tree:
- * scatter_rdb 0.36, the chain 0.013), and for calls paced by their root
- * (adapt/lateness.h arcoll_late_root_paced).  tree_first == 0: the
+ * scatter_rdb 0.36, the chain 0.013), for calls with computation between
+ * them that pipeline as a wavefront (adapt/lateness.h arcoll_late_wavefront)
+ * and for calls paced by their root (adapt/lateness.h arcoll_late_root_paced).  tree_first == 0: the
  * streaming candidate moves to the front with its warm-up call (it keeps
  * ties, ARCOLL_ONLINE_SUM_TOLERANCE); != 0: the tree is cand[0] with its
  * noted runs done, the streaming one cand[1], measured after its warm-up
  * call, and the tree keeps ties.  The others are dropped (not readmitted,
- * online.h).  Returns 1 when e was reduced, 0 when it was left as it was
+ * online.h), and no segment refinement follows (e->refine = 0): the
+ * streaming candidate's segment is already the least-occupancy one
+ * (select.h arcoll_select_stream_segment), and each size a refinement
+ * round switches to refills the pipeline (SMPI flat P = 256, 32 KiB, 0.5 ms
+ * of computation between calls: chain/4096 and /16384, not kept, cost
+ * 0.78 s of a 3.26 s run in switches; without the round 2.48 s).  Returns 1 when e was reduced, 0 when it was left as it was
  * (not round 0, a run measured, no streaming candidate or no noted one).
  * No MPI; every rank given the same e reduces it the same way.
  */

@@ -1,5 +1,6 @@
 // The root's lead and the tests built on it (adapt/lateness.h
-// arcoll_late_group_t.lead, arcoll_late_synchronised, arcoll_late_root_paced): computed from the
+// arcoll_late_group_t.lead, arcoll_late_synchronised, arcoll_late_root_paced,
+// arcoll_late_wavefront): computed from the
 // sampled records of consecutive calls, carried by the summary's wire
 // format, unknown when no pair of consecutive calls of the group was
 // sampled.  No MPI.
@@ -193,19 +194,34 @@ TEST(RootPaced, ALateRootPacesTheCalls) {
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
 }
 
-TEST(RootPaced, EachConditionMatters) {
-  arcoll_late_summary_t s{};
-  EXPECT_EQ(arcoll_late_root_paced(nullptr, 0), 0);
-  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);  // nothing known
+// Summary s emptied, `test` checked to say 0 without it and without a group, then one group of
+// root 0 with a tree level of kLevel, returned.
+arcoll_late_group_t &one_group(arcoll_late_summary_t &s, int (*test)(const arcoll_late_summary_t *, int)) {
+  s = arcoll_late_summary_t{};
+  EXPECT_EQ(test(nullptr, 0), 0);
+  EXPECT_EQ(test(&s, 0), 0);  // nothing known
   s.ngroups = 1;
-  arcoll_late_group_t &g = s.group[0];
+  s.group[0].root = 0, s.group[0].t_level = (float)kLevel;
+  return s.group[0];
+}
+
+TEST(RootPaced, EachConditionMatters) {
+  arcoll_late_summary_t s;
+  arcoll_late_group_t &g = one_group(s, arcoll_late_root_paced);
   const float most = (float)(ARCOLL_LATE_NEAR_STREAM_LEVELS * kLevel);
-  g.root = 0, g.t_level = (float)kLevel, g.gap = 0.5f * most, g.root_gap = 5 * most, g.lead = -1e-4f;
+  g.gap = 0.5f * most, g.root_gap = 5 * most, g.lead = -1e-4f;
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1);
   g.root_gap = 0.9f * most;  // the root hardly outside
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
-  g.root_gap = 5 * most, g.gap = 1.1f * most;  // the others compute too
+  g.root_gap = 5 * most, g.gap = 4.5f * most;  // the others compute about as long
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  g.gap = 1.1f * most;  // the others compute too, the root 4 levels longer: it paces them
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1);
+  g.gap = 3.9f * most;  // the root less than 4 levels longer
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1) << "the others nearly a stream: the first rule";
+  g.gap = 4.1f * most, g.root_gap = 4.9f * most;
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  g.root_gap = 5 * most;
   g.gap = 0.5f * most, g.lead = 1e-5f;  // the root entered while data still moved: it throttles a stream
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1);
   g.lead = NAN;  // no pair of consecutive calls sampled: the gaps alone tell
@@ -218,6 +234,77 @@ TEST(RootPaced, EachConditionMatters) {
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
   s.ngroups = 1, g.t_level = 0.0f;
   EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);  // no tree level known
+}
+
+// Every rank computing 10 levels before every call: no stream by the time outside, not paced by
+// the root, not synchronised (each rank enters in the order it left) - a wavefront.
+double computing(int j, int, double exit) { return j == 0 ? 0.0 : exit + 10 * kLevel; }
+
+// ... and the root 20 levels more: paced by the root.
+TEST(RootPaced, TheRootComputingLongestPacesTheCalls) {
+  auto rec = calls(3, [](int j, int r, double exit) { return computing(j, r, exit) + (j && !r ? 20 * kLevel : 0.0); });
+  arcoll_late_summary_t s;
+  ASSERT_EQ(arcoll_late_summarise(kP, 4, 3, rec.data(), 0.0, &s), 0);
+  ASSERT_EQ(s.ngroups, 1);
+  EXPECT_NEAR(s.group[0].root_gap, 30 * kLevel, 1e-9);
+  EXPECT_GE(s.group[0].gap, 10 * kLevel - 1e-9);
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 1);
+  rec = calls(3, computing);  // all computing alike: not paced by the root
+  ASSERT_EQ(arcoll_late_summarise(kP, 4, 3, rec.data(), 0.0, &s), 0);
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+}
+
+TEST(Wavefront, ComputationBetweenCallsIsAWavefront) {
+  auto rec = calls(3, computing);
+  arcoll_late_summary_t s;
+  ASSERT_EQ(arcoll_late_summarise(kP, 4, 3, rec.data(), 0.0, &s), 0);
+  ASSERT_EQ(s.ngroups, 1);
+  EXPECT_NEAR(s.group[0].gap, 10 * kLevel, 1e-9);
+  EXPECT_NEAR(s.group[0].spread, 1.0, 1e-3);  // the entries spread as the exits did
+  EXPECT_EQ(arcoll_late_near_stream(&s, 0), 0);
+  EXPECT_EQ(arcoll_late_root_paced(&s, 0), 0);
+  EXPECT_EQ(arcoll_late_synchronised(&s, 0), 0);
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 1);
+  EXPECT_EQ(arcoll_late_wavefront(&s, 1), 0);  // no group of root 1
+  // the same after the wire
+  std::vector<unsigned char> buf(ARCOLL_LATE_PACKED_MAX);
+  arcoll_late_summary_t u;
+  ASSERT_EQ(arcoll_late_unpack(buf.data(), arcoll_late_pack(&s, buf.data()), &u), 0);
+  EXPECT_EQ(arcoll_late_wavefront(&u, 0), 1);
+  // a barrier between the calls: synchronised, no wavefront
+  rec = calls(3, after_barrier);
+  ASSERT_EQ(arcoll_late_summarise(kP, 4, 3, rec.data(), 0.0, &s), 0);
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
+  // rank 5 three levels later than the others into every call: a late rank, no wavefront
+  rec = calls(3, [](int j, int r, double exit) { return computing(j, r, exit) + (r == 5 ? 3 * kLevel : 0.0); });
+  ASSERT_EQ(arcoll_late_summarise(kP, 4, 3, rec.data(), 0.0, &s), 0);
+  ASSERT_GT(s.group[0].n, 0);
+  EXPECT_EQ(s.group[0].late[0].rank, 5);
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
+}
+
+TEST(Wavefront, EachConditionMatters) {
+  arcoll_late_summary_t s;
+  arcoll_late_group_t &g = one_group(s, arcoll_late_wavefront);
+  g.gap = 10 * (float)kLevel, g.lead = -1e-4f, g.spread = 1.0f;
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 1);
+  g.spread = 0.1f;  // entered together, the root behind the others: synchronised
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
+  g.lead = (float)kLevel;  // the root entered while data still moved
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 1);
+  g.spread = NAN;  // no pair of consecutive calls sampled
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
+  g.spread = 1.0f, g.lead = NAN;
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
+  g.lead = -1e-4f, g.n = 1, g.late[0] = {3, (float)kLevel};  // a rank a level late
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
+  g.late[0].lateness = 0.5f * (float)kLevel;  // arrival noise
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 1);
+  s.ngroups = 2, s.group[1] = g, s.group[1].spread = 0.0f;  // another site of the root, synchronised
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
+  s.ngroups = 1, g.t_level = 0.0f;
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);  // no tree level known
 }
 
 }  // namespace

@@ -18,10 +18,10 @@ namespace {
 const std::string kTree = arcoll_tolerant_tree(ARCOLL_COLL_BCAST, 32768);
 
 // A bcast explorer for P = 256, 32 KiB (built-in model), 5 candidates, 2
-// trials, no refinement, with the tolerant tree's two runs noted.
-void setup(arcoll_explorer_t &e, arcoll_model_t &m, double noted_s) {
+// trials, `refine` refinement rounds, with the tolerant tree's two runs noted.
+void setup(arcoll_explorer_t &e, arcoll_model_t &m, double noted_s, int refine = 0) {
   arcoll_model_default(&m);
-  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, 256, 32768, 1, 5, 2, 0), 3);
+  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_BCAST, 256, 32768, 1, 5, 2, refine), 3);
   ASSERT_GE(e.stream_at, 1);
   const arcoll_choice_t b{arcoll_algorithm_find(ARCOLL_COLL_BCAST, kTree.c_str()), 8192, 0, 0.0};
   ASSERT_EQ(arcoll_explorer_note_run(&e, &b, noted_s, noted_s, 0), 0);
@@ -93,6 +93,36 @@ TEST(OnlineStreamOnly, TreeFirstRunsOnlyTheStreamingOneAndTheTreeKeepsTies) {
     ASSERT_TRUE(e.finished);
     EXPECT_EQ(e.best.algo, stream_s < (1.0 - ARCOLL_ONLINE_SUM_TOLERANCE) * noted_s ? streaming.algo : tree.algo)
         << stream_s;
+  }
+}
+
+// No segment refinement after the reduced round: each size it switches to refills the pipeline
+// (SMPI flat P = 256, 32 KiB, 0.5 ms of computation between calls: chain/4096 and /16384 cost
+// 0.78 s of switches in a 3.26 s run and were not kept).  Without the reduction, the streaming
+// candidate winning round 0 goes on to a refinement round.
+TEST(OnlineStreamOnly, NoRefinementAfterTheReducedRound) {
+  for (const int reduce : {0, 1}) {
+    arcoll_explorer_t e;
+    arcoll_model_t m;
+    setup(e, m, 2e-3, 2);
+    ASSERT_EQ(e.refine, 2);
+    const arcoll_choice_t streaming = e.cand[e.stream_at];
+    if (reduce) {
+      ASSERT_EQ(arcoll_explorer_stream_only(&e, 0), 1);
+      EXPECT_EQ(e.refine, 0);
+      run_round(e, 1e-3);
+    } else {  // every other candidate a little slower: within the budget a refinement round follows
+      const arcoll_choice_t *ch;
+      for (int i = 0; i < 50 && (ch = arcoll_explorer_next(&e)) != nullptr; ++i) {
+        const double s = ch->algo == streaming.algo ? 1e-3 : 1.1e-3;
+        if (arcoll_explorer_record_period(&e, s, s, 0) == 1) {
+          arcoll_explorer_decide_times(&e, e.t, e.p);
+          break;
+        }
+      }
+    }
+    EXPECT_EQ(e.best.algo, streaming.algo);
+    EXPECT_EQ(e.finished != 0, reduce == 1) << "reduced " << reduce << ", round " << e.round;
   }
 }
 
