@@ -347,8 +347,10 @@ int arcoll_late_near_stream(const arcoll_late_summary_t *s, int root);
  * below ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels' time) and the root
  * spent at least that long outside (root_gap), or the root spent that much
  * longer outside than any other rank (root_gap >= gap + that: every rank
- * computes between the calls, the root longest); 0 if not, or if nothing
- * is known.  A late
+ * computes between the calls, the root longest - SMPI flat P = 256, 32 KiB,
+ * 0.5 ms of computation, the root 1 ms more: as a wavefront, the chain
+ * keeping ties, 51.95 s summed inside over 200 calls, paced by the root
+ * 51.11); 0 if not, or if nothing is known.  A late
  * root, or one that reads input or writes output between its broadcasts:
  * every other rank is back in the next call at once and the root's period
  * (its time outside plus inside) sets the pace - whether the others wait
@@ -385,9 +387,9 @@ int arcoll_late_root_paced(const arcoll_late_summary_t *s, int root);
  * synchronise the ranks each call.  SMPI two-level tree, P = 64, 32 KiB,
  * balanced, 0.5 ms of computation before every call, per call summed
  * inside: scatter_rdb 0.357 s, twotree 0.063, binary 0.032, the chain
- * 0.013; its full exploration cost 1.46 s of a 200-call run of 4.06 s
- * (the chain forced: 2.67).  Flat P = 64, 1 ms: the chain 0.0018, binary
- * 0.0033, scatter_rdb 0.0105.
+ * 0.013; its full exploration cost 1.46 s of a 200-call run of 4.06 s,
+ * now 2.75 (the chain forced: 2.67; bench/README.md "Wavefronts").  Flat
+ * P = 64, 1 ms: the chain 0.0018, binary 0.0033, scatter_rdb 0.0105.
  */
 int arcoll_late_wavefront(const arcoll_late_summary_t *s, int root);
 

@@ -249,6 +249,12 @@ static int leaf_parent(int r, int P, int k, const int *posof) {
   return -1;
 }
 
+/* Position p starts a run: a run is positions in a row whose ranks share a block of `run` rank
+ * numbers (tree_extra.h arcoll_tree_chain_runs). */
+static int run_head(const int *order, int p, int run) {
+  return p == 0 || order[p] / run != order[p - 1] / run;
+}
+
 int arcoll_tree_chain_runs(const int *order, int P, int k, int run, int me, arcoll_tree_t *tree) {
   int pos, rc;
   memset(tree, 0, sizeof(*tree));
@@ -269,16 +275,13 @@ int arcoll_tree_chain_runs(const int *order, int P, int k, int run, int me, arco
   if (pos >= nchain) {
     parent = leaf_parent(me, P, k, posof);
   } else {
-    /* a run: positions in a row whose ranks share a block of `run` rank numbers */
-#define HEAD(p) ((p) == 0 || order[(p)] / run != order[(p) - 1] / run)
-    const int head = HEAD(pos);
+    const int head = run_head(order, pos, run);
     int prev = pos - 1, next = pos + 1;
-    while (head && prev > 0 && !HEAD(prev)) --prev; /* the previous run's head */
-    while (head && next < nchain && !HEAD(next)) ++next; /* the next run's head */
+    while (head && prev > 0 && !run_head(order, prev, run)) --prev; /* the previous run's head */
+    while (head && next < nchain && !run_head(order, next, run)) ++next; /* the next run's head */
     parent = pos == 0 ? -1 : order[prev];
     if (head && next < nchain) ch[n++] = order[next]; /* the next run's head first */
-    if (pos + 1 < nchain && !HEAD(pos + 1)) ch[n++] = order[pos + 1]; /* then its run */
-#undef HEAD
+    if (pos + 1 < nchain && !run_head(order, pos + 1, run)) ch[n++] = order[pos + 1]; /* then its run */
     for (int p = nchain; p < P; ++p)                /* then its leaves, in position order */
       if (leaf_parent(order[p], P, k, posof) == me) ch[n++] = order[p];
   }
