@@ -21,6 +21,7 @@
 
 #include "decision.h"
 #include "decision_held.h"
+#include "late_pattern.h"
 #include "late_tracker.h"
 #include "poll_pause.h"
 
@@ -189,7 +190,7 @@ static void root_charge(const arcoll_comm_state_t *st, const struct arcoll_roote
 /* Whether postponing costs (about) nothing: the calls until the new
  * deadline run ex's held configuration, as the lag's did.  Only where the
  * last lateness summary of this collective found the arrivals at this root
- * quiet (lateness.h arcoll_late_quiet; no summary: no) - under arrival
+ * quiet (late_pattern.h arcoll_late_quiet; no summary: no) - under arrival
  * noise held may be far off the best (SMPI flat P = 64, 32 KiB, 0-200 us
  * noise: held, the chain, at 0.0064 s per call summed against the binary
  * tree's 0.0041, postponed from call 28 to 76: 0.813 -> 0.923 s in all;

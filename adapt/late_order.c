@@ -8,6 +8,7 @@
 
 #include "dispatch.h"
 #include "late_chain.h"
+#include "late_pattern.h"
 #include "late_order.h"
 #include "late_trees.h"
 #include "online_noted.h"

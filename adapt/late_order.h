@@ -100,12 +100,12 @@ ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *
  * At the end of a bcast call (after arcoll_late_end): the tracker's first
  * summary, applied at this call's exit on every rank, fits the exploration
  * of `chosen` (round 0, nothing measured yet) to the calls of lc's root:
- *  - nearly a stream (lateness.h arcoll_late_near_stream) and no rank late:
+ *  - nearly a stream (late_pattern.h arcoll_late_near_stream) and no rank late:
  *    reduced to the streaming configuration and the tolerant tree
  *    (collectives/online_slots.h arcoll_explorer_stream_only);
- *  - paced by the root (lateness.h arcoll_late_root_paced) and no rank
+ *  - paced by the root (late_pattern.h arcoll_late_root_paced) and no rank
  *    late: the same two, the tolerant tree first (it keeps ties);
- *  - synchronised (lateness.h arcoll_late_synchronised): without the
+ *  - synchronised (late_pattern.h arcoll_late_synchronised): without the
  *    candidates measured for their pipelining that the model rules out
  *    (collectives/online_slots.h arcoll_explorer_synchronised).
  * Local and deterministic (every rank has the same summary); prints the

@@ -44,14 +44,14 @@ void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, a
  * to the configuration that streams best (e->stream_at) and the tolerant
  * tree whose runs were noted (online_noted.h, e->preset: the last
  * candidate): for back-to-back calls with little between them
- * (adapt/lateness.h arcoll_late_near_stream), where a broadcast costs its
+ * (adapt/late_pattern.h arcoll_late_near_stream), where a broadcast costs its
  * busiest rank's occupancy per call and the others - predicted for one
  * call alone - cost several of the streaming one's calls each to measure
  * (SMPI flat P = 64, 32 KiB: scatter_rdb 0.0103 s per call summed over
  * ranks, twotree 0.0107 - 0.0169, the chain 0.0019; the two-level tree:
  * scatter_rdb 0.36, the chain 0.013), for calls with computation between
- * them that pipeline as a wavefront (adapt/lateness.h arcoll_late_wavefront)
- * and for calls paced by their root (adapt/lateness.h arcoll_late_root_paced).  tree_first == 0: the
+ * them that pipeline as a wavefront (adapt/late_pattern.h arcoll_late_wavefront)
+ * and for calls paced by their root (adapt/late_pattern.h arcoll_late_root_paced).  tree_first == 0: the
  * streaming candidate moves to the front with its warm-up call (it keeps
  * ties, ARCOLL_ONLINE_SUM_TOLERANCE); != 0: the tree is cand[0] with its
  * noted runs done, the streaming one cand[1], measured after its warm-up
@@ -77,7 +77,7 @@ void arcoll_explorer_remove(arcoll_explorer_t *e, int at);
 
 /**
  * Round 0 of a bcast's exploration fitted to synchronised calls (adapt/
- * lateness.h arcoll_late_synchronised: no call overlaps the previous one,
+ * late_pattern.h arcoll_late_synchronised: no call overlaps the previous one,
  * every call costs its latency, and the model's prediction - one call
  * alone - is what a call costs), before its first measured run: the
  * candidates measured whatever the model predicts for their pipelining

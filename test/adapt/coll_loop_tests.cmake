@@ -137,7 +137,7 @@ endif()
 # postponement's deadline lies past the loop: the decision is completed at
 # MPI_Finalize, the non-roots taking the postponements they had not
 # reached); 0-200 us arrival noise: the stream-only exploration (its gaps
-# are a few tree levels: adapt/lateness.h arcoll_late_near_stream), only
+# are a few tree levels: adapt/late_pattern.h arcoll_late_near_stream), only
 # the probe's postponement (adapt/decision.h ARCOLL_ONLINE_STREAM_LAG; the
 # arrivals are not quiet).  Every element checked.
 if(ARCOLL_HAVE_SMPI)
@@ -151,7 +151,7 @@ if(ARCOLL_HAVE_SMPI)
   endforeach()
 endif()
 
-# Bcasts paced by their root (adapt/lateness.h arcoll_late_root_paced): the
+# Bcasts paced by their root (adapt/late_pattern.h arcoll_late_root_paced): the
 # root 1 ms late before every call, the others straight back in; after the
 # first lateness summary round 0 measures the chain only beside the tolerant
 # binary tree's noted runs, the tree first (it keeps the tie) - not scatter_rdb,
@@ -173,7 +173,7 @@ endif()
 # and the root decides at the rooted lag's probe, the records being in
 # (adapt/decision.h ARCOLL_ONLINE_STREAM_LAG).  With computation between the
 # calls instead each rank enters in the order it left: not synchronised but a
-# wavefront (adapt/lateness.h arcoll_late_wavefront), and round 0 measures the
+# wavefront (adapt/late_pattern.h arcoll_late_wavefront), and round 0 measures the
 # chain beside the tolerant binary tree only, not the log-step candidates.
 # SMPI flat cluster, 64 ranks, 64 KiB / 32 KiB, every element checked.
 if(ARCOLL_HAVE_SMPI)

@@ -11,6 +11,7 @@
 #include <vector>
 
 extern "C" {
+#include "late_pattern.h"
 #include "lateness.h"
 }
 

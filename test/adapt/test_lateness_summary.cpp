@@ -11,6 +11,7 @@
 #include "late_records.hpp"
 
 extern "C" {
+#include "late_pattern.h"
 #include "lateness.h"
 }
 
@@ -213,7 +214,7 @@ TEST(Streaming, NeedsQuietArrivalsAndShortGapsAtThatRoot) {
   EXPECT_EQ(arcoll_late_streaming(&s, 0), 0);  // no tree level known
 }
 
-// Nearly a stream (lateness.h arcoll_late_near_stream): gaps up to
+// Nearly a stream (late_pattern.h arcoll_late_near_stream): gaps up to
 // ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels and no rank a level late -
 // the arrival noise arcoll_late_streaming rejects passes; computing
 // between calls or a late rank does not.

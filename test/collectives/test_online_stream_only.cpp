@@ -67,7 +67,7 @@ TEST(OnlineStreamOnly, TheStreamingOneFirstWithItsWarmUpThenTheNotedTree) {
   }
 }
 
-// Paced by the root (adapt/lateness.h arcoll_late_root_paced): the same two,
+// Paced by the root (adapt/late_pattern.h arcoll_late_root_paced): the same two,
 // the noted tree first with its runs done - it keeps ties; the streaming one
 // wins only by more than ARCOLL_ONLINE_SUM_TOLERANCE.
 TEST(OnlineStreamOnly, TreeFirstRunsOnlyTheStreamingOneAndTheTreeKeepsTies) {
