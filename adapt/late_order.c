@@ -154,12 +154,14 @@ void arcoll_late_fit_exploration(const arcoll_comm_state_t *st, const arcoll_cac
   const int paced = !t->late_seen && arcoll_late_root_paced(t->sum, lc->root);
   const int stream = !t->late_seen && arcoll_late_near_stream(t->sum, lc->root);
   if (paced || stream || (!t->late_seen && arcoll_late_wavefront(t->sum, lc->root))) {
-    if (arcoll_explorer_stream_only(ex, paced) && print)
-      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: calls %s (first lateness "
+    /* noisy arrivals: the tree runs while the decision is pending (online.h `hold_at`) */
+    const int noisy = !arcoll_late_quiet(t->sum, lc->root);
+    if (arcoll_explorer_stream_only(ex, paced, noisy) && print)
+      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: calls %s%s (first lateness "
               "summary): measuring %s/%lld and %s/%lld only\n", ex->cand[0].algo->collective,
               st->P, (long long)ex->bytes,
               paced ? "paced by the root" : stream ? "back to back" : "a wavefront",
-              ex->cand[0].algo->name,
+              noisy ? ", arrivals noisy" : "", ex->cand[0].algo->name,
               (long long)ex->cand[0].segment_bytes, ex->cand[1].algo->name,
               (long long)ex->cand[1].segment_bytes);
   } else if (arcoll_late_synchronised(t->sum, lc->root)) {

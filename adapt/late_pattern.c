@@ -17,9 +17,10 @@ static int every_group(const arcoll_late_summary_t *s, int root,
   return found;
 }
 
-/* A listed rank caused a tree level's lateness. */
+/* A listed rank caused a tree level's lateness, or more than the group's noise allows
+ * (lateness.h arcoll_late_threshold: what makes a rank late). */
 static int level_late(const arcoll_late_group_t *g) {
-  return g->n > 0 && !(g->late[0].lateness < g->t_level);
+  return g->n > 0 && !(g->late[0].lateness < arcoll_late_threshold(g->t_level, g->noise));
 }
 
 /* ARCOLL_LATE_NEAR_STREAM_LEVELS tree levels' time (seconds). */

@@ -163,6 +163,7 @@ static void merge_late_arrivals(arcoll_late_tracker_t *t, double missing_s) {
       if (cur->group[h].site == old->group[g].site && cur->group[h].root == old->group[g].root)
         G = &cur->group[h];
     if (!G) continue; /* that call site is not in the current samples */
+    if (old->group[g].noise > G->noise) G->noise = old->group[g].noise; /* the current may have no gaps */
     for (int i = 0; i < old->group[g].n; ++i)
       if (t->late_any[old->group[g].late[i].rank] == 2) arcoll_late_group_put(G, old->group[g].late[i]);
   }

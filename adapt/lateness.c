@@ -217,6 +217,28 @@ static int call_root(int P, int nsampled, const arcoll_late_record_t *rec, int j
   return -1;
 }
 
+/* Median minus lower quartile of the times outside (gap) of the ranks other
+ * than the root with a record of this call (seconds), -1 with fewer than 4;
+ * a: scratch of P doubles. */
+static double gap_lower_spread(int P, int root, const arcoll_late_record_t *call, double *a) {
+  int n = 0;
+  for (int r = 0; r < P; ++r)
+    if (r != root && (call[r].flags & ARCOLL_LATE_VALID)) a[n++] = call[r].gap;
+  if (n < 4) return -1.0;
+  qsort(a, (size_t)n, sizeof *a, cmp_double);
+  return a[n / 2] - a[n / 4];
+}
+
+double arcoll_late_persistent(double *v, int n) {
+  if (n <= 0) return 0.0;
+  for (int i = 1; i < n; ++i) /* insertion sort: n <= ARCOLL_LATE_SAMPLES */
+    for (int k = i; k > 0 && v[k] < v[k - 1]; --k) {
+      const double x = v[k];
+      v[k] = v[k - 1], v[k - 1] = x;
+    }
+  return v[n / ARCOLL_LATE_PERSISTENT_OUT_OF];
+}
+
 int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
                           const arcoll_late_record_t *rec, double missing_s,
                           arcoll_late_summary_t *out) {
@@ -228,12 +250,14 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
   arcoll_late_record_t *call = malloc(sizeof(*call) * (size_t)P);
   int *scratch = malloc(sizeof(int) * 3 * (size_t)P);
   double *a = malloc(sizeof(double) * 2 * (size_t)P), *caused = malloc(sizeof(double) * (size_t)P);
-  double *sum = calloc((size_t)P * ARCOLL_LATE_SAMPLES, sizeof(double));
-  int ncalls[ARCOLL_LATE_SAMPLES] = {0};
+  double *val = calloc((size_t)P * ARCOLL_LATE_SAMPLES, sizeof(double)); /* [j][r] caused */
+  int ncalls[ARCOLL_LATE_SAMPLES] = {0}, group_of[ARCOLL_LATE_SAMPLES], nspread[ARCOLL_LATE_SAMPLES] = {0};
+  double spread[ARCOLL_LATE_SAMPLES] = {0}; /* per group: gap_lower_spread() summed */
   ranked_t *rk = malloc(sizeof(*rk) * (size_t)P);
   int rc = -1;
-  if (!call || !scratch || !a || !caused || !sum || !rk) goto done;
+  if (!call || !scratch || !a || !caused || !val || !rk) goto done;
   for (int j = 0; j < nsampled; ++j) {
+    group_of[j] = -1;
     uint64_t site = 0;
     float t_level = 0.0f;
     const int root = call_root(P, nsampled, rec, j, &site, &t_level);
@@ -252,6 +276,7 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
       ++out->ngroups;
     }
     ++ncalls[g];
+    group_of[j] = g;
     if (j > 0 && out->seq_root[j - 1] == root && out->seq_site[j - 1] == site &&
         (call[root].flags & ARCOLL_LATE_VALID)) { /* the root's lead over call j - 1 */
       double last = -INFINITY, x0 = INFINITY, x1 = -INFINITY, e0 = INFINITY, e1 = -INFINITY;
@@ -270,15 +295,26 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
       if (x1 >= x0 && e1 >= e0 && (isnan(G->spread) || spread > G->spread)) G->spread = spread;
     }
     for (int r = 0; r < P; ++r) {
-      sum[(size_t)g * P + r] += caused[r];
+      val[(size_t)j * P + r] = caused[r];
       float *gap = r == root ? &out->group[g].root_gap : &out->group[g].gap;
       if (first_call + (uint64_t)j > 0 && (call[r].flags & ARCOLL_LATE_VALID) && call[r].gap > *gap)
         *gap = (float)call[r].gap;
     }
+    if (first_call + (uint64_t)j > 0) {
+      const double lower = gap_lower_spread(P, root, call, a);
+      if (lower >= 0) spread[g] += lower, ++nspread[g];
+    }
   }
   for (int g = 0; g < out->ngroups; ++g) {
     arcoll_late_group_t *G = &out->group[g];
-    for (int r = 0; r < P; ++r) rk[r].v = sum[(size_t)g * P + r] / ncalls[g], rk[r].rank = r;
+    for (int r = 0; r < P; ++r) {
+      double v[ARCOLL_LATE_SAMPLES];
+      int n = 0;
+      for (int j = 0; j < nsampled; ++j)
+        if (group_of[j] == g && first_call + (uint64_t)j > 0) /* call 0: no gap, caused 0 */
+          v[n++] = val[(size_t)j * P + r];
+      rk[r].v = arcoll_late_persistent(v, n), rk[r].rank = r;
+    }
     qsort(rk, (size_t)P, sizeof *rk, cmp_desc);
     int n = 0;
     while (n < P && n < ARCOLL_LATE_LIST && rk[n].v > 0.0) {
@@ -288,10 +324,12 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
     }
     G->n = n;
     G->noise = n == ARCOLL_LATE_LIST && n < P ? (float)rk[n].v : 0.0f;
+    const double arrival = nspread[g] ? spread[g] / nspread[g] : 0.0;
+    if (arrival > G->noise) G->noise = (float)arrival;
   }
   rc = 0;
 done:
-  free(call), free(scratch), free(a), free(caused), free(sum), free(rk);
+  free(call), free(scratch), free(a), free(caused), free(val), free(rk);
   return rc;
 }
 

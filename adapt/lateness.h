@@ -43,10 +43,11 @@
  * ... ) (lateness.c caused_up).
 
  * Summary (computed by one rank, the coordinator, applied by all): per
- * (global call site, root) group of the sampled calls, the mean caused
- * lateness of the at most ARCOLL_LATE_LIST latest ranks, and a noise level:
- * the (ARCOLL_LATE_LIST + 1)-th largest mean, so lateness spread over many
- * ranks (random noise) is not taken for a few late ranks.
+ * (global call site, root) group of the sampled calls, the persistent
+ * caused lateness (arcoll_late_persistent: what a rank caused in 3 of 4 of
+ * the calls) of the at most ARCOLL_LATE_LIST latest ranks, and a noise
+ * level: the (ARCOLL_LATE_LIST + 1)-th largest, so lateness spread over
+ * many ranks (random noise) is not taken for a few late ranks.
  *
  * Exchange schedule (arcoll_late_next_interval): the calls between two
  * exchanges double, up to ARCOLL_LATE_MAX_INTERVAL, while the applied late
@@ -159,7 +160,17 @@ typedef struct arcoll_late_group {
   int32_t root;
   int32_t n;       /**< listed ranks, latest first (0..ARCOLL_LATE_LIST) */
   float t_level;   /**< the root's t_level (seconds) */
-  float noise;     /**< (ARCOLL_LATE_LIST+1)-th largest mean caused lateness, 0 if fewer */
+  float noise;     /**< (ARCOLL_LATE_LIST+1)-th largest caused lateness (0 if fewer), or
+                        the arrival noise if larger: over the group's calls (but a
+                        rank's call 0), the mean of the median minus the lower quartile
+                        of the other ranks' times outside (gap; 4 records or more),
+                        seconds.  Ranks that each spend a different, changing time
+                        outside cause lateness by turns - the ranks at the top of the
+                        tree, whose lateness shows most, in 6 of 8 calls by 100 -
+                        300 us under 0 - 1 ms of noise (t_level 67 us) - and are late
+                        only beyond twice that (arcoll_late_threshold), half the
+                        amplitude of uniform noise.  Late ranks, fewer than half, or
+                        the same computation on every rank leave it at 0. */
   float gap;       /**< the longest time a rank other than the root spent outside
                         between two of the group's calls (seconds; a record's gap;
                         call 0 has none) */
@@ -226,11 +237,32 @@ int arcoll_late_caused(int P, int root, const arcoll_late_record_t *rec, double 
                        int *scratch, double *a_scratch, double *caused);
 
 /**
+
+/** A rank's lateness in a summary group is the lateness it caused in all
+ *  but one in ARCOLL_LATE_PERSISTENT_OUT_OF of the group's sampled calls
+ *  (arcoll_late_persistent): lateness that comes back call after call, not
+ *  its mean (see arcoll_late_persistent). */
+#define ARCOLL_LATE_PERSISTENT_OUT_OF 4
+
+/**
+ * The persistent part of one rank's caused lateness over n calls of a group
+ * (v: [n] seconds, sorted ascending in place): v[n / ARCOLL_LATE_PERSISTENT_OUT_OF]
+ * after sorting, the lateness it caused in at least n - n / 4 of the calls
+ * (2 calls: the smaller; 8: the third smallest); 0 for n <= 0.  Why not the
+ * mean: under arrival noise every rank is late by a tree level in some
+ * calls, and the mean listed a new set each summary, all kept late by the
+ * EWMA's hysteresis (order.h) - 18 -> 56 of 64 ranks "late", reordered every
+ * 16 calls (SMPI, P = 64, 32 KiB bcast, every rank 0-2 ms before each call).
+ */
+double arcoll_late_persistent(double *v, int n);
+
+/**
  * Build a summary from the records of `nsampled` calls of every rank:
  * rec[r * nsampled + j] = rank r's record of sampled call j (oldest first,
  * call index first_call + j).
- * Calls are grouped by (root's site, root); per group the caused lateness is
- * averaged over the group's calls; the ARCOLL_LATE_LIST largest (> 0) are
+ * Calls are grouped by (root's site, root); per group a rank's lateness is
+ * the persistent part of what it caused over the group's calls
+ * (arcoll_late_persistent); the ARCOLL_LATE_LIST largest (> 0) are
  * listed, latest first (ties: smaller rank), and `noise` is the next one.
  * missing_s: see arcoll_late_caused.  Scratch is allocated here.
  * Returns 0, or -1 (out of memory; *out then has no groups).

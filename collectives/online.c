@@ -160,7 +160,7 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
   }
   const int bad = failed || !(seconds >= 0) || !(period >= 0);
   if (e->coll == ARCOLL_COLL_BCAST || e->coll == ARCOLL_COLL_SCATTER)
-    e->held = e->cand[e->done / e->trials], e->has_held = 1;
+    e->held = e->cand[e->round == 0 && e->hold_at > 0 ? e->hold_at - 1 : e->done / e->trials], e->has_held = 1;
   e->t[e->done] = bad ? INFINITY : seconds;
   e->p[e->done++] = bad ? INFINITY : period;
   ++e->runs;

@@ -198,6 +198,13 @@ typedef struct arcoll_explorer {
    *  3.90 -> 2.94 s) */
   arcoll_choice_t held;
   int has_held;
+  /** round 0: 1 + the index of the candidate `held` is while a decision is
+   *  pending, whatever ran last (0: the last measured one).  Set by
+   *  arcoll_explorer_stream_only(hold_tree): where the arrivals are noisy
+   *  the streaming candidate, measured last, is held back (SMPI flat P = 64,
+   *  32 KiB bcast, every rank 0-1 ms before each call: the chain held 19
+   *  calls at 0.027 s per call summed against the binary tree's 0.0107) */
+  int hold_at;
   double imbalance; /**< the check's factor (init: ARCOLL_ONLINE_IMBALANCE; the caller may change it) */
   const arcoll_model_t *model; /**< init's model (predictions of refined sizes); must outlive *e */
   arcoll_coll_t coll;

@@ -76,7 +76,7 @@ void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, a
   if (stream_at > 0 && stream_at < e->n) e->stream_at = stream_at, e->warmup_stream = 1;
 }
 
-int arcoll_explorer_stream_only(arcoll_explorer_t *e, int tree_first) {
+int arcoll_explorer_stream_only(arcoll_explorer_t *e, int tree_first, int hold_tree) {
   if (e->finished || e->round != 0 || e->runs > 0 || e->pending || e->confirming || !e->preset ||
       e->stream_at <= 0 || e->stream_at >= e->n - 1 || e->extra_at || e->check_at)
     return 0;
@@ -98,6 +98,7 @@ int arcoll_explorer_stream_only(arcoll_explorer_t *e, int tree_first) {
   e->nspare = -1;
   e->refine = 0; /* no segment refinement: each size switched to refills the pipeline (online_slots.h) */
   e->best = e->cand[0];
+  e->hold_at = hold_tree ? at_tree + 1 : 0;
   return 1;
 }
 
@@ -111,6 +112,8 @@ void arcoll_explorer_remove(arcoll_explorer_t *e, int at) {
   if (e->once_from > at) --e->once_from;
   if (e->stream_at > at) --e->stream_at;
   if (e->extra_at > at) --e->extra_at;
+  if (e->hold_at == at + 1) e->hold_at = 0;
+  else if (e->hold_at > at + 1) --e->hold_at;
 }
 
 /* Round-0 candidate `at` (no run measured) out of e, to the spare ones

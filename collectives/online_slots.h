@@ -63,9 +63,12 @@ void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, a
  * of computation between calls: chain/4096 and /16384, not kept, cost
  * 0.78 s of a 3.26 s run in switches; without the round 2.48 s).  Returns 1 when e was reduced, 0 when it was left as it was
  * (not round 0, a run measured, no streaming candidate or no noted one).
+ * hold_tree != 0: while the round's decision is pending the tree runs
+ * (online.h `hold_at`), not the streaming candidate measured last - for
+ * noisy arrivals, where the chain's calls may cost several of the tree's.
  * No MPI; every rank given the same e reduces it the same way.
  */
-int arcoll_explorer_stream_only(arcoll_explorer_t *e, int tree_first);
+int arcoll_explorer_stream_only(arcoll_explorer_t *e, int tree_first, int hold_tree);
 
 /**
  * Round-0 candidate `at` (0 <= at < e->n, before any measured run) out of

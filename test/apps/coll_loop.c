@@ -17,7 +17,8 @@
  *   -p  rank 0 also prints, per call c, the time inside summed over ranks
  *       (CALL c inside_sum=<s>), one MPI_Reduce of the calls' times after the
  *       loop: where a run's time goes (exploration, pipeline fills, exchanges)
- *   -d  delay of the late ranks in seconds (default 1e-3; seed001: 3e-3 unless given)
+ *   -d  delay of the late ranks in seconds (default 1e-3; seed001: 3e-3 unless given;
+ *       noise: the largest delay, default 200e-6)
  *   -w  computation every rank does before every call, seconds (default 0)
  *   -s  scenario, the delay is injected before every call on:
  *       balanced   nobody
@@ -28,7 +29,8 @@
  *       moving     rank ((call/10)*37 + 11) % P with -S 1, else a rank drawn per
  *                  window of 10 calls (splitmix64 of (seed, call/10)); the next
  *                  rank if that is the root
- *       noise      every rank, 0..200 us, splitmix64 of (seed, rank, call)
+ *       noise      every rank, 0..200 us (-d: 0..d in 201 steps), splitmix64 of
+ *                  (seed, rank, call)
  *       late_root  the root
  *       seed001    rank P/2 (seed 001: rank 128 of 256 loaded, 3 ms)
  *       settled    moving for the first half of the calls, then nobody: what
@@ -149,7 +151,7 @@ static double delay_of(int scen, int me, int P, int root, int c, int n, double d
     }
     case S_NOISE: {
       uint64_t h = splitmix64(splitmix64(splitmix64(seed) ^ (uint64_t)me) ^ (uint64_t)c);
-      return (double)(h % 201) * 1e-6;
+      return (double)(h % 201) * (d / 200.0);
     }
     case S_LATE_ROOT: return me == root ? d : 0;
     case S_SEED001: return me == P / 2 ? d : 0;
@@ -189,6 +191,7 @@ int main(int argc, char **argv) {
     usage(me, argv[0]);
   }
   if (scen == S_SEED001 && !delay_given) delay = 3e-3;
+  if (scen == S_NOISE && !delay_given) delay = 200e-6;
 
   long count = bytes / (long)sizeof(unsigned);
   size_t n1 = (size_t)(count > 0 ? count : 1), nP = n1 * (size_t)P;

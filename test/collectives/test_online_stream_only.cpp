@@ -49,7 +49,7 @@ TEST(OnlineStreamOnly, TheStreamingOneFirstWithItsWarmUpThenTheNotedTree) {
     setup(e, m, noted_s);
     const arcoll_choice_t streaming = e.cand[e.stream_at], tree = e.cand[e.n - 1];
     ASSERT_NE(streaming.algo, tree.algo);
-    ASSERT_EQ(arcoll_explorer_stream_only(&e, 0), 1);
+    ASSERT_EQ(arcoll_explorer_stream_only(&e, 0, 0), 1);
     ASSERT_EQ(e.n, 2);
     EXPECT_EQ(e.cand[0].algo, streaming.algo);
     EXPECT_EQ(e.cand[0].segment_bytes, streaming.segment_bytes);
@@ -77,7 +77,7 @@ TEST(OnlineStreamOnly, TreeFirstRunsOnlyTheStreamingOneAndTheTreeKeepsTies) {
     arcoll_model_t m;
     setup(e, m, noted_s);
     const arcoll_choice_t streaming = e.cand[e.stream_at], tree = e.cand[e.n - 1];
-    ASSERT_EQ(arcoll_explorer_stream_only(&e, 1), 1);
+    ASSERT_EQ(arcoll_explorer_stream_only(&e, 1, 0), 1);
     ASSERT_EQ(e.n, 2);
     EXPECT_EQ(e.cand[0].algo, tree.algo);
     EXPECT_EQ(e.cand[0].segment_bytes, 8192);
@@ -86,7 +86,7 @@ TEST(OnlineStreamOnly, TreeFirstRunsOnlyTheStreamingOneAndTheTreeKeepsTies) {
     EXPECT_DOUBLE_EQ(e.t[0], noted_s);  // the tree's noted runs in its own slots
     EXPECT_DOUBLE_EQ(e.t[e.trials - 1], noted_s);
     EXPECT_EQ(e.nspare, -1);
-    EXPECT_EQ(arcoll_explorer_stream_only(&e, 1), 0);  // once
+    EXPECT_EQ(arcoll_explorer_stream_only(&e, 1, 0), 0);  // once
     const std::vector<std::string> ran = run_round(e, stream_s);
     ASSERT_EQ(ran.size(), 3u);  // the warm-up call and two trials, of the streaming one only
     for (const std::string &s : ran) EXPECT_EQ(s, streaming.algo->name);
@@ -108,7 +108,7 @@ TEST(OnlineStreamOnly, NoRefinementAfterTheReducedRound) {
     ASSERT_EQ(e.refine, 2);
     const arcoll_choice_t streaming = e.cand[e.stream_at];
     if (reduce) {
-      ASSERT_EQ(arcoll_explorer_stream_only(&e, 0), 1);
+      ASSERT_EQ(arcoll_explorer_stream_only(&e, 0, 0), 1);
       EXPECT_EQ(e.refine, 0);
       run_round(e, 1e-3);
     } else {  // every other candidate a little slower: within the budget a refinement round follows
@@ -132,22 +132,22 @@ TEST(OnlineStreamOnly, NothingChangesOnceARunWasMeasuredOrWithoutNotedRuns) {
   setup(e, m, 1e-3);
   const int n = e.n;
   ASSERT_EQ(arcoll_explorer_record_period(&e, 1e-3, 1e-3, 0), 0);  // a run of the round
-  EXPECT_EQ(arcoll_explorer_stream_only(&e, 0), 0);
-  EXPECT_EQ(arcoll_explorer_stream_only(&e, 1), 0);
+  EXPECT_EQ(arcoll_explorer_stream_only(&e, 0, 0), 0);
+  EXPECT_EQ(arcoll_explorer_stream_only(&e, 1, 0), 0);
   EXPECT_EQ(e.n, n);
   arcoll_explorer_t f;
   arcoll_model_default(&m);
   ASSERT_GE(arcoll_explorer_init(&f, &m, ARCOLL_COLL_BCAST, 256, 32768, 1, 5, 2, 0), 3);
   const int fn = f.n;
-  EXPECT_EQ(arcoll_explorer_stream_only(&f, 0), 0);  // nothing noted: the tree would not be measured
+  EXPECT_EQ(arcoll_explorer_stream_only(&f, 0, 0), 0);  // nothing noted: the tree would not be measured
   EXPECT_EQ(f.n, fn);
   arcoll_explorer_t g;
   setup(g, m, 1e-3);
   g.stream_at = 0;  // no streaming candidate
-  EXPECT_EQ(arcoll_explorer_stream_only(&g, 0), 0);
+  EXPECT_EQ(arcoll_explorer_stream_only(&g, 0, 0), 0);
   arcoll_explorer_t h;
   ASSERT_GE(arcoll_explorer_init(&h, &m, ARCOLL_COLL_BCAST, 256, 2048, 1, 5, 2, 0), 1);
-  EXPECT_EQ(arcoll_explorer_stream_only(&h, 0), 0);  // below the streaming size: none
+  EXPECT_EQ(arcoll_explorer_stream_only(&h, 0, 0), 0);  // below the streaming size: none
 }
 
 }  // namespace
