@@ -303,6 +303,11 @@ TEST(Wavefront, EachConditionMatters) {
   EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
   g.late[0].lateness = 0.5f * (float)kLevel;  // arrival noise
   EXPECT_EQ(arcoll_late_wavefront(&s, 0), 1);
+  g.late[0].lateness = 3 * (float)kLevel, g.noise = 2 * (float)kLevel;  // noise of 2 levels: late beyond 4
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 1);
+  g.noise = 0.0f;
+  EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
+  g.late[0].lateness = 0.5f * (float)kLevel;
   s.ngroups = 2, s.group[1] = g, s.group[1].spread = 0.0f;  // another site of the root, synchronised
   EXPECT_EQ(arcoll_late_wavefront(&s, 0), 0);
   s.ngroups = 1, g.t_level = 0.0f;

@@ -70,6 +70,67 @@ TEST(Summary, ManyLateRanksSetTheNoiseLevel) {
   EXPECT_LT(arcoll_late_threshold(0.0, s.group[0].noise), s.group[0].late[0].lateness);
 }
 
+TEST(Persistent, WhatARankCausedInThreeCallsOfFour) {
+  std::vector<double> v;
+  EXPECT_EQ(arcoll_late_persistent(v.data(), 0), 0.0);
+  v = {5e-4};
+  EXPECT_EQ(arcoll_late_persistent(v.data(), 1), 5e-4);
+  v = {0.0, 1e-3};  // late in one call of two: its mean would be 0.5 ms
+  EXPECT_EQ(arcoll_late_persistent(v.data(), 2), 0.0);
+  v = {2e-3, 1e-3};
+  EXPECT_EQ(arcoll_late_persistent(v.data(), 2), 1e-3);
+  v = {1e-3, 0.0, 3e-3, 1e-3, 2e-3, 0.0, 1e-3, 4e-3};  // late in 6 of 8: the third smallest
+  EXPECT_EQ(arcoll_late_persistent(v.data(), 8), 1e-3);
+  EXPECT_EQ(v[0], 0.0);  // sorted in place
+  EXPECT_EQ(v[7], 4e-3);
+  v = {1e-3, 0.0, 3e-3, 0.0, 2e-3, 0.0, 1e-3, 4e-3};  // 5 of 8: by turns, not persistent
+  EXPECT_EQ(arcoll_late_persistent(v.data(), 8), 0.0);
+}
+
+TEST(Summary, CallZeroCarriesNoLateness) {
+  const int P = 8;
+  const double t = 1e-5;
+  // call 0 has no time outside before it (the gap cap leaves it nothing): a
+  // rank late in calls 0 and 1 is listed with call 1's lateness, a rank late
+  // in call 0 alone not at all
+  auto rec = interleave({late_call(P, 0, 1, 2e-3, t), late_call(P, 0, 1, 1e-3, t)});
+  arcoll_late_summary_t s;
+  ASSERT_EQ(arcoll_late_summarise(P, 0, 2, rec.data(), 0.0, &s), 0);
+  ASSERT_EQ(s.group[0].n, 1);
+  EXPECT_EQ(s.group[0].late[0].rank, 1);
+  EXPECT_NEAR(s.group[0].late[0].lateness, 1e-3 - 3 * t, 1e-7);
+  rec = interleave({late_call(P, 0, 1, 2e-3, t), late_call(P, 0, -1, 0, t)});
+  ASSERT_EQ(arcoll_late_summarise(P, 0, 2, rec.data(), 0.0, &s), 0);
+  EXPECT_EQ(s.group[0].n, 0);
+}
+
+TEST(Summary, ArrivalNoiseSetsTheNoiseLevel) {
+  const int P = 64;
+  const double A = 1e-3, t = 1e-7;  // every rank 0 - A outside before the call
+  for (const int late : {-1, 17})
+    for (const double amp : {0.0, A}) {
+      std::vector<double> e(P), x(P);
+      for (int r = 0; r < P; ++r) {
+        e[r] = 1.0 + 1e-6 * (r + __builtin_popcount(r)) + (r ? amp * ((r * 37) % 64) / 64.0 : 0.0);
+        x[r] = e[r] + 1e-9;
+      }
+      if (late >= 0) e[late] += 10 * A, x[late] += 10 * A;
+      auto rec = interleave({call(P, 0, e, t, 0, 77, x)});
+      arcoll_late_summary_t s;
+      ASSERT_EQ(arcoll_late_summarise(P, 5, 1, rec.data(), 0.0, &s), 0);
+      const arcoll_late_group_t &g = s.group[0];
+      // the median minus the lower quartile of the times outside: A / 4 (no noise: the
+      // microseconds of the entries' order, or the (LIST + 1)-th largest lateness)
+      if (amp > 0) EXPECT_NEAR(g.noise, A / 4, A / 32) << late;
+      else EXPECT_LT(g.noise, 2e-5) << late;
+      if (late >= 0) {  // late by 10 A: above the threshold whatever the noise
+        ASSERT_GT(g.n, 0);
+        EXPECT_EQ(g.late[0].rank, late);
+        EXPECT_GT(g.late[0].lateness, arcoll_late_threshold(t, g.noise));
+      }
+    }
+}
+
 TEST(Summary, PackUnpackRoundTripAndRejectsGarbage) {
   const int P = 16;
   auto rec = interleave({late_call(P, 0, 4, 0.2, 1e-5), late_call(P, 2, 3, 0.1, 1e-5, 3)});

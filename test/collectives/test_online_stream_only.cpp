@@ -126,6 +126,39 @@ TEST(OnlineStreamOnly, NoRefinementAfterTheReducedRound) {
   }
 }
 
+// What runs while the round's decision is pending (online.h `held`, `hold_at`): the streaming
+// candidate measured last, or - hold_tree, noisy arrivals - the noted tree, whichever is first.
+TEST(OnlineStreamOnly, NoisyArrivalsHoldTheTreeWhileTheDecisionIsPending) {
+  for (const int tree_first : {0, 1})
+    for (const int hold_tree : {0, 1}) {
+      arcoll_explorer_t e;
+      arcoll_model_t m;
+      setup(e, m, 1e-3);
+      const arcoll_choice_t streaming = e.cand[e.stream_at], tree = e.cand[e.n - 1];
+      ASSERT_EQ(arcoll_explorer_stream_only(&e, tree_first, hold_tree), 1);
+      int done = 0;
+      for (int i = 0; i < 10 && !done; ++i) {
+        const arcoll_choice_t *ch = arcoll_explorer_next(&e);
+        ASSERT_NE(ch, nullptr);
+        EXPECT_EQ(ch->algo, streaming.algo);  // the tree's runs are the noted ones
+        done = arcoll_explorer_record_period(&e, 2e-3, 2e-3, 0) == 1;
+      }
+      ASSERT_TRUE(done);
+      ASSERT_TRUE(e.has_held);
+      EXPECT_EQ(e.held.algo, hold_tree ? tree.algo : streaming.algo) << tree_first << hold_tree;
+      e.pending = 1;  // as arcoll_decision_start leaves it
+      EXPECT_EQ(arcoll_explorer_next(&e)->algo, hold_tree ? tree.algo : streaming.algo);
+      // a candidate removed before the held one moves its index with it
+      if (hold_tree && tree_first == 0) {
+        arcoll_explorer_remove(&e, 0);
+        EXPECT_EQ(e.hold_at, 1);
+        EXPECT_EQ(e.cand[e.hold_at - 1].algo, tree.algo);
+        arcoll_explorer_remove(&e, 0);
+        EXPECT_EQ(e.hold_at, 0);  // the held one itself: none
+      }
+    }
+}
+
 TEST(OnlineStreamOnly, NothingChangesOnceARunWasMeasuredOrWithoutNotedRuns) {
   arcoll_explorer_t e;
   arcoll_model_t m;
