@@ -154,11 +154,8 @@ void arcoll_late_fit_exploration(const arcoll_comm_state_t *st, const arcoll_cac
   const int paced = !t->late_seen && arcoll_late_root_paced(t->sum, lc->root);
   const int stream = !t->late_seen && arcoll_late_near_stream(t->sum, lc->root);
   if (paced || stream || (!t->late_seen && arcoll_late_wavefront(t->sum, lc->root))) {
-    /* noisy arrivals: the tree runs while the decision is pending (online.h `hold_at`) -
-     * where the chain's fill is short: beyond ARCOLL_LATE_CHAIN_MAX_RANKS the streaming
-     * candidate that wins refills it after the tree held (SMPI two-level tree, P = 256,
-     * 32 KiB, 0-200 us noise, the chain kept: 17.69 s summed inside against 16.70) */
-    const int noisy = !arcoll_late_quiet(t->sum, lc->root) && st->P <= ARCOLL_LATE_CHAIN_MAX_RANKS;
+    /* noisy arrivals: the tree runs while the decision is pending (online.h `hold_at`) */
+    const int noisy = !arcoll_late_quiet(t->sum, lc->root);
     if (arcoll_explorer_stream_only(ex, paced, noisy) && print)
       fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: calls %s%s (first lateness "
               "summary): measuring %s/%lld and %s/%lld only\n", ex->cand[0].algo->collective,

@@ -1,0 +1,12 @@
+#!/bin/bash
+# cpairs.sh LIBA LIBB PLAT P COLL SIZE "scenarios" [extra args]
+A=$1; B=$2; PLAT=$3; P=$4; C=$5; M=$6; SC=$7; shift 7
+R="$(dirname "$0")/../adapt-2026-12-03/exposure/run.sh"
+for s in $SC; do
+  a=$($R $PLAT $P $A -c $C -m $M -s $s "$@" 2>&1 | grep RESULT)
+  b=$($R $PLAT $P $B -c $C -m $M -s $s "$@" 2>&1 | grep RESULT)
+  ai=$(echo "$a" | grep -o 'inside_sum=[^ ]*' | cut -d= -f2); al=$(echo "$a" | grep -o 'loop=[^ ]*' | cut -d= -f2)
+  bi=$(echo "$b" | grep -o 'inside_sum=[^ ]*' | cut -d= -f2); bl=$(echo "$b" | grep -o 'loop=[^ ]*' | cut -d= -f2)
+  ea=$(echo "$a" | grep -o 'errors=[^ ]*'); eb=$(echo "$b" | grep -o 'errors=[^ ]*')
+  echo "$PLAT $P $C $M $s $* | in $ai -> $bi ($(echo "$bi / $ai" | bc -l | cut -c1-5)x) | loop $al -> $bl ($(echo "$bl / $al" | bc -l | cut -c1-5)x) $ea $eb"
+done

@@ -1,0 +1,6 @@
+#!/bin/bash
+# usage: nrun.sh PLAT P ALGO ARGS...   (SMPI's own bcast algorithm forced)
+PLAT=$1; P=$2; A=$3; shift 3
+cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)" || exit 1
+if [ $PLAT = flat ]; then X="-platform tools/platforms/bench/flat1024.xml -hostfile tools/platforms/bench/flat1024.hostfile"; else X="-platform tools/platforms/bench/tree1024.xml -hostfile tools/platforms/bench/tree1024.smpi-hosts"; fi
+flock /tmp/arcoll-mpi.lock smpirun -np $P $X --log=root.thres:critical --log=smpi_config.thres:warning --cfg=smpi/test:0 --cfg=smpi/bcast:$A build/smpi/test/apps/coll_loop "$@"
