@@ -24,8 +24,8 @@ extern "C" {
 
 /**
  * 1 if summary s has a group of root `root` (any site) and every such group
- * is quiet: no rank listed, or its latest listed rank's mean caused
- * lateness below ARCOLL_LATE_QUIET_FRACTION x the group's t_level (no rank
+ * is quiet: no rank listed, or its latest listed rank's caused
+ * lateness (lateness.h arcoll_late_persistent) below ARCOLL_LATE_QUIET_FRACTION x the group's t_level (no rank
  * late by a quarter of a tree level: the arrivals are balanced); 0 if not,
  * or if s is NULL or holds no group of that root (nothing known).  Used by
  * the rooted online decisions (adapt/decision.h, ARCOLL_ROOTED_POSTPONES):

@@ -251,7 +251,8 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
   int *scratch = malloc(sizeof(int) * 3 * (size_t)P);
   double *a = malloc(sizeof(double) * 2 * (size_t)P), *caused = malloc(sizeof(double) * (size_t)P);
   double *val = calloc((size_t)P * ARCOLL_LATE_SAMPLES, sizeof(double)); /* [j][r] caused */
-  int ncalls[ARCOLL_LATE_SAMPLES] = {0}, group_of[ARCOLL_LATE_SAMPLES], nspread[ARCOLL_LATE_SAMPLES] = {0};
+  /* group_of[j]: call j's group, -1 when it has none or is call 0 (no gap: caused 0 for all) */
+  int group_of[ARCOLL_LATE_SAMPLES], nspread[ARCOLL_LATE_SAMPLES] = {0};
   double spread[ARCOLL_LATE_SAMPLES] = {0}; /* per group: gap_lower_spread() summed */
   ranked_t *rk = malloc(sizeof(*rk) * (size_t)P);
   int rc = -1;
@@ -275,8 +276,8 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
       out->group[g].lead = out->group[g].spread = NAN;
       ++out->ngroups;
     }
-    ++ncalls[g];
-    group_of[j] = g;
+    const int has_gap = first_call + (uint64_t)j > 0;
+    if (has_gap) group_of[j] = g;
     if (j > 0 && out->seq_root[j - 1] == root && out->seq_site[j - 1] == site &&
         (call[root].flags & ARCOLL_LATE_VALID)) { /* the root's lead over call j - 1 */
       double last = -INFINITY, x0 = INFINITY, x1 = -INFINITY, e0 = INFINITY, e1 = -INFINITY;
@@ -297,10 +298,10 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
     for (int r = 0; r < P; ++r) {
       val[(size_t)j * P + r] = caused[r];
       float *gap = r == root ? &out->group[g].root_gap : &out->group[g].gap;
-      if (first_call + (uint64_t)j > 0 && (call[r].flags & ARCOLL_LATE_VALID) && call[r].gap > *gap)
+      if (has_gap && (call[r].flags & ARCOLL_LATE_VALID) && call[r].gap > *gap)
         *gap = (float)call[r].gap;
     }
-    if (first_call + (uint64_t)j > 0) {
+    if (has_gap) {
       const double lower = gap_lower_spread(P, root, call, a);
       if (lower >= 0) spread[g] += lower, ++nspread[g];
     }
@@ -311,8 +312,7 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
       double v[ARCOLL_LATE_SAMPLES];
       int n = 0;
       for (int j = 0; j < nsampled; ++j)
-        if (group_of[j] == g && first_call + (uint64_t)j > 0) /* call 0: no gap, caused 0 */
-          v[n++] = val[(size_t)j * P + r];
+        if (group_of[j] == g) v[n++] = val[(size_t)j * P + r];
       rk[r].v = arcoll_late_persistent(v, n), rk[r].rank = r;
     }
     qsort(rk, (size_t)P, sizeof *rk, cmp_desc);

@@ -148,7 +148,7 @@ typedef struct arcoll_late_msg {
   arcoll_late_record_t rec[ARCOLL_LATE_SAMPLES];
 } arcoll_late_msg_t;
 
-/** A rank and its mean caused lateness (seconds) in one group. */
+/** A rank and its caused lateness (seconds) in one group (arcoll_late_persistent). */
 typedef struct arcoll_late_entry {
   int32_t rank;
   float lateness;

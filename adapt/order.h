@@ -156,8 +156,8 @@ const unsigned char *arcoll_history_detached(const arcoll_history_t *h, const in
 
 /**
  * Start the entry of (g->site, g->root) from an earlier run's late set
- * (tuning.h, "lateness"; g->late[i].lateness = the mean caused lateness,
- * seconds): folded as a summary (arcoll_history_fold), then every listed
+ * (tuning.h, "lateness"; g->late[i].lateness = the EWMA of its caused
+ * lateness, seconds): folded as a summary (arcoll_history_fold), then every listed
  * rank but the root is late even where its lateness is below the threshold
  * (it was late when the earlier run ended: hysteresis kept it), and the
  * entry's order is rebuilt.  Until a sampled call of that root is pushed,

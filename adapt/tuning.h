@@ -29,7 +29,7 @@
  * Late ranks (optional key "lateness", tuning_late.cpp): per (collective,
  * communicator size, call site, root) the ranks an earlier run's lateness
  * history (order.h) held late when the communicator ended, each with its
- * mean caused lateness (seconds, lateness.h), and the tolerant tree its
+ * caused lateness (the history's EWMA, seconds, order.h), and the tolerant tree its
  * trials chose (late_trees.h):
  *   "lateness": [{"collective": "bcast", "P": 64, "site": "0x9e3779b97f4a7c15",
  *                 "root": 0, "t_level_s": 6.2e-05, "noise_s": 0.0,
@@ -92,7 +92,7 @@ typedef struct arcoll_tuning_late {
   float noise;       /**< the group's noise level, seconds, >= 0 */
   int32_t n;         /**< late ranks listed, 1 .. ARCOLL_LATE_LIST */
   int32_t rank[ARCOLL_LATE_LIST];   /**< distinct, 0 .. P-1, never root; latest first */
-  float caused[ARCOLL_LATE_LIST];   /**< their mean caused lateness, seconds, >= 0 */
+  float caused[ARCOLL_LATE_LIST];   /**< their caused lateness (EWMA), seconds, >= 0 */
 } arcoll_tuning_late_t;
 
 /** A set of choices, unique per key, and of late sets, unique per (coll, P,
