@@ -1,7 +1,9 @@
 /* The coordinator's posted receives of lateness records; see late_ring.h. */
 #include "late_ring.h"
+#include "late_trees.h"
 #include "poll_pause.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* The coordinator's receives of records: P receives (MPI_ANY_SOURCE, the
@@ -124,5 +126,36 @@ int arcoll_late_drain_until(arcoll_late_tracker_t *t, int need, double deadline,
     else if (PMPI_Wtime() >= deadline) break;
     else ARCOLL_POLL_PAUSE();
   }
+  return rc;
+}
+
+int arcoll_late_drain_trial(arcoll_late_tracker_t *t, int need,
+                            void (*use)(const arcoll_late_msg_t *, int, void *), int *complete) {
+  const int P = t->P, S = t->nsampled;
+  double *ready = S > 0 ? malloc(sizeof *ready * (size_t)(P + 1)) : NULL;
+  int rc = arcoll_late_drain(t, ready ? 0 : need, use); /* no memory: every record, as before */
+  while (ready && rc == MPI_SUCCESS && t->nrecv < need) {
+    int n = 0, nin = 0;
+    double inside = 0.0;
+    for (int r = 0; r < P; ++r) {
+      const arcoll_late_record_t *x = &t->rec[(size_t)r * (size_t)S];
+      if (!x[S - 1].flags) continue; /* missing */
+      if (r == t->me) continue; /* a streaming root's calls cost it nothing: not the others' */
+      ready[n++] = arcoll_late_ready_at(x, S, t->gather);
+      for (int j = 0; j < S; ++j) inside += x[j].exit - x[j].entry, ++nin;
+    }
+    if (nin == 0) { /* nothing to weigh the wait with yet: the first record */
+      rc = arcoll_late_drain_until(t, t->nrecv + 1, INFINITY, use);
+      continue;
+    }
+    ready[n++] = PMPI_Wtime() - t->clock_offset; /* the coordinator waits from now */
+    const double budget = ARCOLL_TREES_WAIT_CALLS * P * inside / nin;
+    const double deadline = arcoll_late_trial_deadline(ready, n, budget) + t->clock_offset;
+    const int before = t->nrecv;
+    rc = arcoll_late_drain_until(t, before + 1, deadline, use);
+    if (t->nrecv == before) break; /* the deadline passed */
+  }
+  *complete = t->nrecv >= need;
+  free(ready);
   return rc;
 }

@@ -34,4 +34,14 @@ int arcoll_late_drain(arcoll_late_tracker_t *t, int need,
 int arcoll_late_drain_until(arcoll_late_tracker_t *t, int need, double deadline,
                             void (*use)(const arcoll_late_msg_t *, int, void *));
 
+/** A trial's records (late_trees.h arcoll_late_trial_wait): the receives
+ *  matched before a self-sent token, then more until t->nrecv >= need or
+ *  the wait has cost the ranks waiting for the coordinator
+ *  ARCOLL_TREES_WAIT_CALLS calls of the trial (arcoll_late_ready_at of each
+ *  arrived rank's records at t->gather calls, the coordinator from now;
+ *  arcoll_late_trial_deadline, recomputed at each arrival).  *complete = 1
+ *  when need records arrived.  MPI_SUCCESS or an MPI error. */
+int arcoll_late_drain_trial(arcoll_late_tracker_t *t, int need,
+                            void (*use)(const arcoll_late_msg_t *, int, void *), int *complete);
+
 #endif

@@ -48,7 +48,7 @@ int arcoll_late_unpack(const unsigned char *buf, int bytes, arcoll_late_summary_
   GET(s->ngroups);
   GET(s->trees);
   GET(s->unreported);
-  if (s->unreported < 0 || s->trees < ARCOLL_TREES_UNDECIDED || s->trees > ARCOLL_TREES_SECOND ||
+  if (s->unreported < 0 || s->trees < ARCOLL_TREES_UNDECIDED || s->trees > ARCOLL_TREES_VOID ||
       s->nsampled < 0 ||
       s->nsampled > ARCOLL_LATE_SAMPLES || s->ngroups < 0 ||
       s->ngroups > ARCOLL_LATE_SAMPLES || p + 12 * (size_t)s->nsampled > end)

@@ -225,7 +225,17 @@ static int exchange_summarise(arcoll_late_tracker_t *t) {
   /* the first exchange of a bcast / scatter: every record but a few, then
    * at most a patience for those; the missing ones charged (late_first.h) */
   const int spare = !t->up && t->wait_all ? arcoll_late_first_spare(P) : 0;
-  int rc = arcoll_late_drain(t, need - spare, use_msg);
+  int rc, trial_void = 0;
+  if (t->wait_trial > 0) { /* a trial: at most a budget of the others' wait (late_trees.h) */
+    int complete = 1;
+    rc = arcoll_late_drain_trial(t, need, use_msg, &complete);
+    trial_void = !complete;
+    if (t->debug)
+      fprintf(stderr, "arcoll: tolerant tree trial: %d of %d records after %.3g s%s\n", t->nrecv,
+              need, PMPI_Wtime() - t->x_time, trial_void ? ", void" : "");
+  } else {
+    rc = arcoll_late_drain(t, need - spare, use_msg);
+  }
   if (rc == MPI_SUCCESS && spare > 0 && t->nrecv < need) {
     const double floor_s = S > 0 ? arcoll_late_missing_charge(P, t->out.rec[S - 1].t_level, 0.0) : 0.0;
     const double patience = arcoll_late_first_patience(PMPI_Wtime() - t->x_time, floor_s);
@@ -244,9 +254,9 @@ static int exchange_summarise(arcoll_late_tracker_t *t) {
   if (rc == MPI_SUCCESS && !t->trials.trees) {
     double mean[2];
     const uint64_t first = t->out.first_call;
-    const int d = arcoll_late_trees_compare(P, S, t->rec, mean);
+    const int d = trial_void ? ARCOLL_TREES_VOID : arcoll_late_trees_compare(P, S, t->rec, mean);
     t->sum->trees = d;
-    if (t->debug && d)
+    if (t->debug && d && !trial_void)
       fprintf(stderr, "arcoll: tolerant tree trial (calls from %llu): first %.4g s, second %.4g s per call summed\n",
               (unsigned long long)first, mean[0], mean[1]);
   }
@@ -317,7 +327,8 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
       for (int i = 0; i < G->n && i < 4; ++i) fprintf(stderr, " %d=%.3g", G->late[i].rank, G->late[i].lateness);
       fprintf(stderr, "%s]", G->n > 4 ? " ..." : "");
     }
-    if (sum->trees) fprintf(stderr, " tolerant tree %s;", sum->trees == ARCOLL_TREES_SECOND ? "second" : "first");
+    static const char *trees[] = {"", "first", "second", "void"};
+    if (sum->trees) fprintf(stderr, " tolerant tree %s;", trees[sum->trees]);
     int nl = 0;
     for (int r = 0; r < t->P; ++r) nl += t->late_any[r];
     /* toward the root: how many late ranks would send to the root directly (order.h

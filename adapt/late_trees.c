@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 int arcoll_late_trial_tree(uint64_t call, uint64_t next_x, int pending, int exchanges) {
   if (pending || exchanges < 1 || call >= next_x || call + ARCOLL_LATE_SAMPLES < next_x)
@@ -46,9 +47,36 @@ int arcoll_late_trial_wait(int P, int coord, const unsigned char *late,
   return need > 0 ? need : 0;
 }
 
+double arcoll_late_ready_at(const arcoll_late_record_t *rec, int n, int calls) {
+  if (n < 1) return NAN;
+  double period = INFINITY; /* the shortest: a trial's slower half is not the pace to come */
+  for (int j = 1; j < n; ++j)
+    if (rec[j].exit - rec[j - 1].exit < period) period = rec[j].exit - rec[j - 1].exit;
+  return rec[n - 1].exit + (n > 1 && period > 0 ? calls * period : 0.0);
+}
+
+static int by_value(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double arcoll_late_trial_deadline(double *ready, int n, double budget_s) {
+  if (n < 1 || !isfinite(budget_s)) return INFINITY;
+  qsort(ready, (size_t)n, sizeof *ready, by_value);
+  if (budget_s <= 0) return ready[0];
+  double sum = 0.0; /* sum of ready[0..k) */
+  for (int k = 1; k <= n; ++k) {
+    sum += ready[k - 1];
+    /* k ranks waiting: tau = (budget + sum) / k, valid while below ready[k] */
+    const double tau = (budget_s + sum) / k;
+    if (k == n || tau <= ready[k]) return tau;
+  }
+  return INFINITY; /* not reached */
+}
+
 void arcoll_late_trees_fold(arcoll_late_trials_t *t, int result, int changed) {
   if (t->trees != ARCOLL_TREES_UNDECIDED || result == ARCOLL_TREES_UNDECIDED) return;
-  if (!changed || result == t->last) t->trees = result;
+  if (result != ARCOLL_TREES_VOID && (!changed || result == t->last)) t->trees = result;
   else if (++t->voided >= ARCOLL_TREES_MAX_TRIALS) t->trees = ARCOLL_TREES_FIRST;
-  t->last = result;
+  if (result != ARCOLL_TREES_VOID) t->last = result;
 }

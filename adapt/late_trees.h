@@ -21,10 +21,11 @@
  * summary carries the choice, applied by every rank at the same call
  * (late_tracker.c).  No extra message.  A trial during which the late set
  * changed (a late rank that moves) counts only when the one before it
- * chose the same tree; after ARCOLL_TREES_MAX_TRIALS that did not, the
- * first tree stays.  Where binomial was chosen, a bcast whose late set then
- * holds runs the chain of runs in its place (late_chain.h,
- * ARCOLL_LATE_CHAIN=runs).
+ * chose the same tree, and one whose records did not come in within the
+ * wait's budget (arcoll_late_trial_wait) is void; after
+ * ARCOLL_TREES_MAX_TRIALS that did not decide, the first tree stays.
+ * Where binomial was chosen, a bcast whose late set then holds runs the
+ * chain of runs in its place (late_chain.h, ARCOLL_LATE_CHAIN=runs).
  */
 #ifndef ARCOLL_ADAPT_LATE_TREES_H
 #define ARCOLL_ADAPT_LATE_TREES_H
@@ -40,6 +41,10 @@ extern "C" {
 #define ARCOLL_TREES_UNDECIDED 0
 #define ARCOLL_TREES_FIRST 1  /**< arcoll_tolerant_tree (the binary tree for streaming bcasts) */
 #define ARCOLL_TREES_SECOND 2 /**< binomial */
+/** A summary's trial whose records were still incomplete when the wait's
+ *  budget was spent (arcoll_late_trial_wait): no comparison, counted as a
+ *  trial that did not decide. */
+#define ARCOLL_TREES_VOID 3
 
 /** Trials that do not decide (the late set changed during them and the
  *  one before chose otherwise) after which the first tree stays. */
@@ -94,9 +99,47 @@ typedef struct arcoll_late_trials {
  * summed inside at that call); not half: the ranks that finish first are
  * not the others (two-level tree, seed 001: binomial's mean 0.56x binary's
  * among the first half, 1.25x among all).
+ *
+ * How long: the ranks that catch up with the waiting coordinator (the root
+ * of a streaming bcast: they wait for its next call's data, then for the
+ * summary at the call that applies it) wait too (arcoll_late_ready_at,
+ * arcoll_late_trial_deadline); once that cost reaches
+ * ARCOLL_TREES_WAIT_CALLS calls of the trial's, the records still missing
+ * make the trial ARCOLL_TREES_VOID.  A rank that became late during the
+ * trial holds its subtree calls behind the root while the others run on: SMPI flat 10 Gb/s P = 64, 32 KiB, the late rank moving
+ * every 10 calls, the root waited 8.8 ms for the last records (the first
+ * half in 1.2 ms), 0.21 s summed inside at that call.
  */
 int arcoll_late_trial_wait(int P, int coord, const unsigned char *late,
                            const arcoll_late_record_t *sampled, int n);
+
+/** Budget of a trial's wait for records, in calls of the trial (the mean
+ *  over the arrived records, the coordinator's left out, of a call's time
+ *  inside, times P): beyond it the trial is void (arcoll_late_trial_wait).
+ *  With the late set steady the wait cost about 4 (SMPI flat P = 64, 32
+ *  KiB, one rank late: 0.013 s summed inside at that call, a call 0.0034)
+ *  and stays within it, as at P = 256 and on the two-level tree. */
+#define ARCOLL_TREES_WAIT_CALLS 8.0
+
+/**
+ * When a rank whose n >= 1 sampled records are rec[0..n-1] (its calls up to
+ * the exchange's step 1, exit times in seconds on the common clock) reaches
+ * the exit of the call the coordinator is waiting in, `calls` calls after
+ * its last record's (from there on it waits: for the coordinator's data
+ * when that is the root, for the summary at the call that applies it):
+ * rec[n-1].exit + calls x its shortest period between consecutive records
+ * (a trial's slower half is not the pace to come; 0 for n = 1).  Seconds;
+ * NAN for n < 1.
+ */
+double arcoll_late_ready_at(const arcoll_late_record_t *rec, int n, int calls);
+
+/**
+ * The time tau at which ranks waiting from ready[0..n-1] (seconds, any
+ * order; sorted in place) have waited budget_s seconds in all:
+ * sum_i max(0, tau - ready[i]) = budget_s.  Returns +inf for n < 1 or
+ * budget_s not finite, ready's smallest for budget_s <= 0.
+ */
+double arcoll_late_trial_deadline(double *ready, int n, double budget_s);
 
 /**
  * Fold a summary's trial result (`result`, ARCOLL_TREES_*; UNDECIDED: no
@@ -104,8 +147,9 @@ int arcoll_late_trial_wait(int P, int coord, const unsigned char *late,
  * when the late set stayed or the previous trial chose the same (a trial
  * while the late set changed compared the trees under different late
  * ranks: one moving every 10 calls was inner in binary's half, not in
- * binomial's); after ARCOLL_TREES_MAX_TRIALS voided ones, the first tree.
- * Nothing once decided.
+ * binomial's); ARCOLL_TREES_VOID (records incomplete) decides nothing and
+ * leaves the last result as it was; after ARCOLL_TREES_MAX_TRIALS voided
+ * ones of either kind, the first tree.  Nothing once decided.
  */
 void arcoll_late_trees_fold(arcoll_late_trials_t *t, int result, int changed);
 

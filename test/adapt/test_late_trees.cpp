@@ -2,6 +2,7 @@
 // trees, and the comparison of their records.  No MPI.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -126,4 +127,65 @@ TEST(TolerantTrees, FoldDecidesOnAStableLateSetOrTwoAgreeingTrials) {
     arcoll_late_trees_fold(&v, i % 2 ? ARCOLL_TREES_FIRST : ARCOLL_TREES_SECOND, 1);
   }
   EXPECT_EQ(v.trees, ARCOLL_TREES_FIRST);
+}
+
+// A trial whose records were incomplete after the patience decides nothing,
+// keeps the last result for the next trial to agree with, and counts toward
+// ARCOLL_TREES_MAX_TRIALS like a trial that did not decide.
+TEST(TolerantTrees, VoidTrialDecidesNothingAndCountsAsVoided) {
+  const int U = ARCOLL_TREES_UNDECIDED, F = ARCOLL_TREES_FIRST, S = ARCOLL_TREES_SECOND,
+            V = ARCOLL_TREES_VOID;
+  auto decisions = [](const std::vector<std::pair<int, int>> &seq) {
+    arcoll_late_trials_t t{};
+    std::vector<int> out;
+    for (auto [result, changed] : seq) arcoll_late_trees_fold(&t, result, changed), out.push_back(t.trees);
+    return out;
+  };
+  // void, even with the late set steady; then a steady trial decides
+  EXPECT_EQ(decisions({{V, 0}, {S, 0}}), (std::vector<int>{U, S}));
+  // a void trial between two that agree under a changing late set: they still agree
+  EXPECT_EQ(decisions({{S, 1}, {V, 1}, {S, 1}}), (std::vector<int>{U, U, S}));
+  // void trials alone: the first tree after the limit
+  std::vector<std::pair<int, int>> voids(ARCOLL_TREES_MAX_TRIALS, {V, 0});
+  std::vector<int> expect(ARCOLL_TREES_MAX_TRIALS, U);
+  expect.back() = F;
+  EXPECT_EQ(decisions(voids), expect);
+  // mixed: one changed trial, then voids up to the limit
+  std::vector<std::pair<int, int>> mixed = {{S, 1}};
+  for (int i = 1; i < ARCOLL_TREES_MAX_TRIALS; ++i) mixed.push_back({V, 1});
+  EXPECT_EQ(decisions(mixed).back(), F);
+}
+
+// A rank reaches the coordinator's call `calls` of its shortest period after
+// its last record (a trial's slower half is not its pace); one record: at once.
+TEST(TolerantTrees, ReadyAtProjectsTheRanksShortestPeriod) {
+  std::vector<arcoll_late_record_t> rec(8);
+  for (int j = 0; j < 8; ++j) rec[j].entry = 1.0 + 1e-3 * j, rec[j].exit = rec[j].entry + 1e-4;
+  EXPECT_NEAR(arcoll_late_ready_at(rec.data(), 8, 8), 1.0071 + 8e-3, 1e-12);
+  for (int j = 4; j < 8; ++j) rec[j].exit += 2e-3 * (j - 3);  // slower second half: 3 ms apart
+  EXPECT_NEAR(arcoll_late_ready_at(rec.data(), 8, 8), rec[7].exit + 8e-3, 1e-12);
+  EXPECT_NEAR(arcoll_late_ready_at(rec.data(), 1, 8), 1.0001, 1e-12);
+  EXPECT_TRUE(std::isnan(arcoll_late_ready_at(rec.data(), 0, 8)));
+}
+
+// The deadline spends the budget on the ranks waiting by then: one rank
+// ready at 0 waits the whole budget; two ready at 0 and 1 with budget 3
+// wait 2 + 1; a rank ready after the deadline costs nothing.
+TEST(TolerantTrees, TrialDeadlineSpendsTheBudgetOnTheWaitingRanks) {
+  std::vector<double> one = {0.0};
+  EXPECT_DOUBLE_EQ(arcoll_late_trial_deadline(one.data(), 1, 2.5), 2.5);
+  std::vector<double> two = {1.0, 0.0};  // any order
+  EXPECT_DOUBLE_EQ(arcoll_late_trial_deadline(two.data(), 2, 3.0), 2.0);
+  std::vector<double> late = {0.0, 10.0};
+  EXPECT_DOUBLE_EQ(arcoll_late_trial_deadline(late.data(), 2, 3.0), 3.0);
+  std::vector<double> many(64);
+  for (int i = 0; i < 64; ++i) many[i] = 1e-3 * (i % 8);
+  const double tau = arcoll_late_trial_deadline(many.data(), 64, 0.05);
+  double spent = 0.0;
+  for (double r : many) spent += std::max(0.0, tau - r);
+  EXPECT_NEAR(spent, 0.05, 1e-12);
+  std::vector<double> none = {4.0};
+  EXPECT_DOUBLE_EQ(arcoll_late_trial_deadline(none.data(), 1, 0.0), 4.0);
+  EXPECT_TRUE(std::isinf(arcoll_late_trial_deadline(none.data(), 0, 1.0)));
+  EXPECT_TRUE(std::isinf(arcoll_late_trial_deadline(none.data(), 1, INFINITY)));
 }

@@ -12,6 +12,7 @@
 
 extern "C" {
 #include "late_pattern.h"
+#include "late_trees.h"
 #include "lateness.h"
 }
 
@@ -160,6 +161,13 @@ TEST(Summary, PackUnpackRoundTripAndRejectsGarbage) {
   EXPECT_EQ(arcoll_late_unpack(buf.data(), 8, &u), -1);
   buf[8] = 99;  // nsampled out of range
   EXPECT_EQ(arcoll_late_unpack(buf.data(), n, &u), -1);
+  s.unreported = 0;
+  s.trees = ARCOLL_TREES_VOID;  // a void trial travels
+  ASSERT_EQ(arcoll_late_unpack(buf.data(), arcoll_late_pack(&s, buf.data()), &u), 0);
+  EXPECT_EQ(u.trees, ARCOLL_TREES_VOID);
+  s.trees = ARCOLL_TREES_VOID + 1;  // no such result
+  EXPECT_EQ(arcoll_late_unpack(buf.data(), arcoll_late_pack(&s, buf.data()), &u), -1);
+  s.trees = ARCOLL_TREES_UNDECIDED;
   s.unreported = -1;  // a count below 0
   EXPECT_EQ(arcoll_late_unpack(buf.data(), arcoll_late_pack(&s, buf.data()), &u), -1);
 }
