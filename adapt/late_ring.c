@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The coordinator's receives of records: P receives (MPI_ANY_SOURCE, the
  * records' tag) kept posted in a ring, so records that other ranks send
@@ -132,15 +133,20 @@ int arcoll_late_drain_until(arcoll_late_tracker_t *t, int need, double deadline,
 int arcoll_late_drain_trial(arcoll_late_tracker_t *t, int need,
                             void (*use)(const arcoll_late_msg_t *, int, void *), int *complete) {
   const int P = t->P, S = t->nsampled;
-  double *ready = S > 0 ? malloc(sizeof *ready * (size_t)(P + 1)) : NULL;
-  int rc = arcoll_late_drain(t, ready ? 0 : need, use); /* no memory: every record, as before */
-  while (ready && rc == MPI_SUCCESS && t->nrecv < need) {
-    int n = 0, nin = 0;
-    double inside = 0.0;
+  /* ready[0..n): the arrived ranks' projections, each taken once; scratch: them and the
+   * coordinator's now, sorted by arcoll_late_trial_deadline */
+  double *ready = S > 0 ? malloc(sizeof *ready * (size_t)(2 * P + 1)) : NULL;
+  unsigned char *taken = ready ? calloc((size_t)P, 1) : NULL;
+  double *scratch = ready + P, inside = 0.0;
+  int rc = arcoll_late_drain(t, taken ? 0 : need, use); /* no memory: every record, as before */
+  int n = 0, nin = 0;
+  while (taken && rc == MPI_SUCCESS && t->nrecv < need) {
     for (int r = 0; r < P; ++r) {
       const arcoll_late_record_t *x = &t->rec[(size_t)r * (size_t)S];
-      if (!x[S - 1].flags) continue; /* missing */
-      if (r == t->me) continue; /* a streaming root's calls cost it nothing: not the others' */
+      /* missing, or taken; the coordinator's own left out: a streaming root's calls
+       * cost it nothing, not the others' */
+      if (taken[r] || !x[S - 1].flags || r == t->me) continue;
+      taken[r] = 1;
       ready[n++] = arcoll_late_ready_at(x, S, t->gather);
       for (int j = 0; j < S; ++j) inside += x[j].exit - x[j].entry, ++nin;
     }
@@ -148,14 +154,15 @@ int arcoll_late_drain_trial(arcoll_late_tracker_t *t, int need,
       rc = arcoll_late_drain_until(t, t->nrecv + 1, INFINITY, use);
       continue;
     }
-    ready[n++] = PMPI_Wtime() - t->clock_offset; /* the coordinator waits from now */
+    memcpy(scratch, ready, sizeof *ready * (size_t)n);
+    scratch[n] = PMPI_Wtime() - t->clock_offset; /* the coordinator waits from now */
     const double budget = ARCOLL_TREES_WAIT_CALLS * P * inside / nin;
-    const double deadline = arcoll_late_trial_deadline(ready, n, budget) + t->clock_offset;
+    const double deadline = arcoll_late_trial_deadline(scratch, n + 1, budget) + t->clock_offset;
     const int before = t->nrecv;
     rc = arcoll_late_drain_until(t, before + 1, deadline, use);
     if (t->nrecv == before) break; /* the deadline passed */
   }
   *complete = t->nrecv >= need;
-  free(ready);
+  free(ready), free(taken);
   return rc;
 }

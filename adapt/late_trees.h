@@ -106,9 +106,10 @@ typedef struct arcoll_late_trials {
  * arcoll_late_trial_deadline); once that cost reaches
  * ARCOLL_TREES_WAIT_CALLS calls of the trial's, the records still missing
  * make the trial ARCOLL_TREES_VOID.  A rank that became late during the
- * trial holds its subtree calls behind the root while the others run on: SMPI flat 10 Gb/s P = 64, 32 KiB, the late rank moving
- * every 10 calls, the root waited 8.8 ms for the last records (the first
- * half in 1.2 ms), 0.21 s summed inside at that call.
+ * trial holds its subtree calls behind the root while the others run on:
+ * SMPI flat 10 Gb/s P = 64, 32 KiB, the late rank moving every 10 calls,
+ * the root waited 8.8 ms for the last records (the first half in 1.2 ms),
+ * 0.21 s summed inside at that call.
  */
 int arcoll_late_trial_wait(int P, int coord, const unsigned char *late,
                            const arcoll_late_record_t *sampled, int n);

@@ -129,9 +129,9 @@ TEST(TolerantTrees, FoldDecidesOnAStableLateSetOrTwoAgreeingTrials) {
   EXPECT_EQ(v.trees, ARCOLL_TREES_FIRST);
 }
 
-// A trial whose records were incomplete after the patience decides nothing,
-// keeps the last result for the next trial to agree with, and counts toward
-// ARCOLL_TREES_MAX_TRIALS like a trial that did not decide.
+// A trial whose records were incomplete when the wait's budget was spent
+// decides nothing, keeps the last result for the next trial to agree with, and
+// counts toward ARCOLL_TREES_MAX_TRIALS like a trial that did not decide.
 TEST(TolerantTrees, VoidTrialDecidesNothingAndCountsAsVoided) {
   const int U = ARCOLL_TREES_UNDECIDED, F = ARCOLL_TREES_FIRST, S = ARCOLL_TREES_SECOND,
             V = ARCOLL_TREES_VOID;
