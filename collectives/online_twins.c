@@ -21,10 +21,27 @@ int arcoll_explorer_near_twin(const arcoll_explorer_t *e, const arcoll_choice_t 
   return -1;
 }
 
+/* Round 0 holds the twins alone: both stay (a round of one candidate
+ * measures nothing), the near one first with its trials, the far one run
+ * once (online_twins.h). */
+static void twins_alone(arcoll_explorer_t *e) {
+  const int far = (e->cand[0].algo->flags & ARCOLL_ALGO_FAR_FIRST) ? 0 : 1;
+  if (!(e->cand[far].algo->flags & ARCOLL_ALGO_FAR_FIRST) || !twins(e->cand[1 - far].algo, e->cand[far].algo))
+    return;
+  if (far == 0) { /* equal predictions: the order is the table's */
+    const arcoll_choice_t x = e->cand[0];
+    e->cand[0] = e->cand[1];
+    e->cand[1] = x;
+  }
+  if (e->once_from == 0 || e->once_from > 1) e->once_from = 1;
+}
+
 int arcoll_explorer_hold_far(arcoll_explorer_t *e) {
-  /* two candidates or fewer: the twins would be all round 0 has, and a round
-   * of one candidate measures nothing - both stay */
-  if (e->round != 0 || e->runs > 0 || e->has_far || e->n <= 2) return 0;
+  if (e->round != 0 || e->runs > 0 || e->has_far || e->n < 2) return 0;
+  if (e->n == 2) {
+    twins_alone(e);
+    return 0;
+  }
   for (int i = 0; i < e->n; ++i) { /* cand[0] too: the twins' predictions are equal */
     if (!(e->cand[i].algo->flags & ARCOLL_ALGO_FAR_FIRST) || arcoll_explorer_near_twin(e, &e->cand[i]) < 0)
       continue;

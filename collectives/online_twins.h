@@ -24,6 +24,14 @@
  * P = 64, 1 MiB allreduce, balanced: rabenseifner_far 14.4 s per call
  * summed over ranks against rabenseifner's 1.34; its two runs 1.10x SMPI's
  * better selector over 200 calls, bench/README.md "The far twin once").
+ * Where round 0 holds the twins alone, both stay in it (one candidate
+ * would be no measurement, and no readmission where the model is far off),
+ * the near twin first with its trials and the far one run once (its run
+ * stands for its trials, arcoll_explorer_t::once_from): SMPI two-level tree,
+ * P = 256, 32 KiB back-to-back allreduce, balanced, 200 calls, summed over
+ * ranks: rabenseifner 0.427 s per call, rabenseifner_far 2.76 and 2.86 s in
+ * its two runs, 90.15 s in all against 85.38 for SMPI's ompi selector
+ * (bench/README.md "The far twin alone in round 0").
  * From ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES only (below, the far variant is
  * not measured at all: online.h).  No MPI.
  */
@@ -46,7 +54,9 @@ int arcoll_explorer_near_twin(const arcoll_explorer_t *e, const arcoll_choice_t 
  * far-first candidate whose near twin is also a candidate leaves round 0
  * for e->far (e->has_far = 1); the later candidates move up.  Not when
  * round 0 has two candidates or fewer (the twins alone: one left would be
- * no measurement at all).  Returns 1 when one was held back, else 0.
+ * no measurement at all); when those two are twins, the near one becomes
+ * cand[0] and the far one runs once (e->once_from = 1).  Returns 1 when one
+ * was held back, else 0.
  */
 int arcoll_explorer_hold_far(arcoll_explorer_t *e);
 

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compress_decide.h"
@@ -99,14 +100,50 @@ TEST(OnlineTwins, TheTwinsAloneStayTogether) {
   two.has_far = 0;
   two.n = 2;
   two.cand[1] = e.far;  // rsag and rsag_far alone
+  arcoll_explorer_t swapped = two;  // the far one first: the near one is put first
+  std::swap(swapped.cand[0], swapped.cand[1]);
   EXPECT_EQ(arcoll_explorer_hold_far(&two), 0);
   EXPECT_EQ(two.n, 2);
   EXPECT_EQ(two.has_far, 0);
-  arcoll_explorer_t three = two;
+  EXPECT_STREQ(two.cand[0].algo->name, "rsag");
+  EXPECT_EQ(two.once_from, 1) << "the far twin runs once";
+  EXPECT_EQ(arcoll_explorer_hold_far(&swapped), 0);
+  EXPECT_STREQ(swapped.cand[0].algo->name, "rsag");
+  EXPECT_STREQ(swapped.cand[1].algo->name, "rsag_far");
+  EXPECT_EQ(swapped.once_from, 1);
+  arcoll_explorer_t three = e;  // rsag, one more and rsag_far: the far one waits, no run once
+  three.has_far = 0;
+  three.cand[2] = e.far;
   three.n = 3;
-  three.cand[2] = e.cand[1];  // and one more: the far one waits
   EXPECT_EQ(arcoll_explorer_hold_far(&three), 1);
   EXPECT_EQ(three.n, 2);
+  EXPECT_EQ(three.once_from, 0);
+  arcoll_explorer_t other = two;  // two candidates that are not twins: nothing changes
+  other.once_from = 0;
+  other.cand[1] = e.cand[1];
+  EXPECT_EQ(arcoll_explorer_hold_far(&other), 0);
+  EXPECT_EQ(other.once_from, 0);
+}
+
+TEST(OnlineTwins, TheTwinsAloneTheFarRunsOnceAndWinsWhenFaster) {
+  for (const double far_s : {0.5e-3, 5e-3}) {
+    arcoll_model_t m;
+    arcoll_model_default(&m);
+    arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+    arcoll_explorer_t e;
+    ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, 64, 32768, 1, 5, 2, 0), 2);
+    e.cand[1] = e.far;  // round 0: rsag and rsag_far alone, as init leaves them
+    e.n = 2;
+    e.has_far = 0;
+    e.once_from = 0;
+    e.check_at = 0;
+    ASSERT_EQ(arcoll_explorer_hold_far(&e), 0);
+    const auto ran = run(e, [far_s](const std::string &n) { return n == "rsag" ? 1e-3 : far_s; });
+    ASSERT_TRUE(e.finished);
+    EXPECT_EQ(count(ran, "rsag"), 2) << far_s << ": the near twin's trials";
+    EXPECT_EQ(count(ran, "rsag_far"), 1) << far_s << ": one run";
+    EXPECT_STREQ(e.best.algo->name, far_s < 1e-3 ? "rsag_far" : "rsag") << far_s;
+  }
 }
 
 TEST(OnlineTwins, NearTwinsByName) {
