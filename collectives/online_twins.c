@@ -33,7 +33,7 @@ static void twins_alone(arcoll_explorer_t *e) {
     e->cand[0] = e->cand[1];
     e->cand[1] = x;
   }
-  if (e->once_from == 0 || e->once_from > 1) e->once_from = 1;
+  e->once_from = 1;
 }
 
 int arcoll_explorer_hold_far(arcoll_explorer_t *e) {

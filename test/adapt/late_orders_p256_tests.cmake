@@ -5,7 +5,7 @@
 # (contiguous subtrees) and the binomial tree.
 #
 # bcast, 32 KiB, the default path (adapt/README.md "Lateness"): the first exchange charges the
-# eight, each swaps with the last leaf of its own subtree (rank 16 with 19, ... 240 with 243:
+# eight, each swaps with a leaf of its own subtree (rank 16 with 19, ... 240 with 243:
 # adapt/order.c), the tolerant-tree trial runs, and a later call still carries that order.
 #
 # gather, 32 KiB, ARCOLL_LATE_ORDER=on, 5 ms late (at 1 ms the eight hide behind the root's link,

@@ -132,11 +132,9 @@ TEST(OnlineTwins, TheTwinsAloneTheFarRunsOnceAndWinsWhenFaster) {
     arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
     arcoll_explorer_t e;
     ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, 64, 32768, 1, 5, 2, 0), 2);
-    e.cand[1] = e.far;  // round 0: rsag and rsag_far alone, as init leaves them
+    e.cand[1] = e.far;  // round 0 cut to rsag and rsag_far alone (init leaves the 32 KiB allreduce so)
     e.n = 2;
     e.has_far = 0;
-    e.once_from = 0;
-    e.check_at = 0;
     ASSERT_EQ(arcoll_explorer_hold_far(&e), 0);
     const auto ran = run(e, [far_s](const std::string &n) { return n == "rsag" ? 1e-3 : far_s; });
     ASSERT_TRUE(e.finished);
