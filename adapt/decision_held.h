@@ -9,7 +9,8 @@
  * round.  The root of the decision (decision.h arcoll_decision_start_rooted)
  * waited for all of them, and every other rank waited for the root's result:
  * SMPI flat P = 64, 8 B bcast, rank 24 late by 1 ms per call, 200 calls,
- * 0.399 s of the 0.521 s summed inside were that one call (bench/README.md
+ * 0.399 s of the 0.521 s summed inside were that one call
+ * (bench/notes/adaptive-layer-2026-12-01-to-02.md
  * "The rooted decision's messages").  Leaving the missing records out
  * instead hides what the trees cost them (P = 256, one late rank with a
  * subtree of 32: a tree chosen, 4.69 s against 1.85).  So the root waits a
@@ -110,7 +111,8 @@ double arcoll_held_mean_depth(const arcoll_choice_t *c, int P);
  * 0.364, 0-200 us noise 0.060 / 0.082, eight late 0.066 / 0.275; P = 256
  * moving 0.49 / 1.71; balanced linear costs 1.27x (P = 64) and 2.2x
  * (P = 256) binomial - so only a rank found late pays for the tree that
- * holds nobody (bench/README.md "A late rank's exposure").  Applied by the
+ * holds nobody (bench/notes/adaptive-layer-2026-12-03-to-04.md
+ * "A late rank's exposure").  Applied by the
  * root of a bcast / scatter decision below ARCOLL_ONLINE_SKEW_MAX_BYTES
  * without a lateness tracker (which would put late ranks on leaves).
  */

@@ -11,7 +11,7 @@
  * back to back, balanced, summed inside, doubles -> floats: scatter flat
  * P = 64 0.05908 -> 0.05889 s, two-level tree P = 64 0.1486 -> 0.1471, flat
  * P = 256 0.3683 -> 0.3649; bcast tree P = 64 0.1055 -> 0.1024; the late
- * scenarios within 0.4 %: bench/README.md "The rooted decision's
+ * scenarios within 0.4 %: bench/notes/adaptive-layer-2026-12-01-to-02.md "The rooted decision's
  * messages").  The root decides on the rounded result it sends, so every
  * rank decides on the same numbers.
  */

@@ -10,7 +10,8 @@
  * call (seed 001's loaded rank, a leaf that never holds the root) sends its
  * record of call 1 several calls late, and the whole communicator waited
  * for it: SMPI flat 10 Gb/s P = 64, 32 KiB bcast, 200 calls, about 6 ms at
- * call 2, 0.4 s of the 1.09 s summed inside (bench/README.md, "The first
+ * call 2, 0.4 s of the 1.09 s summed inside
+ * (bench/notes/adaptive-layer-2026-11-30.md, "The first
  * exchange without its wait for every record").  Not waiting at all leaves
  * that rank unknown and inside the exploration's trees (1.09 -> 19.0 s).
  * So the coordinator waits for every record but a few (the bulk:

@@ -152,7 +152,7 @@ int arcoll_late_root_paced(const arcoll_late_summary_t *s, int root);
  * balanced, 0.5 ms of computation before every call, per call summed
  * inside: scatter_rdb 0.357 s, twotree 0.063, binary 0.032, the chain
  * 0.013; its full exploration cost 1.46 s of a 200-call run of 4.06 s,
- * now 2.75 (the chain forced: 2.67; bench/README.md "Wavefronts").  Flat
+ * now 2.75 (the chain forced: 2.67; bench/notes/adaptive-layer-2026-12-03-to-04.md "Wavefronts").  Flat
  * P = 64, 1 ms: the chain 0.0018, binary 0.0033, scatter_rdb 0.0105.
  */
 int arcoll_late_wavefront(const arcoll_late_summary_t *s, int root);

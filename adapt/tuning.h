@@ -43,7 +43,7 @@
  * first lateness summary (call 2 of a bcast, 4 of a reduce) the tree runs
  * in rank order, and a late rank at its top holds P/2 - 1 others (SMPI
  * flat P = 64, 32 KiB bcast, seed 001's rank 32 3 ms late: calls 0-2 took
- * 0.58 s of the run's 1.29 s summed inside; bench/README.md).
+ * 0.58 s of the run's 1.29 s summed inside; bench/notes/adaptive-layer-2026-11-28-to-29.md).
  */
 #ifndef ARCOLL_ADAPT_TUNING_H
 #define ARCOLL_ADAPT_TUNING_H

@@ -4,7 +4,7 @@
  *        entry or of SMPI's own MPI_ collective, with the buffers and count
  *        arrays of a benchmark point (smpi_coll_bench_calls.c).
  *
- * Message size m of a point (bytes; bench/README.md "Message size m"):
+ * Message size m of a point (bytes; the definition tools/coll-bench.sh and bench/README.md use):
  *  - bcast, reduce, allreduce, scan: the vector of every rank (MPI_DOUBLE,
  *    count m / 8), as MPI_Bcast's count x type size.
  *  - the block collectives (gather, scatter, alltoall, allgather,

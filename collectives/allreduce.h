@@ -77,7 +77,8 @@ int arcoll_allreduce_ring(const void *sendbuf, void *recvbuf, MPI_Aint count,
  * twice recursive doubling's log2 P steps on a flat network; on an
  * oversubscribed tree only one message per subtree crosses an uplink per
  * step, where recursive doubling sends one per rank (tree platform, P = 256,
- * 64 B: bench/README.md).  Root: the order's first position for commutative
+ * 64 B: bench/notes/smpi-collectives-results.md).  Root: the order's first
+ * position for commutative
  * ops, else rank 0 (the order-preserving reduce keeps rank 0 at its top).
  * Any op (non-commutative ones combined in rank order).  Unsegmented.
  * Honours: order (commutative only), k (the broadcast's radix; 0 =

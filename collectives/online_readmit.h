@@ -24,7 +24,8 @@
  * predicted order; the readmitted recursive doubling, predicted 2.77x,
  * took 14.5x the best: 1.073x SMPI's better selector over 200 calls;
  * without it 1.054x, the far twin's one run, online_twins.h -
- * bench/README.md "The readmission only against the model's order").
+ * bench/notes/adaptive-layer-2026-12-03-to-04.md "The readmission only
+ * against the model's order").
  *
  * Each queued candidate then runs once (not `trials` times) in a pass of
  * its own, and is decided alone, so the exploration's budget
@@ -38,7 +39,7 @@
  * uplinks, P = 64, balanced, cluster256 model: recursive doubling,
  * predicted 2.77x the best, took 14.5x the best measured on each of its 2
  * calls, 36 s of the 37.6 s gap to SMPI's better selector, summed over
- * ranks; bench/README.md "1 MiB").
+ * ranks; bench/notes/adaptive-layer-2026-11-30.md "1 MiB").
  */
 #ifndef ARCOLL_COLLECTIVES_ONLINE_READMIT_H
 #define ARCOLL_COLLECTIVES_ONLINE_READMIT_H

@@ -43,8 +43,8 @@
  * Source: not in the seeds; seed 001's lateness-aware trees (late ranks where
  * they hold nobody), learnt from the waits the reduce itself sees
  * (issue 16: "piggyback arrival times on messages the collective sends
- * anyway").  Measured: bench/README.md "Reduce: late ranks detached by their
- * parent".
+ * anyway").  Measured: bench/notes/adaptive-layer-2026-12-01-to-02.md
+ * "Reduce: late ranks detached by their parent".
  */
 #ifndef ARCOLL_COLLECTIVES_REDUCE_DETACH_H
 #define ARCOLL_COLLECTIVES_REDUCE_DETACH_H
@@ -63,11 +63,12 @@ extern "C" {
 /** An inner node times its waits in every ARCOLL_RED_DETACH_SAMPLE-th call of the tree (the same
  *  calls on every rank), and in every call while a child was late in the last timed one: the
  *  clock readings cost (SMPI flat P = 64, 8 B, balanced, knomial radix 8, summed inside: every
- *  call timed +1.4 %, bench/README.md). */
+ *  call timed +1.4 %, bench/notes/adaptive-layer-2026-12-01-to-02.md). */
 #define ARCOLL_RED_DETACH_SAMPLE 4
 /** A parent sends notices to at most this many of its children: the root's extra messages per call
  *  stay below twice its tree's inner nodes however long lateness keeps moving (a bound, not a
- *  measured gain: bench/README.md "Lateness that moves on" - 9 ranks detached in 1000 calls there). */
+ *  measured gain: bench/notes/adaptive-layer-2026-12-01-to-02.md "Lateness that moves on" - 9 ranks
+ *  detached in 1000 calls there). */
 #define ARCOLL_RED_DETACH_PER_PARENT 2
 /** Trailer entry: the sender waited longer than late_s for a child in this call. */
 #define ARCOLL_RED_DETACH_WAITED (-1)

@@ -44,7 +44,8 @@ int arcoll_reduce_knomial_radix(const void *sendbuf, void *recvbuf, MPI_Aint cou
    * both sides are posted (SMPI; rendezvous protocols), so a posted receive
    * overlaps one child's latency with the others': tree platform, 8 B,
    * P = 64: one receive at a time 50.9 us, two 43.1 us, all 39.1 us
-   * (bench/README.md).  Counts > INT_MAX: one blocking receive at a time, in
+   * (bench/notes/smpi-collectives-results-earlier.md).  Counts > INT_MAX: one
+   * blocking receive at a time, in
    * INT_MAX pieces. */
   const int prepost = count <= INT_MAX;
   const double span = (double)ti.true_extent + (double)(count - 1) * (double)ti.extent;

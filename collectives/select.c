@@ -188,7 +188,8 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
     out[pos] = ch;
     if (nout < nmax) ++nout;
   }
-  /* The model ranks segment sizes less reliably than algorithms (bench/README.md:
+  /* The model ranks segment sizes less reliably than algorithms
+   * (bench/notes/smpi-collectives-results-earlier.md:
    * the worst online penalties were the best algorithm at a neighbouring
    * segmentation): with 3 or more candidates, when the best is segmented, the
    * last slot measures it unsegmented instead of the last-ranked algorithm. */
@@ -201,7 +202,7 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
   } else if (nmax >= 3 && nout == nmax) {
     /* The best is unsegmented: the best-ranked segmented candidate is also
      * a second configuration of its algorithm; unsegmented, it replaces the
-     * last-ranked algorithm when predicted faster than it (bench/README.md,
+     * last-ranked algorithm when predicted faster than it (bench/notes/smpi-collectives-results.md,
      * session 14: scan, tree P = 64, 4 KiB - pipelined_tree/64B ranked 2nd,
      * pipelined_tree unsegmented 1.45x faster than every candidate measured,
      * the last one being direct). */

@@ -67,7 +67,7 @@ int arcoll_tree_twotree(const int *order, int P, int which, int me, arcoll_tree_
  * of two; the in-order tree's top had P - 2 below it: a late rank nobody
  * knows yet, e.g. before the first lateness summary, delayed all of them:
  * SMPI flat P = 64, 32 KiB bcast, rank 32 late by 3 ms, 200 calls, 1.288 ->
- * 1.094 s summed inside, bench/README.md "The binary tree's root has two
+ * 1.094 s summed inside, bench/notes/adaptive-layer-2026-11-30.md "The binary tree's root has two
  * children");
  * the depth is at most floor(log2 (P-1)) + 1 hops, that of the in-order
  * tree under the root; and with ranks numbered by node and switch a subtree

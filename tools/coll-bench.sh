@@ -18,7 +18,7 @@
 #            gather scatter alltoall allgather reduce_scatter_block allgatherv
 #            gatherv scatterv alltoallv reduce_scatter (group "blocks"); "all".
 #            The block collectives' m is the P blocks of one rank's vector
-#            (bench/README.md "Message size m"), raised to 8 P when smaller:
+#            (bench/smpi_coll_bench.h, "Message size m"), raised to 8 P when smaller:
 #            their points are named by the raised m.
 #   --quick: P in {16, 256}, m in {8 B, 4 KiB, 256 KiB, 4 MiB} (~30+ min of simulation on 2 cores,
 #            most of it the tree platform at P=256 / 4 MiB)

@@ -20,7 +20,7 @@
 # the blocking reference's online selection (twotree with 8 KiB segments
 # and its refinements, ~9 s of host time per simulated call in SimGrid's
 # sharing solver) does not finish in 20 minutes; give it the choice it
-# keeps (bench/README.md, session 15: twotree/8 KiB) in a tuning file:
+# keeps (bench/notes/smpi-collectives-results.md, session 15: twotree/8 KiB) in a tuning file:
 #   ARCOLL_TUNING=bench/results/nbc-overlap-2026-11-27/bcast-P256-1MiB.tuning.json \
 #     tools/nbc-overlap.sh --procs 256 --colls ibcast --reps 1 --skip ibcast-P256-smpi
 # (the caller's environment reaches every run).  Each run is limited to 20 minutes.

@@ -58,7 +58,7 @@ endforeach()
 # the cluster256 model's knomial (radix 8): with eight ranks 1 ms late for 40 calls the seven whose
 # parent is not the root are detached; balanced, none; the late rank moving every 10 calls for
 # 100 calls, then nobody late for 100 (`settled`): the ranks it visited stay detached (a detachment
-# never ends: bench/README.md "Reduce: late ranks detached by their parent").  Every element checked.
+# never ends: bench/notes/adaptive-layer-2026-12-01-to-02.md "Reduce: late ranks detached by their parent").  Every element checked.
 arcoll_adapt_mpi_test(adapt.coll_loop.reduce_detach.np4 4 PROGRAM coll_loop
   ARGS -c reduce -m 8 -n 60 -s moving ENV ARCOLL_REDUCE_ALGORITHM=binomial)
 set_tests_properties(adapt.coll_loop.reduce_detach.np4 PROPERTIES
