@@ -3,7 +3,7 @@
  * allgather algorithms of collectives/ (allgather.h): ring,
  * recursive_doubling, bruck, gather_bcast.  The size used for the choice is
  * one block's bytes.  Dispatch (unrooted_blocks.c) and PMPI cases:
- * dispatch.h, adapt/README.md.
+ * dispatch.h, adapt/DISPATCH.md.
  */
 #include <mpi.h>
 

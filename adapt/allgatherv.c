@@ -8,7 +8,7 @@
  * Passed to PMPI (which reports MPICH's own errors): intercommunicators, one
  * rank, mode pmpi, and what arcoll_allgatherv_args() rejects (dispatch.h;
  * shared with MPI_Iallgatherv, nbc_api_vblocks.c).
- * Dispatch: dispatch.h, adapt/README.md.
+ * Dispatch: dispatch.h, adapt/DISPATCH.md.
  */
 #include <limits.h>
 #include <mpi.h>

@@ -3,7 +3,7 @@
  * allreduce algorithms of collectives/ (allreduce.h): recursive_doubling,
  * rabenseifner, rabenseifner_far and ring (commutative ops only), reduce_bcast.  Dispatch
  * (reduction.c) and PMPI cases:
- * dispatch.h, adapt/README.md.
+ * dispatch.h, adapt/DISPATCH.md.
  */
 #include <mpi.h>
 

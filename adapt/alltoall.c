@@ -2,7 +2,7 @@
  * libarcoll: MPI_Alltoall and MPI_Alltoall_c (MPI >= 4) dispatched to the
  * alltoall algorithms of collectives/ (alltoall.h): linear, pairwise, bruck.
  * The size used for the choice is one block's bytes.  Dispatch
- * (unrooted_blocks.c) and PMPI cases: dispatch.h, adapt/README.md.
+ * (unrooted_blocks.c) and PMPI cases: dispatch.h, adapt/DISPATCH.md.
  */
 #include <mpi.h>
 

@@ -18,7 +18,7 @@
  * (dispatch.h; shared with MPI_Ialltoallv, nbc_api_vblocks.c), where MPICH
  * then reports the error on the ranks that made it.
  * counts (int, or MPI_Count for _c) and displs (int, or MPI_Aint) are
- * widened to MPI_Aint arrays.  Dispatch: dispatch.h, adapt/README.md.
+ * widened to MPI_Aint arrays.  Dispatch: dispatch.h, adapt/DISPATCH.md.
  */
 #include <mpi.h>
 #include <stdlib.h>

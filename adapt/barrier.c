@@ -2,7 +2,7 @@
  * libarcoll: MPI_Barrier dispatched to the barrier algorithms of
  * collectives/ (alltoall.h): dissemination.  (MPI-4 has no MPI_Barrier_c:
  * the call has no count.)  Dispatch and PMPI cases: dispatch.h,
- * adapt/README.md.
+ * adapt/DISPATCH.md.
  */
 #include <mpi.h>
 

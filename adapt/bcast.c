@@ -4,7 +4,7 @@
  * `auto` run over a rank order in which ranks seen late become leaves
  * (seed 001_6a837e3d9ad6c429.txt technique 1, per call site = open problem 2);
  * `auto` hands that order to the model-selected algorithm (every bcast
- * algorithm honours sched.order).  Design and costs: adapt/README.md.
+ * algorithm honours sched.order).  Design and costs: adapt/DISPATCH.md, adapt/LATENESS.md.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

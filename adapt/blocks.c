@@ -5,7 +5,7 @@
  * receive; MPI_IN_PLACE allowed at the root).  The size used for the choice
  * is one block's bytes, the same on every rank by MPI's type-signature rule.
  * Same algorithm signature (arcoll_gather_fn == arcoll_scatter_fn).
- * Dispatch and PMPI cases: dispatch.h, adapt/README.md.
+ * Dispatch and PMPI cases: dispatch.h, adapt/DISPATCH.md.
  */
 #include <limits.h>
 #include <mpi.h>

@@ -1,6 +1,6 @@
 /*
  * Argument checks shared by the interposed collectives (dispatch.h): what
- * arcoll runs and what goes to PMPI (adapt/README.md "Passed to PMPI").
+ * arcoll runs and what goes to PMPI (adapt/DISPATCH.md "Passed to PMPI").
  */
 #include "dispatch.h"
 #include "nbc.h"

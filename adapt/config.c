@@ -189,7 +189,7 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
                  &cfg->late_order, err, errlen))
     return -1;
   if (env_on_off("ARCOLL_LATE_DETACH", "the latest ranks of a reduce's late set send to the root directly",
-                 "late ranks keep their tree parent", "; the default is off (adapt/README.md \"Lateness\")",
+                 "late ranks keep their tree parent", "; the default is off (adapt/LATENESS.md \"Lateness\")",
                  &cfg->late_detach, err, errlen))
     return -1;
   const char *lc = getenv("ARCOLL_LATE_CHAIN");
@@ -199,13 +199,13 @@ int arcoll_config_parse(arcoll_config_t *cfg, char *err, int errlen) {
                         "a streaming bcast runs the chain with late leaves once its late set held",
                         "the tolerant tree",
                         " or runs (default: the chain of runs where the tolerant tree trial chose "
-                        "binomial; adapt/README.md \"Lateness\")",
+                        "binomial; adapt/LATENESS.md \"Lateness\")",
                         &cfg->late_chain, err, errlen)) {
     return -1;
   }
   if (env_on_off("ARCOLL_REDUCE_DETACH",
                  "a small reduce's late ranks are detached by their tree parent",
-                 "the plain tree", "; the default is on (adapt/README.md \"Lateness\")",
+                 "the plain tree", "; the default is on (adapt/LATENESS.md \"Lateness\")",
                  &cfg->reduce_detach, err, errlen))
     return -1;
   if ((s = getenv("ARCOLL_BCAST_EWMA_ALPHA")) && *s) {

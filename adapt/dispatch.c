@@ -3,7 +3,7 @@
  * configuration read at MPI_Init, MPI_Init / MPI_Init_thread / MPI_Finalize,
  * the per-communicator state (private communicator, choice cache, lateness
  * trackers), introspection and errors.  The choice per call: choice.c;
- * argument checks: checks.c.  Design: adapt/README.md.
+ * argument checks: checks.c.  Design: adapt/README.md, adapt/DISPATCH.md.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

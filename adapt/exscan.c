@@ -3,7 +3,7 @@
  * algorithms of collectives/ (scan.h): linear, pipeline, pipelined_tree, brent_kung, sqrtp,
  * recursive_doubling (all order-preserving; rank 0's recvbuf is left
  * untouched, MPI leaves it undefined).  Dispatch (reduction.c) and PMPI cases:
- * dispatch.h, adapt/README.md.
+ * dispatch.h, adapt/DISPATCH.md.
  */
 #include <mpi.h>
 

@@ -4,7 +4,7 @@
  * for the choice is one block's bytes (the same on every rank: recvcount x
  * recvtype size at the root, sendcount x sendtype size elsewhere, equal by
  * MPI's type-signature rule).  Dispatch (blocks.c) and PMPI cases: dispatch.h,
- * adapt/README.md.
+ * adapt/DISPATCH.md.
  */
 #include <mpi.h>
 

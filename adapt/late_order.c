@@ -21,7 +21,7 @@ int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes) {
   if (!(mode == ARCOLL_MODE_AUTO || mode == ARCOLL_MODE_ADAPTIVE) || arcoll_g_cfg.late_order == 0)
     return 0;
   if (arcoll_g_cfg.late_order > 0 || mode == ARCOLL_MODE_ADAPTIVE) return 1;
-  /* unset: bcast and reduce of segmented sizes (adapt/README.md "Lateness") */
+  /* unset: bcast and reduce of segmented sizes (adapt/LATENESS.md "Lateness") */
   return (c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE) && bytes >= ARCOLL_LATE_DEFAULT_MIN_BYTES;
 }
 

@@ -4,7 +4,7 @@
  *        collectives' calls (late_order.c) - whether a call uses them, the
  *        tolerant tree that keeps late ranks on leaves, a call's entry and
  *        exit around the lateness tracker (late_tracker.h), and how the
- *        online selection measures around them.  adapt/README.md "Lateness".
+ *        online selection measures around them.  adapt/LATENESS.md "Lateness".
  */
 #ifndef ARCOLL_ADAPT_LATE_ORDER_H
 #define ARCOLL_ADAPT_LATE_ORDER_H
@@ -145,7 +145,7 @@ ARCOLL_HIDDEN int arcoll_late_done(arcoll_comm_state_t *st, const arcoll_cached_
  * P = 256, 32 KiB, 200 calls, summed inside, one rank 1 ms late 55.2 ->
  * 4.4 s, balanced 7.83 -> 7.84; not gather: bounded by the root's link,
  * 188.6 s with and without; not scatter: 32 KiB blocks, P = 64, 1.25x
- * slower with it, no gain with late ranks; adapt/README.md "Lateness").
+ * slower with it, no gain with late ranks; adapt/LATENESS.md "Lateness").
  */
 ARCOLL_HIDDEN int arcoll_late_applies(arcoll_coll_t c, MPI_Aint bytes);
 

@@ -5,7 +5,7 @@
  *        that no rank waits for inside a call, and gives every rank the same
  *        order for the same call.  Internal to libarcoll.so.
  *
- * Protocol (adapt/README.md "Lateness"; decision logic in lateness.h and
+ * Protocol (adapt/LATENESS_TRACKING.md "Exchange"; decision logic in lateness.h and
  * order.h).  Calls are counted per communicator; everything below happens
  * at the EXIT of a call, after its data moved, so a rank's exchange work
  * delays at most its own next entry.  An exchange that starts after call

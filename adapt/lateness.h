@@ -317,7 +317,7 @@ int arcoll_late_next_interval(int interval, int changed, int min_interval);
  * arcoll_late_exchanges_max).  The previous rule (the highest rank that is not late and
  * not a root) held a root that ran ahead at every exchange: SMPI P = 64,
  * 32 KiB back-to-back bcast, 3.74 s inside the bcast summed over ranks
- * with late-rank orders on vs 2.18 s off (adapt/README.md).
+ * with late-rank orders on vs 2.18 s off (adapt/LATENESS_TRACKING.md).
  */
 int arcoll_late_gather_calls(int up, int *apply, double *missing_charged);
 

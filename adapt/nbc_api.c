@@ -2,7 +2,7 @@
  * libarcoll: MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce, MPI_Ibarrier (+ _c) and
  * the persistent MPI_Bcast_init, MPI_Reduce_init, MPI_Allreduce_init (+ _c;
  * MPI 4 only) as schedules (nbc.h).  Checks as the blocking forms (dispatch.h,
- * adapt/README.md "Passed to PMPI"): anything arcoll does not run (ARCOLL_NONBLOCKING=off,
+ * adapt/DISPATCH.md "Passed to PMPI"): anything arcoll does not run (ARCOLL_NONBLOCKING=off,
  * mode pmpi of the collective, intercommunicators, one rank, invalid
  * arguments, more than INT_MAX bytes or elements) goes to PMPI.
  */

@@ -2,7 +2,7 @@
  * libarcoll: MPI_Igather, MPI_Iscatter, MPI_Iallgather, MPI_Ialltoall (+ _c)
  * and the persistent MPI_Allgather_init, MPI_Alltoall_init (+ _c; MPI 4
  * only) as schedules (nbc.h).  Checks as the blocking forms (blocks.c,
- * unrooted_blocks.c; adapt/README.md "Passed to PMPI"); all blocks together
+ * unrooted_blocks.c; adapt/DISPATCH.md "Passed to PMPI"); all blocks together
  * above INT_MAX bytes go to PMPI.
  */
 #include <limits.h>

@@ -2,7 +2,7 @@
  * libarcoll: MPI_Iallgatherv and MPI_Ialltoallv (+ _c: MPI_Count counts,
  * MPI_Aint displacements; MPI 4 only) as schedules (nbc.h;
  * nbc_allgatherv.c, nbc_alltoallv.c).  Checks as the blocking forms
- * (arcoll_allgatherv_args, arcoll_alltoallv_args in dispatch.h; adapt/README.md
+ * (arcoll_allgatherv_args, arcoll_alltoallv_args in dispatch.h; adapt/DISPATCH.md
  * "Passed to PMPI"): ARCOLL_NONBLOCKING=off, mode pmpi of MPI_Allgatherv /
  * MPI_Alltoallv, intercommunicators, one rank, a communicator without
  * arcoll state yet (nbc_handles), invalid arguments; iallgatherv also more

@@ -12,7 +12,7 @@
  * the latest ranks of each sampled call group, computed by one rank and
  * applied by all at the same call), so every function here gives every rank
  * the same result: this is what keeps the tree identical on all ranks
- * (adapt/README.md).
+ * (adapt/LATENESS_TRACKING.md).
  */
 #ifndef ARCOLL_ADAPT_ORDER_H
 #define ARCOLL_ADAPT_ORDER_H

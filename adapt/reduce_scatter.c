@@ -8,7 +8,7 @@
  * Passed to PMPI (which reports MPICH's own errors): intercommunicators, one
  * rank, mode pmpi, NULL recvcounts, negative counts, invalid types, ops or
  * buffers, sendbuf == recvbuf, more than INT_MAX bytes in all.  Dispatch:
- * dispatch.h, adapt/README.md.
+ * dispatch.h, adapt/DISPATCH.md.
  */
 #include <limits.h>
 #include <mpi.h>

@@ -4,7 +4,7 @@
  * (reduce_scatter_block.h): recursive_halving, ring (commutative ops),
  * pairwise (every op, rank order kept).  The size used for the choice is one
  * block's bytes (recvcount x type size).  Dispatch (reduction.c) and PMPI
- * cases: dispatch.h, adapt/README.md.
+ * cases: dispatch.h, adapt/DISPATCH.md.
  */
 #include <mpi.h>
 

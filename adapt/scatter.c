@@ -3,7 +3,7 @@
  * scatter algorithms of collectives/ (gather.h): linear, binomial.  The size
  * used for the choice is one block's bytes (sendcount x sendtype size at the
  * root, recvcount x recvtype size elsewhere).  Dispatch (blocks.c) and PMPI cases:
- * dispatch.h, adapt/README.md.
+ * dispatch.h, adapt/DISPATCH.md.
  */
 #include <mpi.h>
 

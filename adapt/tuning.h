@@ -13,7 +13,7 @@
  * for adaptation whose information gathering is cheap; persisting it is
  * the cheapest.
  *
- * File format (JSON; adapt/README.md, "Tuning files"):
+ * File format (JSON; adapt/TUNING.md, "Tuning files"):
  *   {"arcoll_tuning": 1,
  *    "choices": [{"collective": "bcast", "P": 64, "commutative": true,
  *                 "size_class": 61, "bytes": 32768, "algorithm": "binomial",

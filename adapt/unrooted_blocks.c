@@ -7,7 +7,7 @@
  * (arcoll_alltoall_fn == arcoll_allgather_fn).  MPI_IN_PLACE: alltoall with a
  * receive type of negative extent goes to PMPI (its algorithms copy the
  * buffer's span first and need extent >= 0); allgather's own block is
- * already in place.  Dispatch and PMPI cases: dispatch.h, adapt/README.md.
+ * already in place.  Dispatch and PMPI cases: dispatch.h, adapt/DISPATCH.md.
  */
 #include <limits.h>
 #include <mpi.h>

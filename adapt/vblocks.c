@@ -10,7 +10,7 @@
  * the candidates on the calls the program makes - and no size sends a call
  * to PMPI (the algorithms take any count: gatherv_stream.h).  A call with
  * nothing to move still runs the algorithm (no rank but the root knows that
- * nothing moves).  Dispatch and PMPI cases: dispatch.h, adapt/README.md.
+ * nothing moves).  Dispatch and PMPI cases: dispatch.h, adapt/DISPATCH.md.
  */
 #include <mpi.h>
 

@@ -325,7 +325,7 @@ int main(int argc, char **argv) {
     }
     if (in_list("auto", mode)) {
 #ifdef ARCOLL_BENCH_HAVE_SELECT
-      /* libarcoll's auto (adapt/README.md): the model's best candidates for
+      /* libarcoll's auto (adapt/DISPATCH.md): the model's best candidates for
        * the size libarcoll's dispatcher chooses for (bench_choice_bytes),
        * measured, the fastest kept (collectives/online.h).  One trial each:
        * simulated time is deterministic (libarcoll's default of 2 trials is

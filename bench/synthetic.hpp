@@ -69,7 +69,8 @@ inline CommGraph rd_plus_stencil(int n, uint64_t rd_bytes, uint64_t halo_bytes) 
  *  ranks send the factored panel along their process rows (binomial-tree steps from column k % pc)
  *  and the pivot row's ranks send the U block down their process columns (from row k % pr); bytes
  *  shrink with the trailing matrix (base x (panels - k) / panels), so every panel's steps are
- *  distinct - the many distinct small steps of a ScaLAPACK LU trace (placement/SUITE.md). */
+ *  distinct - the many distinct small steps of a ScaLAPACK LU trace
+ *  (placement/notes/chooser-suite-2026-12-01-to-02.md "The refinement's work budget"). */
 inline CommGraph lu_panels(int pr, int pc, int panels, uint64_t base) {
   CommGraph g;
   g.nranks = pr * pc;

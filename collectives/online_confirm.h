@@ -92,7 +92,7 @@ double arcoll_explorer_confirm_within(MPI_Aint bytes);
  *  wait counts as time inside (SMPI flat P = 64, 32 KiB gather, balanced,
  *  200 calls: binomial kept on its period, 2.17 vs 2.40 ms, predicted 2.11
  *  vs 2.51; time inside 13.20 -> 11.97 s without the confirmation, 1.100 ->
- *  0.998x SMPI's selectors; adapt/README.md).  0 otherwise, also when
+ *  0.998x SMPI's selectors; adapt/DISPATCH.md).  0 otherwise, also when
  *  either has no prediction (predicted_s <= 0).  Closer predictions are
  *  ties the model cannot break (built-in model, P = 64, 32 KiB gather:
  *  linear 1.840 ms, binomial 1.865). */

@@ -4,7 +4,7 @@
  *        as that candidate's round-0 runs (collectives/online.h).
  *
  * Where: a tracked broadcast explores only after the first lateness
- * summary (adapt/late_order.c, adapt/README.md "Lateness"); until then its
+ * summary (adapt/late_order.c, adapt/LATENESS.md "Lateness"); until then its
  * calls run the tolerant binomial, unmeasured.  The exploration then
  * measured binomial again, at the model's segment size and after the
  * other candidates: SMPI flat P = 256, 32 KiB back-to-back bcast, 200

@@ -219,7 +219,7 @@ int arcoll_select_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_
  * latency, which arcoll_select_config minimises: behind a late rank, SMPI
  * flat P = 256, 32 KiB bcast, the latency-best 2 KiB segments took 19.3 s
  * summed inside vs 12.1 s with 8 KiB, the least-occupancy segment of
- * tools/platforms/cluster256.model.json (adapt/README.md "Lateness").
+ * tools/platforms/cluster256.model.json (adapt/LATENESS.md "Lateness").
  * Returns 0 for bad arguments (m or a NULL, P < 1, bytes <= 0).
  */
 MPI_Aint arcoll_select_stream_segment(const arcoll_model_t *m, arcoll_coll_t c,

@@ -72,7 +72,7 @@ struct CommGraphOptions {
    *  trace's step when the trace records receives (RT_RECV); traces without
    *  them keep their steps. Step ids are then levels. Off in this struct;
    *  `arcoll place` turns it on by default (`--sets auto`): on a real
-   *  program's trace (ScaLAPACK LU, placement/SUITE.md "A real program")
+   *  program's trace (ScaLAPACK LU, placement/notes/chooser-suite-2026-11-26-to-29.md "A real program")
    *  Spearman rose 0.42 -> 0.60 (seed001) and 0.21 -> 0.54 (node16), and on
    *  seven of the suite's nine workloads the costs are the same. */
   bool by_levels = false;

@@ -40,7 +40,7 @@
  * out). Without this the calls were barriers of 0 s, and ScaLAPACK LU's
  * 22136 BLACS broadcasts and sums, which SMPI times with the replay, were
  * missing: Spearman of the path with SMPI on the suite's scalapack_lu
- * 0.63-0.94 -> 0.79-0.94 (placement/SUITE.md "Collectives on the critical
+ * 0.63-0.94 -> 0.79-0.94 (placement/notes/chooser-suite-2026-12-01-to-02.md "Collectives on the critical
  * path").
  *
  * Overlap: the sets say which messages may overlap, not which do; in a
@@ -53,7 +53,7 @@
  * the link's active-message count over the message's interval / its
  * duration), move each duration half-way to L + S x coll / B, and repeat
  * kOverlapIterations times. Measured on the placement suite
- * (placement/SUITE.md "Critical path").
+ * (placement/notes/chooser-suite-2026-11-26-to-29.md "Critical path").
  *
  * Fluid: the graph replayed in time order (path_replay.hpp): each message
  * is a flow that starts when its sender's step is reached (a rendezvous
@@ -66,7 +66,7 @@
  * `arcoll place --evaluate MAPPING --fluid-path` prints it; the chooser's
  * path opinion weighs it with the overlap path (place.hpp PathOpinion,
  * overlap^0.3 x fluid^0.7: Spearman >= 0.9 with SMPI on all 36 cells of the
- * suite, where each path alone misses 3-4; placement/SUITE.md "One model for
+ * suite, where each path alone misses 3-4; placement/notes/chooser-suite-2026-12-03-to-04.md "One model for
  * every cell").
  *
  * Rendezvous: a blocking send (MPI_Send, MPI_Ssend, MPI_Rsend,
@@ -84,10 +84,11 @@
  * returned: a transfer into it (rendezvous or matched) also waits for the
  * receiver's last one. Without this a wavefront's rank was taken to post
  * its next block's receive while its sends of the block were still
- * waiting (placement/SUITE.md "The wavefront's miss"). A pipeline of such sends (a wavefront of
+ * waiting (placement/notes/chooser-suite-2026-12-03-to-04.md "The wavefront's miss"). A pipeline of such sends
+ * (a wavefront of
  * MPI_Recv / MPI_Send of 64 KiB) then couples every rank to its successors;
  * a mapping that puts more of the pipeline's edges on the network lengthens
- * that chain (placement/SUITE.md "The wavefront miss is the rendezvous
+ * that chain (placement/notes/chooser-suite-2026-11-29-to-30.md "The wavefront miss is the rendezvous
  * protocol": at 65532 B the two mappings ran equally fast under SMPI, at
  * 65536 B 27 % apart).
  *
@@ -105,7 +106,7 @@
  * late (ScaLAPACK LU's ranks between their BLACS calls) waited nothing for
  * a message SMPI only then starts to move, and the path on node16's LU was
  * half SMPI's plain-model time; Spearman of the path with SMPI on that cell
- * 0.83 -> 0.97 (placement/SUITE.md "Matched sends").
+ * 0.83 -> 0.97 (placement/notes/chooser-suite-2026-12-03-to-04.md "Matched sends").
  *
  * Entries of several messages (a rank that sends to one destination
  * several times without a synchronisation point between, e.g. a
@@ -120,7 +121,7 @@
  * 32 blocks of 64 KiB were one 2 MiB transfer, and its rendezvous node
  * waited for its receiver's last receive step (a cycle). The overlap path's
  * Spearman with SMPI on the wavefront rose from 0.64-0.76 to 0.75-0.92
- * (placement/SUITE.md "Entries of several messages, and the fluid path").
+ * (placement/notes/chooser-suite-2026-12-01-to-02.md "Entries of several messages, and the fluid path").
  *
  * Source: not in the seeds; the critical-path view of a trace replay
  * (LogGOPSim-style, Hoefler et al., HPDC 2010) without its overheads.

@@ -41,7 +41,7 @@ Mapping partition_metis(const CommGraph &g, const Topology &topo, int64_t seed);
  * adjwgt, adjmsgs; no steps); g's weights when every host is on one node. Throws
  * std::invalid_argument when g has no message counts (not built by finish_comm_graph). Why: a latency-bound pattern (ScaLAPACK LU's pivot search within a
  * process column: thousands of small messages) carries little weight in bytes, so METIS cut it;
- * with these weights METIS keeps the process-column pairs on one host (placement/SUITE.md
+ * with these weights METIS keeps the process-column pairs on one host (placement/notes/chooser-suite-2026-12-01-to-02.md
  * "METIS on message times").
  */
 CommGraph time_weighted_graph(const CommGraph &g, const Topology &topo);

@@ -138,7 +138,8 @@ size_t keep_start(const std::vector<Stage> &stages, const PlaceOptions &opt, Ran
 // scores each stage under the blend model, writes choose_stage() by it (the start kept within the
 // tolerance), and a refined mapping only when its blend time is below the stage ranked first among the
 // others by more than refined_margin (SecondOpinion) and its path score also beats that stage
-// (PathOpinion). placement/SUITE.md "The blend ranking", "The margin on the refined mapping".
+// (PathOpinion). placement/notes/chooser-suite-2026-11-29-to-30.md "The blend ranking", "The margin on the
+// refined mapping".
 void rank_by_blend(const CommGraph &g, const Topology &topo, const PlaceOptions &opt, size_t refined,
                    PlaceResult &r) {
   Topology tb = topo;
@@ -219,7 +220,8 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
     Mapping parts = partition_metis(tg, topo, seed);
     size_t i = add("metis (message time)", parts, t);
     if (st == Strategy::MetisTime) chosen = i;
-    if (st == Strategy::ScotchTime) {  // opt-in: placement/SUITE.md "Scotch on message times"
+    if (st == Strategy::ScotchTime) {  // opt-in: placement/notes/chooser-suite-2026-12-01-to-02.md "Scotch on
+                                       // message times"
       t = clock::now();
       ScotchResult sc = map_scotch(tg, topo, parts, seed);
       chosen = add("scotch (message time, " + sc.architecture + ")", sc.map, t);
@@ -232,7 +234,8 @@ PlaceResult place(const CommGraph &g, const Topology &topo, const PlaceOptions &
   if ((st == Strategy::Refined || st == Strategy::Best) && topo.contention != Contention::Count) {
     // Another model than count: refine the count model's cost first (its incremental evaluator tries many
     // more candidates in the same time) and score that mapping under the model in use; the refinement below
-    // starts from it when it scores best. Suite (placement/SUITE.md), seed001 from a random start: the blend
+    // starts from it when it scores best. Suite (placement/notes/chooser-suite-2026-11-26-to-29.md "The blend
+    // model's picks after the fix"), seed001 from a random start: the blend
     // refinement alone ended at a higher blend cost than the count refinement's mapping (wavefront 92.1 vs
     // 89.9 ms, umt_like 28.10 vs 28.07 ms) and 26 % / 15 % slower in SMPI.
     Topology tc = topo;

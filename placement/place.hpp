@@ -19,7 +19,7 @@
  *    refined and best);
  *  - "scotch (message time, tleaf|deco)": that partition mapped onto the
  *    switch tree by Scotch on the same message-time graph (strategy
- *    scotch_time only, not a stage of refined or best: placement/SUITE.md
+ *    scotch_time only, not a stage of refined or best: placement/notes/chooser-suite-2026-12-01-to-02.md
  *    "Scotch on message times");
  *  - "refined": swap/move search on the seed-001 cost (refine.hpp)
  *    alternated with exchanges of whole hosts' and subtrees' contents
@@ -88,7 +88,7 @@ inline constexpr double kRefinedMargin = 0.05;
  *    model's max link load, then hop-bytes, as choose_stage().
  * Why Blend: the count model charges a big message as many times its size
  * as there are small ones on its links; on the placement suite
- * (placement/SUITE.md, "The blend ranking", 50 workload x machine x start
+ * (placement/notes/chooser-suite-2026-11-29-to-30.md, "The blend ranking", 50 workload x machine x start
  * settings) the blend ranking with the path opinion puts 49 default picks
  * within 5 % of the best strategy's SMPI time against 48 for Count (the
  * one change: node16 scalapack_lu from a random start, hop-bytes written,
@@ -144,7 +144,7 @@ double tie_limit(const std::vector<Stage> &stages, double rel_tol = kTieToleranc
  * next stage ran 2.4 % faster and 12.8 % slower in SMPI (node16 sparse_random,
  * umt_like from in-order), those rated 6.0 % and more below ran 11-52 %
  * faster, except the wavefront, which the path opinion catches
- * (placement/SUITE.md "The margin on the refined mapping": any margin in
+ * (placement/notes/chooser-suite-2026-11-29-to-30.md "The margin on the refined mapping": any margin in
  * (3.14 %, 6.04 %) gives 40 of 40 node16/seed001 settings, 5 % is used).
  */
 struct SecondOpinion {
@@ -160,7 +160,8 @@ struct SecondOpinion {
 /** The path opinion's weight of the overlap critical path against the fluid one (PathOpinion): its score
  *  of a mapping is overlap^w x fluid^(1 - w), seconds (dimensionless w in [0, 1]; 1 = the overlap path alone,
  *  the opinion before 4 Dec 2026). Why 0.3: on the placement suite's 36 fidelity cells (node16 and seed001,
- *  both starts, 20 mappings each; placement/SUITE.md "One model for every cell") every w in [0.10, 0.45]
+ *  both starts, 20 mappings each; placement/notes/chooser-suite-2026-12-03-to-04.md "One model for every
+ *  cell") every w in [0.10, 0.45]
  *  orders the mappings as SMPI does at Spearman >= 0.9 on all 36 (min 0.901-0.904), the overlap path alone 32,
  *  the fluid path alone 33; 0.3 is inside that range, away from its ends. */
 inline constexpr double kPathOverlapWeight = 0.3;
@@ -179,7 +180,7 @@ inline constexpr double kPathOverlapWeight = 0.3;
  * slowest message, rated a refined mapping 24-29 % below in-order that SMPI
  * ran 17 % slower (node16 wavefront: refined 22.06 ms vs in-order 28.92 ms
  * in the count model, 35.03 vs 29.96 ms in SMPI; the overlap path 61.9 vs
- * 37.5 ms). Measured on the placement suite (placement/SUITE.md
+ * 37.5 ms). Measured on the placement suite (placement/notes/chooser-suite-2026-11-26-to-29.md
  * "Critical path", node16 and seed001, 40 settings): 38 default picks
  * within 5 % of the best strategy's SMPI time against 36 without it; with
  * the fluid path weighted in (4 Dec 2026, "One model for every cell"): 40
@@ -242,14 +243,16 @@ struct PlaceOptions {
   /** Best: write the start (stage 0: in-order or `initial`) whenever its estimated time is within
    *  `tie_tolerance` of the lowest stage's: moving ranks must be predicted to gain more than the tolerance.
    *  Why: the tie-break (max link load, then hop-bytes) can pick a mapping the model rates only 0.6 %
-   *  better that SMPI runs 15 % slower (placement/SUITE.md, node16 scalapack_lu: METIS 37.72 vs in-order
+   *  better that SMPI runs 15 % slower (placement/notes/chooser-suite-2026-11-26-to-29.md, node16
+   *  scalapack_lu: METIS 37.72 vs in-order
    *  37.94 ms in the model, 0.164 vs 0.142 s in SMPI); on the 36 settings of the earlier suite it changes
    *  no pick. */
   bool keep_start = true;
   /** Refined/Best: also refine from this many random mappings (random_mapping(), seeds refine.seed + k),
    *  each with the refinement's budget (refine.max_evals; the time limit is shared), and keep the lowest
    *  estimated time; the stage is named "refined (random start k)" when one of them wins. Why: from
-   *  in-order the swap search stays on the plateau of a structured mapping (placement/SUITE.md,
+   *  in-order the swap search stays on the plateau of a structured mapping
+   *  (placement/notes/chooser-suite-2026-11-26-to-29.md,
    *  scalapack_lu on node16: in-order 54.8 ms in the count model, while refinements from random
    *  mappings reached 27.8-58.3 ms). 0 = off (default). */
   int random_starts = 0;

@@ -51,7 +51,8 @@ constexpr long kDefaultEvalsPerRank = 2000;
  * <= 0.93M at 64, none at 1024: they end as before) but ~470 on ScaLAPACK LU's 2251 distinct levels
  * (24.3M at 32 ranks, 4.7 s here), whose first descent ended within 0.08 % of what its 20 restarts
  * reached; the bound ends LU's search after 3503 candidates (0.6 s) with the same written mapping
- * (placement/SUITE.md "The refinement's work budget"). A count, like kDefaultEvalsPerRank: the
+ * (placement/notes/chooser-suite-2026-12-01-to-02.md "The refinement's work budget"). A count, like
+ * kDefaultEvalsPerRank: the
  * same mapping on any machine and for any --threads.
  */
 constexpr long kDefaultStepEvalsPerRank = 50000;
@@ -78,7 +79,8 @@ struct RefineOptions {
   /// refine_with_blocks(): alternate with block moves (block_moves.hpp); refine() ignores it.
   /// Off by default (`arcoll place --block-moves`): in SMPI faster than the refined row on 15 of the
   /// suite's 50 cells (1024-rank fat tree halo2d -6.7 %), slower on 3, and as the default it would cost
-  /// the chooser 2 of 40 settings (placement/SUITE.md "Opt-in rows and the fidelity at 1024 ranks").
+  /// the chooser 2 of 40 settings (placement/notes/chooser-suite-2026-11-29-to-30.md "Opt-in rows and the
+  /// fidelity at 1024 ranks").
   bool blocks = false;
   /// Answer a swap already evaluated and rejected since the mapping last changed from that
   /// rejection instead of the cost model (full neighbourhood, no per-link steps: refine.cpp).

@@ -20,7 +20,7 @@
 #   late         the same with ARCOLL_LATE_ORDER=on (late-rank ordering on; the
 #                default is on only for ARCOLL_BCAST_ALGORITHM=adaptive)
 #   detach       the same with ARCOLL_LATE_DETACH=on (a reduce's latest ranks send
-#                to the root directly, adapt/README.md "Lateness")
+#                to the root directly, adapt/LATENESS.md "Lateness")
 #   chain        the same with ARCOLL_LATE_CHAIN=on (a streaming bcast's chain
 #                with late leaves once its late set held, adapt/late_chain.h)
 #   nochain      the same with ARCOLL_LATE_CHAIN=off (no chain of runs in place of
@@ -52,7 +52,7 @@
 #     nearly free, runs deterministic.  1Gf: 1 s of CPU here = 1 s simulated;
 #     figures then vary by ~2 % between runs, and libarcoll is charged ~10 us
 #     per call at P=64 (measured), far above its native dispatch cost
-#     (adapt/README.md: ~0.1 us), so mostly SMPI's own overhead.
+#     (adapt/DISPATCH.md: ~0.1 us), so mostly SMPI's own overhead.
 #   --timeout: seconds per smpirun (default 1800).
 # Every run has --cfg=smpi/test:0: SMPI otherwise injects 0.1 ms of simulated
 # time (and more on each failing call) into every MPI_Test*, a guard against

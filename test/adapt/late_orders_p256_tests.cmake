@@ -4,7 +4,7 @@
 # late ranks sit at positions 12 + 32 i of the rotated order: inner nodes of both the binary tree
 # (contiguous subtrees) and the binomial tree.
 #
-# bcast, 32 KiB, the default path (adapt/README.md "Lateness"): the first exchange charges the
+# bcast, 32 KiB, the default path (adapt/LATENESS.md "Lateness"): the first exchange charges the
 # eight, each swaps with a leaf of its own subtree (rank 16 with 19, ... 240 with 243:
 # adapt/order.c), the tolerant-tree trial runs, and a later call still carries that order.
 #

@@ -44,7 +44,7 @@ print(f"tuning file: {coll} P={P} class {e['size_class']} -> {e['algorithm']}/{e
       f"({len(doc['choices'])} choices)")
 PY
 # ARCOLL_LATE_ORDER=off here too: a rank found late runs the tolerant tree
-# instead of the tuned choice, by design (adapt/README.md "Lateness"); 3
+# instead of the tuned choice, by design (adapt/LATENESS.md "Lateness"); 3
 # MPICH ranks on 2 cores sometimes arrive 0.1 ms apart (seen: rank 0
 # 95 us late at the first summary, the binary tree from call 3, 1 run in 6).
 out2=$(env ARCOLL_LATE_ORDER=off ARCOLL_ONLINE_CANDIDATES=3 ARCOLL_ONLINE_TRIALS=2 ARCOLL_TUNING="$tuning" ARCOLL_DEBUG=1 \

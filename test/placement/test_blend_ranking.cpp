@@ -1,7 +1,8 @@
 // `arcoll place --strategy best` under the count model ranks its stages by the blend model's time by default
 // (place.hpp, Ranking::Blend): ties within the tolerance by max link load, then hop-bytes; the start kept
 // within the tolerance; a refined mapping written only when its overlap critical path also beats the stage
-// ranked first among the others. Why: on the placement suite (placement/SUITE.md "The blend ranking") it puts
+// ranked first among the others. Why: on the placement suite
+// (placement/notes/chooser-suite-2026-11-29-to-30.md "The blend ranking") it puts
 // 49 of 50 default picks within 5 % of the best strategy's SMPI time against 48 for the count ranking.
 #include <gtest/gtest.h>
 

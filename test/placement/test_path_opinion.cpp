@@ -2,7 +2,8 @@
 // its path score (the critical paths with time-overlap contention and with fluid sharing, overlap^w x
 // fluid^(1 - w)) is also below its start's by more than the tie tolerance (place.hpp, PathOpinion). Why: in a
 // pipeline the levels are not separated in time, and the level-by-level models rated a refined mapping below
-// in-order that SMPI ran 17 % slower (placement/SUITE.md "Critical path", node16 wavefront).
+// in-order that SMPI ran 17 % slower (placement/notes/chooser-suite-2026-11-26-to-29.md "Critical path",
+// node16 wavefront).
 #include <gtest/gtest.h>
 
 #include <cmath>

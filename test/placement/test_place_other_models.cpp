@@ -1,7 +1,8 @@
 // `arcoll place --contention blend|volume|fluid`: the pipeline also refines the count model's cost (its
 // incremental evaluator searches much further in the same time) and scores that mapping under the model in
 // use, so the written mapping is never worse, under that model, than the count pipeline's refined mapping.
-// Why (placement/SUITE.md, seed001 from a random start): the blend refinement alone ended at a higher blend
+// Why (placement/notes/chooser-suite-2026-11-26-to-29.md "The blend model's picks after the fix", seed001 from
+// a random start): the blend refinement alone ended at a higher blend
 // cost than the count refinement's mapping (wavefront 92.1 vs 89.9 ms) and 26 % slower in SMPI.
 #include <gtest/gtest.h>
 

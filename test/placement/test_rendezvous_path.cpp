@@ -119,7 +119,8 @@ TEST(RendezvousPath, AnMpiRecvIsPostedAfterItsStepsBlockingSends) {
   // the west, then the south, with MPI_Recv, and sends east, then north, with MPI_Send). Rank 1 posts its
   // receive of block 1 only when its send of block 0 to rank 3 has returned, which waits for rank 3 to have
   // received block 0 from rank 2: the chain is a + b + c + d per block (CM02 and SMPI agree,
-  // placement/SUITE.md "The wavefront's miss"). Without RT_RECV's MPI_Recv count the receive counts as
+  // placement/notes/chooser-suite-2026-12-03-to-04.md "The wavefront's miss"). Without RT_RECV's MPI_Recv
+  // count the receive counts as
   // posted when the step begins, and block 1 overlaps block 0.
   auto trace = [](uint32_t by_recv) {
     Trace tr;
