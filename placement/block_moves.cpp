@@ -251,7 +251,7 @@ RefineResult refine_with_blocks(const CommGraph &g, const Topology &topo, const 
   // Block passes and restart-free rank descents alternate while the block pass takes an exchange (a block
   // pass ends where no exchange pays, a descent where no single swap does; each can open the other's next
   // step), then the restarts of refine(). The block pass comes first: from METIS's parts (the start from a
-  // random mapping) it finds more than after a descent has mixed them (placement/README.md "Block moves").
+  // random mapping) it finds more than after a descent has mixed them (placement/BLOCK_MOVES.md "Block moves").
   for (int it = 0; it < kBlockAlternations && !spent(); ++it) {
     BlockOptions bo;
     bo.seed = opt.seed + static_cast<uint64_t>(it);

@@ -35,7 +35,7 @@
  * is taken. Levels root side first, groups in a seeded order, until a round
  * takes nothing. Why not only positive gains on small levels: on the 1024-rank
  * fat tree every exchange that lowered T(pi) for rd_alltoall from METIS raised
- * the hop-bytes (placement/README.md "Block moves").
+ * the hop-bytes (placement/BLOCK_MOVES.md "Block moves").
  *
  * Deterministic for a seed unless the time limit cuts it; evaluations are
  * CostModel::apply() calls (one or two ranks moved, the unit of
@@ -56,7 +56,7 @@ namespace arcoll::placement {
 /** Bound of one block pass inside refine_with_blocks(), in CostModel evaluations per rank (a quarter of
  *  kDefaultEvalsPerRank): a count, so the pass ends at the same point on any machine, and independent of
  *  --max-evals, so that a run cut by the clock is reproduced by `--max-evals` its evaluations. From METIS's
- *  mapping on the 1024-rank fat tree a pass ended by itself after 96-188 per rank (placement/README.md). */
+ *  mapping on the 1024-rank fat tree a pass ended by itself after 96-188 per rank (placement/BLOCK_MOVES.md). */
 constexpr long kBlockEvalsPerRank = 500;
 /** Rank descents and block passes alternated at most this many times by refine_with_blocks(). */
 constexpr int kBlockAlternations = 8;

@@ -77,7 +77,7 @@ struct Dependencies {
   struct Call {
     std::vector<int> members;  ///< comm rank -> world rank (empty: communicator unknown, 0 s)
     int root = -1;             ///< comm rank, -1 if none
-    uint64_t bytes = 0;        ///< largest over the members (profiler/README.md)
+    uint64_t bytes = 0;        ///< largest over the members (profiler/RECORDER_SEMANTICS.md)
     int op = 0;                ///< arcoll_coll_op
     bool inside = false;       ///< a member has point-to-point steps both up to its entry step and after it
   };

@@ -14,9 +14,9 @@
  *
  * Opt-in (`arcoll place --strategy metis_tree`), not a stage of `best`:
  * the count model rates it far better than flat METIS where SMPI does not
- * (placement/README.md "METIS along the tree"; 1024-rank fat tree, scrambled
- * 2-D halo: model 0.480 against 0.690 ms, SMPI 0.168 against 0.163 of
- * in-order), and in `best` it would have been written there.
+ * (placement/METIS_TREE.md "METIS along the tree"; 1024-rank fat tree,
+ * scrambled 2-D halo: model 0.480 against 0.690 ms, SMPI 0.168 against 0.163
+ * of in-order), and in `best` it would have been written there.
  */
 #ifndef ARCOLL_PLACEMENT_PARTITION_TREE_HPP
 #define ARCOLL_PLACEMENT_PARTITION_TREE_HPP

@@ -69,7 +69,7 @@ struct Stage {
  * ring: four stages at exactly the same T(pi), SMPI 0.221 - 0.543 of
  * in-order, ordered by max link load). 1 % is also the margin by which the
  * written mapping may be worse than in-order. Measured on the placement
- * suite (placement/README.md "How the mapping is chosen").
+ * suite (placement/CHOOSER.md "How the mapping is chosen").
  */
 inline constexpr double kTieTolerance = 0.01;
 

@@ -1,4 +1,4 @@
-// Call-site names and ids (see callsite.hpp and README.md "Call sites").
+// Call-site names and ids (see callsite.hpp and CALL_SITES.md "Call sites").
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

@@ -3,7 +3,7 @@
  * @brief Call sites of MPI collectives: ASLR-independent names (file:line
  * where debug information allows) and the recorder's table of call-site ids,
  * including the Fortran case where the MPI binding library sits between the
- * program and the C entry point. Format and costs: profiler/README.md,
+ * program and the C entry point. Format and costs: profiler/CALL_SITES.md,
  * section "Call sites".
  */
 #ifndef ARCOLL_CALLSITE_HPP
@@ -57,7 +57,7 @@ class CallsiteTable {
    * definition; leaves `new_name` untouched otherwise. Cost per call: one
    * compare in a 64-entry direct-mapped cache of recent C/C++ sites, else
    * one hash lookup; for Fortran call sites also one stack
-   * walk of a few frames (microseconds, see README) and a second lookup.
+   * walk of a few frames (microseconds, see CALL_SITES.md) and a second lookup.
    * Must be called from inside the MPI function's wrapper (it walks the
    * current stack to find `ra`).
    */

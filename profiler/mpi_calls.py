@@ -18,7 +18,7 @@ Entry fields:
   op      (coll/icoll) the arcoll_coll_op enumerator.
   root    (coll/icoll) name of the root parameter, or None.
   bytes   (coll/icoll) C expression for the `bytes` field, evaluated after a
-          successful call (see README.md "bytes per collective"). Helpers:
+          successful call (see RECORDER_SEMANTICS.md "Recorder semantics", bytes per collective). Helpers:
           TS(dt) type size in bytes, NPEER(comm) size of the group this rank
           exchanges with (remote group for an intercommunicator), NLOCAL(comm),
           MYRANK(comm), INPLACE(p), ISROOT(root, comm), ROOTSIDE(root, comm)

@@ -1,6 +1,6 @@
 // The arcoll profiler's recorder: the hooks of recorder_hooks.h (state and
 // helpers: recorder_state.hpp).
-// Semantics (steps, CCS, comm ids, bytes, clock, files): profiler/README.md.
+// Semantics (steps, CCS, comm ids, bytes, clock, files): profiler/RECORDER_SEMANTICS.md.
 #include <mpi.h>
 #include <signal.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 /**
  * @file recorder_hooks.h
  * @brief C interface between the generated PMPI wrappers (gen_wrappers.py)
- *        and the recorder (recorder.cpp). Semantics: profiler/README.md.
+ *        and the recorder (recorder.cpp). Semantics: profiler/RECORDER_SEMANTICS.md.
  *
  * All functions are cheap on the hot path: no allocation (except the first
  * time a communicator or a call site is seen), no I/O except appending to a
@@ -42,7 +42,7 @@ void arcoll_finalize_hook(void);
 void arcoll_coll_begin(arcoll_coll_ctx *ctx);
 /** Exit of a collective: writes RT_COLL (+RT_COUNTERS); a blocking collective
  *  is a synchronisation point. `root` is the caller's root argument or
- *  ARCOLL_NO_ROOT; `bytes` per README.md; `ra` the caller's return address.
+ *  ARCOLL_NO_ROOT; `bytes` per RECORDER_SEMANTICS.md; `ra` the caller's return address.
  *  May run a PMPI_Bcast on `comm` the first time `comm` is seen (comm id). */
 void arcoll_coll_end(arcoll_coll_ctx *ctx, int rc, int op, unsigned flags, int root,
                      MPI_Comm comm, int64_t bytes, void *ra);
@@ -93,7 +93,7 @@ int64_t *arcoll_neighbor_scratch(int n);
 int arcoll_persistent_count(void);
 /** A successful MPI_<Coll>_init (MPI-4) or MPI_Neighbor_<coll>_init made
  *  `req`: remember op, flags (ARCOLL_COLL_PERSISTENT | NONBLOCKING ...),
- *  root, comm, bytes (per README.md), the call site `ra` and, for
+ *  root, comm, bytes (per RECORDER_SEMANTICS.md), the call site `ra` and, for
  *  neighbourhood collectives, the n out-neighbours `dests` and the bytes
  *  `each` sent to each (copied). */
 void arcoll_persistent_init(MPI_Request req, int op, unsigned flags, int root, MPI_Comm comm,

@@ -5,7 +5,7 @@
  * recorder_hooks.h; recorder_state.cpp: buffer, CCS, flushing;
  * recorder_comm.cpp: communicator ids and call sites; recorder_files.cpp:
  * trace name, part files, merge at MPI_Finalize).  Hidden symbols
- * (CXX_VISIBILITY_PRESET hidden); semantics in profiler/README.md.
+ * (CXX_VISIBILITY_PRESET hidden); semantics in profiler/RECORDER_SEMANTICS.md.
  */
 #ifndef ARCOLL_PROFILER_RECORDER_STATE_HPP
 #define ARCOLL_PROFILER_RECORDER_STATE_HPP

@@ -22,7 +22,7 @@
  * that meets an unknown record type inside a block skips `length` bytes
  * (forward compatible within a major version). Each rank writes its own
  * section to a part file while the program runs (buffered, bounded memory,
- * see profiler/README.md); at MPI_Finalize rank 0 receives every section,
+ * see profiler/RECORDER_SEMANTICS.md); at MPI_Finalize rank 0 receives every section,
  * concatenates them and ends the file with RT_TRACE_END, whose body_bytes
  * (the offset of RT_TRACE_END) lets the reader detect a truncated file.
  *
@@ -154,7 +154,7 @@ enum arcoll_coll_op {
 typedef struct {
   uint64_t comm_id;   /**< see RT_COMM; 0 is MPI_COMM_WORLD */
   uint64_t seq;       /**< index of this call among the collectives of comm_id on this rank */
-  uint64_t bytes;     /**< payload bytes this rank contributes or receives (see profiler/README.md) */
+  uint64_t bytes;     /**< payload bytes this rank contributes or receives (see profiler/RECORDER_SEMANTICS.md) */
   uint64_t step;      /**< communication step at entry */
   double t_entry;     /**< local MPI_Wtime() at entry, seconds */
   double t_exit;      /**< local MPI_Wtime() at exit, seconds */

@@ -394,7 +394,7 @@ std::function<int()> add_place(CLI::App &app) {
   pl->add_flag("--block-moves", A->block_moves,
                "with --strategy refined|best: alternate the refinement's rank swaps with exchanges of whole "
                "hosts' and switch subtrees' contents (placement/block_moves.hpp; opt-in: faster in SMPI on 15 of the "
-               "suite's 50 cells, slower on 3, placement/README.md \"Block moves\")");
+               "suite's 50 cells, slower on 3, placement/BLOCK_MOVES.md \"Block moves\")");
   pl->add_option("--random-starts", A->random_starts,
                  "with --strategy refined|best: also refine from N random mappings (seeds --seed + 1..N), each with "
                  "the --max-evals budget, and keep the lowest estimated time (placement/place.hpp, "
@@ -408,7 +408,7 @@ std::function<int()> add_place(CLI::App &app) {
                  "concurrent sets of the cost: steps (the trace's communication steps, seed 001's CCS), levels "
                  "(dependency levels from the recorded receives, placement/levels.hpp; a trace without "
                  "receives keeps its steps) or auto (levels when the trace records receives, else steps; "
-                 "placement/README.md \"Dependency levels\")")->capture_default_str();
+                 "placement/CHOOSER.md \"Dependency levels\")")->capture_default_str();
   pl->add_flag("--json", A->json, "print one JSON object (stages, costs, advice) instead of text");
   pl->add_flag("--advice", A->advice, "print the barrier advice of every consecutive step pair");
   return [pl, A]() { return *pl ? run_place(*A) : -1; };

@@ -100,7 +100,7 @@ uint32_t otf2_root(int root) {
 }
 
 /** (sizeSent, sizeReceived) from the one byte count of the trace
- *  (profiler/README.md); 0 where the trace does not record the amount. */
+ *  (profiler/RECORDER_SEMANTICS.md); 0 where the trace does not record the amount. */
 using Sizes = std::pair<uint64_t, uint64_t>;
 
 Sizes coll_sizes(const CollEvent &c, int comm_rank) {

@@ -28,8 +28,8 @@
  *    sizeSent, sizeReceived). Root: the recorded comm rank, or
  *    OTF2_COLLECTIVE_ROOT_NONE / _SELF (MPI_ROOT) / _THIS_GROUP
  *    (MPI_PROC_NULL). Sizes from the one byte count the trace records
- *    (profiler/README.md), 0 where the trace does not record it: see
- *    coll_sizes() in export_otf2.cpp and the table in profiler/README.md.
+ *    (profiler/RECORDER_SEMANTICS.md), 0 where the trace does not record it: see
+ *    coll_sizes() in export_otf2.cpp and the table in profiler/OTF2_EXPORT.md.
  *  - Nonblocking starts (MPI_I<coll>) get Enter/Leave only: the trace has no
  *    completion time, so no collective begin/end is claimed.
  *

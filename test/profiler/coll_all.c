@@ -4,7 +4,7 @@
  * communicator and an intercommunicator bcast (>= 2 ranks). Every result is
  * checked element by element; exits 1 on a wrong result.
  * Counts are chosen so that the profiler's `bytes` are known (see
- * profiler/README.md): N = 4 ints = 16 bytes per block. The "site:" marker
+ * profiler/RECORDER_SEMANTICS.md): N = 4 ints = 16 bytes per block. The "site:" marker
  * comments give run_case.sh the lines the call-site names must show. */
 #include <mpi.h>
 #include <stdio.h>

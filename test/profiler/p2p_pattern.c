@@ -1,5 +1,5 @@
 /* Test program for the arcoll profiler's communication steps and CCS
- * (profiler/README.md). With P ranks, rank r:
+ * (profiler/RECORDER_SEMANTICS.md). With P ranks, rank r:
  *   step 0: MPI_Sendrecv of 100 ints (400 bytes) to (r+1)%P, from (r-1)%P
  *   step 1: halo: MPI_Irecv x2, MPI_Isend of 8 doubles (64 bytes) to (r-1)%P
  *           and to (r+1)%P, MPI_Waitall

@@ -36,7 +36,7 @@
  * no rank can advance, the receives the lowest stuck step waits for are
  * deferred to the end, and it goes on. The plan it returns completes.
  *
- * Collective arguments (bytes per rank as profiler/README.md defines them,
+ * Collective arguments (bytes per rank as profiler/RECORDER_SEMANTICS.md defines them,
  * over the call's members (comm_id, seq)): bcast / reduce / allreduce / scan /
  * exscan the largest bytes (MPI_BYTE; reductions MPI_BOR); gather / scatter /
  * allgather blocks of the largest bytes; gatherv / scatterv / allgatherv each
