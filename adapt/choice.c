@@ -1,5 +1,5 @@
 /*
- * The algorithm of each call (dispatch.h, adapt/README.md "Dispatch"):
+ * The algorithm of each call (dispatch.h, adapt/DISPATCH.md "Dispatch"):
  * byte size classes, the cached choice per (collective, op commutative,
  * class), the online measurement's bookkeeping, and the binomial choice
  * used while ranks are late.
@@ -267,6 +267,18 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   }
   const int due = arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS);
   if (!due) return rc;
+  if (due == ARCOLL_ONLINE_STEPS_DUE) { /* the near twin's halving steps (online_steps.h) */
+    const char *far = ex->has_far ? ex->far.algo->name : ex->n > 1 ? ex->cand[1].algo->name : "";
+    int dropped;
+    double ratio;
+    const int src = arcoll_explorer_steps_exchange(ex, st->priv, &dropped, &ratio);
+    if (debug && src == MPI_SUCCESS)
+      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: %s's halving steps bound %s at >= %.3gx "
+              "its time: %s\n", ex->cand[0].algo->collective, st->P, (long long)ex->bytes,
+              ex->cand[0].algo->name, far, ratio, dropped ? "not measured" : "measured");
+    if (ex->finished) arcoll_online_keep(e);
+    return rc == MPI_SUCCESS ? src : rc;
+  }
   if (due == 2) { /* imbalance check (online.h) */
     const int crc = arcoll_explorer_check(ex, st->priv);
     if (!ex->finished) return rc == MPI_SUCCESS ? crc : rc;

@@ -4,7 +4,7 @@
  *        (configuration, per-communicator state on a private communicator,
  *        the cached algorithm choice, argument checks).  Not installed.
  *
- * Dispatch of one call (adapt/README.md, "Dispatch"):
+ * Dispatch of one call (adapt/DISPATCH.md, "Dispatch"):
  *  1. arcoll_intra(): the communicator is a valid intracommunicator with
  *     more than one rank, and the collective is not in mode pmpi; the
  *     collective's own checks (counts, datatypes, root, op) - otherwise
@@ -33,6 +33,7 @@
 
 #include "config.h"
 #include "online.h"
+#include "online_steps.h"
 #include "late_tracker.h"
 #include "select.h"
 #include "tuning.h" /* ARCOLL_NCLASS */
@@ -142,7 +143,7 @@ ARCOLL_HIDDEN arcoll_comm_state_t *arcoll_state(MPI_Comm comm, int *rc);
 /* Memo of the last state looked up, per thread (per rank under SMPI, whose
  * privatized globals are per rank): a call on the same communicator as the
  * last one skips PMPI_Comm_get_attr, PMPI_Comm_test_inter and PMPI_Comm_size
- * (9-18 ns of the 8-byte dispatch measured on MPICH 4.0.2, adapt/README.md). A
+ * (9-18 ns of the 8-byte dispatch measured on MPICH 4.0.2, adapt/DISPATCH.md). A
  * freed state bumps arcoll_g_state_gen before it goes, so a memo taken before
  * misses, also when a new communicator gets the freed one's handle. */
 #ifdef ARCOLL_SMPI
@@ -187,6 +188,13 @@ ARCOLL_HIDDEN const arcoll_cached_t *arcoll_choose(arcoll_comm_state_t *st, arco
  *  online (ch->ex != NULL); 0 otherwise (no clock read on the fast path). */
 static inline double arcoll_online_t0(const arcoll_cached_t *ch) {
   return ch->ex ? PMPI_Wtime() : 0.0;
+}
+
+/** The buffer of a halving algorithm's step times (coll.h arcoll_sched_t
+ *  step_s) while ch's class measures a far-first variant's near twin
+ *  (collectives/online_steps.h), else NULL. */
+static inline double *arcoll_online_steps(const arcoll_cached_t *ch) {
+  return ch->ex ? arcoll_explorer_step_buffer(ch->ex) : NULL;
 }
 
 /**

@@ -1,7 +1,7 @@
 /*
  * libarcoll: MPI_Reduce and MPI_Reduce_c (MPI >= 4) dispatched to the reduce
  * algorithms of collectives/ (reduce.h): binomial, rsag and rsag_far (commutative ops
- * only), chain.  Dispatch and PMPI cases: dispatch.h, adapt/README.md.
+ * only), chain.  Dispatch and PMPI cases: dispatch.h, adapt/DISPATCH.md.
  */
 #include <limits.h>
 #include <mpi.h>
@@ -50,7 +50,8 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   /* small reduces: late ranks detached by their tree parent (detach_state.h) */
   struct arcoll_red_detach *rd =
       arcoll_reduce_detach_state(st, ch, root, commut, bytes, lc.order, lc.detached);
-  const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C), lc.detached, rd};
+  const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C), lc.detached, rd,
+                            .step_s = ch == chosen ? arcoll_online_steps(chosen) : NULL};
   const double t0 = arcoll_online_t0(chosen);
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);
   rc = arcoll_late_done(st, chosen, ch, t0, rc);

@@ -5,7 +5,7 @@
  * reduce_scatter_block the count is one block's, the buffers hold P blocks),
  * same checks, same algorithm signature (arcoll_allreduce_fn ==
  * arcoll_scan_fn == arcoll_reduce_scatter_block_fn).  Dispatch and PMPI
- * cases: dispatch.h, adapt/README.md.
+ * cases: dispatch.h, adapt/DISPATCH.md.
  */
 #include <limits.h>
 #include <mpi.h>
@@ -34,7 +34,7 @@ int arcoll_unrooted_reduction(arcoll_coll_t C, const void *sendbuf, void *recvbu
   const arcoll_cached_t *ch = arcoll_choose(st, C, bytes, commut);
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
-  const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
+  const arcoll_sched_t s = {NULL, ch->segment_bytes, ch->k, ARCOLL_TAG(C), .step_s = arcoll_online_steps(ch)};
   const double t0 = arcoll_online_t0(ch);
   rc = ((arcoll_allreduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, st->priv, &s);
   return arcoll_finish(comm, arcoll_online_done(st, ch, t0, rc));

@@ -5,7 +5,8 @@
 # and deferred decisions: online_pacing.c; runs made while it waits:
 # online_noted.c; the candidates measured whatever the model predicts:
 # online_slots.c; far-first variants after their near-first twins:
-# online_twins.c; round 0's readmission of what the model dropped:
+# online_twins.c, and not measured where the twin's steps rule them out:
+# online_steps.c; round 0's readmission of what the model dropped:
 # online_readmit.c),
 # model file reader/writer (model_io.cpp, nlohmann-json), the calibration
 # program arcoll-calibrate (tools/calibrate.c, its fits tools/calibrate_fit.c; built in both the MPICH and the
@@ -30,6 +31,7 @@ target_sources(arcoll_collectives PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/online_noted.c
   ${CMAKE_CURRENT_LIST_DIR}/online_slots.c
   ${CMAKE_CURRENT_LIST_DIR}/online_twins.c
+  ${CMAKE_CURRENT_LIST_DIR}/online_steps.c
   ${CMAKE_CURRENT_LIST_DIR}/online_readmit.c
   ${CMAKE_CURRENT_LIST_DIR}/model_io.cpp)
 set_target_properties(arcoll_collectives PROPERTIES CXX_VISIBILITY_PRESET hidden

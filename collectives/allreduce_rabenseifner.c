@@ -44,7 +44,7 @@ static int rabenseifner(const void *sendbuf, void *recvbuf, MPI_Aint count,
   }
   if (newpos >= 0) {
     rc = arcoll_reduce_scatter_halving(recvbuf, T.buf, count, datatype, op, &ti, newpos, P2,
-                                       nrank, order, tag, comm);
+                                       nrank, order, tag, comm, s ? s->step_s : NULL);
     if (rc != MPI_SUCCESS) goto done;
     /* Allgather by recursive doubling: the halving steps undone in reverse,
      * each member sending the range it held after step i + 1 and receiving

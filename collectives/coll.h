@@ -54,6 +54,12 @@ typedef struct arcoll_sched {
    *  runs of its chain of runs (tree_extra.h arcoll_tree_chain_runs); <= 1: one chain.  Every other algorithm
    *  ignores it. */
   int run;
+  /** halving algorithms (reduce_scatter_halving.h: allreduce rabenseifner, reduce rsag and
+   *  their far-first twins): when non-NULL, this rank's seconds in the exchange of each
+   *  recursive-halving step, step i at [i] (at most ARCOLL_HALVING_MAX_STEPS entries), the
+   *  local reduction not counted; a rank folded out of the halving (P not a power of two)
+   *  writes nothing.  Every other algorithm ignores it.  collectives/online_steps.h reads it. */
+  double *step_s;
 } arcoll_sched_t;
 
 /** Default radix of the k-nomial broadcast tree (bcast knomial; MVAPICH2's). */

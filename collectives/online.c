@@ -4,6 +4,7 @@
 #include "online_confirm.h"
 #include "online_readmit.h"
 #include "online_slots.h"
+#include "online_steps.h"
 #include "online_twins.h"
 
 #include "compress_decide.h"
@@ -105,6 +106,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
         e->cand[0].predicted_s > 0)
       e->check_at = e->trials;
   }
+  arcoll_explorer_steps_setup(e); /* the far twin ruled out by the near one's steps (online_steps.h) */
   if (e->n < 1) e->finished = 1;
   else e->best = e->cand[0];
   return e->n;
@@ -164,6 +166,7 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
   e->t[e->done] = bad ? INFINITY : seconds;
   e->p[e->done++] = bad ? INFINITY : period;
   ++e->runs;
+  if (!bad) arcoll_explorer_steps_fold(e);
   if (e->round == 0 && e->once_from > 0 && (e->done - 1) / e->trials >= e->once_from)
     while (e->done % e->trials) /* run once: its run stands for its trials */
       e->t[e->done] = e->t[e->done - 1], e->p[e->done] = e->p[e->done - 1], ++e->done;
@@ -172,6 +175,8 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
     e->preset = 0;
   }
   if (e->round == 0 && e->check_at && e->done == e->check_at && e->done < e->n * e->trials) return 2;
+  if (e->round == 0 && e->steps_at && e->done == e->steps_at && e->done < e->n * e->trials)
+    return ARCOLL_ONLINE_STEPS_DUE;
   return e->done == e->n * e->trials;
 }
 

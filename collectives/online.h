@@ -6,7 +6,7 @@
  *        configuration.
  *
  * Why: the model (model.c) is a prediction; on a network it does not
- * describe (e.g. oversubscribed uplinks: bench/README.md measured the
+ * describe (e.g. oversubscribed uplinks: bench/notes/smpi-collectives-results-earlier.md measured the
  * model's choice up to 4x slower than another algorithm at P = 256) only a
  * measurement tells. The brief's step 3 ("for every call site and message
  * size the library picks online among segmented algorithms"); seed 001
@@ -49,7 +49,7 @@
  *     4 s, 8 s, ...); the first round that finds nothing faster, a size out
  *     of bounds or `refine` rounds done ends the exploration.  Why: the
  *     model ranks segment sizes less reliably than algorithms and has no
- *     topology (bench/README.md, session 10: at tree P = 64, 2 MiB the
+ *     topology (bench/notes/smpi-collectives-results-earlier.md, session 10: at tree P = 64, 2 MiB the
  *     model's 2 KiB segments were 1.2x slower than 4 KiB; session 11: 8 KiB,
  *     found by this refinement, 1.54x faster than 2 KiB).  A round replaces
  *     `best` only by a configuration measured faster (by more than
@@ -173,7 +173,7 @@ typedef struct arcoll_explorer {
    *  with the others run once, 187.54 s with binomial too run once - but
    *  then at P = 64 with a late rank binomial's one run (2.44 ms) tied
    *  with linear's, whose confirmation cost 1.8 s (12.96 s against 11.76) -
-   *  180.7 s binomial forced, 184.2 s SMPI's selectors (bench/README.md
+   *  180.7 s binomial forced, 184.2 s SMPI's selectors (bench/notes/adaptive-layer-2026-11-28-to-29.md
    *  "Gather's exploration"). */
   int once_from;
   /** round 0: index of the bcast candidate that streams best (init,
@@ -271,6 +271,12 @@ typedef struct arcoll_explorer {
    *  (online_twins.h); has_far = 1 while it is held */
   arcoll_choice_t far;
   int has_far;
+  /** round 0: measured runs of cand[0], a far-first variant's near twin, after which
+   *  their halving steps are compared over ranks and the far variant dropped where it
+   *  cannot win (0: none); this rank's steps of the current run and their minimum over
+   *  its runs (seconds, +inf: none; online_steps.h) */
+  int steps_at;
+  double step_now[ARCOLL_ONLINE_MAX_STEPS], step_min[ARCOLL_ONLINE_MAX_STEPS];
 } arcoll_explorer_t;
 
 /**
@@ -308,7 +314,9 @@ const arcoll_choice_t *arcoll_explorer_next(const arcoll_explorer_t *e);
  * the run named by arcoll_explorer_next(); failed = 1 marks it +inf (never
  * chosen).  Returns 1 when every run of the round is recorded (call
  * arcoll_explorer_decide() now, on every rank), 2 when the imbalance check
- * is due (call arcoll_explorer_check() now, on every rank), else 0.
+ * is due (call arcoll_explorer_check() now, on every rank), 3
+ * (ARCOLL_ONLINE_STEPS_DUE) when the near twin's halving steps are
+ * (arcoll_explorer_steps_exchange(), online_steps.h), else 0.
  * While e->confirming: arcoll_explorer_record_exit() with the sum of the
  * periods recorded since the confirmation began as the exit time (this
  * rank's own clock; a caller with a common clock uses record_exit itself).

@@ -35,6 +35,12 @@
  *  over ranks: 1.023x recursive doubling forced with both, 1.012x without
  *  the far one). */
 #define ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES 8192
+/** Halving steps an explorer keeps of its near twin's runs (online_steps.h);
+ *  ARCOLL_HALVING_MAX_STEPS (reduce_scatter_halving.h) at least. */
+#define ARCOLL_ONLINE_MAX_STEPS 32
+/** A far-first variant is not measured where its near twin's halving steps
+ *  bound its time below at this factor x the twin's or more (online_steps.h). */
+#define ARCOLL_ONLINE_FAR_LOSES 1.5
 /** Round-0 candidates predicted slower than this factor x the best are dropped. */
 #define ARCOLL_ONLINE_MAX_SLOWDOWN 2.0
 /** Configurations whose max over ranks is within this fraction of the

@@ -23,7 +23,8 @@
  * against it the far variant is several times slower (SMPI two-level tree,
  * P = 64, 1 MiB allreduce, balanced: rabenseifner_far 14.4 s per call
  * summed over ranks against rabenseifner's 1.34; its two runs 1.10x SMPI's
- * better selector over 200 calls, bench/README.md "The far twin once").
+ * better selector over 200 calls,
+ * bench/notes/adaptive-layer-2026-12-03-to-04.md "The far twin once").
  * Where round 0 holds the twins alone, both stay in it (one candidate
  * would be no measurement, and no readmission where the model is far off),
  * the near twin first with its trials and the far one run once (its run
@@ -31,7 +32,10 @@
  * P = 256, 32 KiB back-to-back allreduce, balanced, 200 calls, summed over
  * ranks: rabenseifner 0.427 s per call, rabenseifner_far 2.76 and 2.86 s in
  * its two runs, 90.15 s in all against 85.38 for SMPI's ompi selector
- * (bench/README.md "The far twin alone in round 0").
+ * (bench/notes/adaptive-layer-2026-12-05.md "The far twin alone in round 0").
+ * Where the near twin is round 0's first candidate (allreduce, reduce), its
+ * own halving steps, timed in its trials, rule the far variant out before it
+ * runs when they bound its time at 1.5x the twin's or more (online_steps.h).
  * From ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES only (below, the far variant is
  * not measured at all: online.h).  No MPI.
  */

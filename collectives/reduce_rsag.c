@@ -54,7 +54,7 @@ static int rsag(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype
     newpos = mypos - rem;
   }
   rc = arcoll_reduce_scatter_halving(acc, T.buf, count, datatype, op, &ti, newpos, P2, nrank,
-                                     order, tag, comm);
+                                     order, tag, comm, s ? s->step_s : NULL);
   if (rc != MPI_SUCCESS) goto done;
   /* Binomial gather of the blocks to newpos 0 (the root): the halving steps
    * undone in reverse; at step i the member whose mask_i bit is set sends the

@@ -36,6 +36,9 @@
 extern "C" {
 #endif
 
+/** Steps recorded in arcoll_reduce_scatter_halving()'s step_s at most (P2 <= 2^32). */
+#define ARCOLL_HALVING_MAX_STEPS 32
+
 /** Dimension orders of the halving (see above). */
 enum { ARCOLL_RS_FAR_FIRST = 0, ARCOLL_RS_NEAR_FIRST = 1 };
 
@@ -59,12 +62,15 @@ void arcoll_rs_range(int P2, int order, int newpos, int steps, int *lo, int *hi)
  * updated in place: on return the block range arcoll_rs_range(log2 P2) is the
  * reduction of all members' same blocks); tmp: scratch for count elements;
  * nrank[i]: communicator rank of member i (0 <= i < P2, P2 a power of two);
- * order: ARCOLL_RS_FAR_FIRST or ARCOLL_RS_NEAR_FIRST.  Returns the first
- * failing MPI error code.
+ * order: ARCOLL_RS_FAR_FIRST or ARCOLL_RS_NEAR_FIRST; step_s: NULL, or
+ * room for log2 P2 doubles that get the seconds (PMPI_Wtime) of each step's
+ * exchange, the local reduction not counted (coll.h arcoll_sched_t step_s).
+ * Returns the first failing MPI error code.
  */
 int arcoll_reduce_scatter_halving(void *acc, void *tmp, MPI_Aint count, MPI_Datatype dt,
                                   MPI_Op op, const arcoll_red_typeinfo_t *ti, int newpos,
-                                  int P2, const int *nrank, int order, int tag, MPI_Comm comm);
+                                  int P2, const int *nrank, int order, int tag, MPI_Comm comm,
+                                  double *step_s);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 
 #include "compress_decide.h"
 #include "online.h"
+#include "online_steps.h"
 #include "online_readmit.h"
 
 namespace {
@@ -66,7 +67,10 @@ Outcome explore_far_off(double f, double late, double early, const Slow &slow = 
   const arcoll_choice_t *ch;
   while ((ch = arcoll_explorer_next(&e)) != nullptr && o.runs.size() < 50) {
     o.runs.push_back(ch->algo->name);
-    if (arcoll_explorer_record(&e, time_of(*ch), 0)) {
+    const int due = arcoll_explorer_record(&e, time_of(*ch), 0);
+    if (due == ARCOLL_ONLINE_STEPS_DUE) {  // no steps timed here: nothing ruled out (online_steps.h)
+      EXPECT_EQ(arcoll_explorer_steps_apply(&e, e.step_min, nullptr), 0);
+    } else if (due) {
       double sum[ARCOLL_ONLINE_MAX_CANDIDATES], max[ARCOLL_ONLINE_MAX_CANDIDATES];
       double min[ARCOLL_ONLINE_MAX_CANDIDATES];
       for (int r = 0; r < e.n; ++r) sum[r] = P * e.t[r], max[r] = late * e.t[r], min[r] = early * e.t[r];
