@@ -55,7 +55,7 @@ int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t *e, int lag) 
    * fails; out of memory on some ranks only (they decide the blocking way,
    * the others wait for reductions) is not survived, as anywhere in MPI */
   if (d) d->sum = reduction(st, ex->t, k, MPI_SUM, &d->t);
-  double pm[2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  double pm[ARCOLL_ONLINE_EXTREMES_MAX];
   const int npm = arcoll_explorer_period_extremes(ex, pm);
   if (d && d->sum) d->max = reduction(st, pm, npm, MPI_MAX, &d->p);
   if (!d || !d->sum || !d->max) {

@@ -303,12 +303,13 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
 int arcoll_explorer_period_extremes(const arcoll_explorer_t *e, double *pm) {
   const int k = e->n * e->trials;
   for (int r = 0; r < k; ++r) pm[r] = e->p[r], pm[k + r] = -e->p[r];
-  return 2 * k;
+  return 2 * k + arcoll_explorer_steps_pack(e, pm + 2 * k);
 }
 
 int arcoll_explorer_decide_extremes(arcoll_explorer_t *e, const double *all, const double *ext) {
   const int k = e->n * e->trials;
   double min[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
   for (int r = 0; r < k; ++r) min[r] = -ext[k + r];
+  arcoll_explorer_steps_unpack(e, ext + 2 * k); /* before the far round is set up */
   return arcoll_explorer_decide_periods(e, all, ext, min);
 }

@@ -273,9 +273,10 @@ typedef struct arcoll_explorer {
   int has_far;
   /** round 0: measured runs of cand[0], a far-first variant's near twin, after which
    *  their halving steps are compared over ranks and the far variant dropped where it
-   *  cannot win (0: none); this rank's steps of the current run and their minimum over
-   *  its runs (seconds, +inf: none; online_steps.h) */
-  int steps_at;
+   *  cannot win (0: none; the twins alone); steps_carry = 1: the far variant is held
+   *  back and the steps travel with round 0's decision instead; this rank's steps of
+   *  the current run and their minimum over its runs (seconds, +inf: none; online_steps.h) */
+  int steps_at, steps_carry;
   double step_now[ARCOLL_ONLINE_MAX_STEPS], step_min[ARCOLL_ONLINE_MAX_STEPS];
 } arcoll_explorer_t;
 
@@ -388,11 +389,16 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
 
 /**
  * e's periods packed for one MAX reduction over ranks: pm[r] = p[r],
- * pm[k + r] = -p[r] (k = n x trials, r < k; pm holds 2k doubles).  Reduced
+ * pm[k + r] = -p[r] (k = n x trials, r < k), then, while the near twin's
+ * halving steps travel with the decision (online_steps.h steps_carry), minus
+ * each step's time (pm holds ARCOLL_ONLINE_EXTREMES_MAX doubles).  Reduced
  * with MAX, pm holds every run's max period and minus its min period, the
- * layout arcoll_explorer_decide_extremes() reads.  Returns 2k.
+ * layout arcoll_explorer_decide_extremes() reads.  Returns 2k (+ the steps).
  */
 int arcoll_explorer_period_extremes(const arcoll_explorer_t *e, double *pm);
+/** Room arcoll_explorer_period_extremes() needs (doubles). */
+#define ARCOLL_ONLINE_EXTREMES_MAX \
+  (2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS + ARCOLL_ONLINE_MAX_STEPS)
 
 /** arcoll_explorer_decide_periods() from `all` (the n x trials times
  *  inside, SUM over ranks) and `ext`, arcoll_explorer_period_extremes()

@@ -42,7 +42,7 @@ int arcoll_explorer_check(arcoll_explorer_t *e, MPI_Comm comm) {
 static int reduce_round(const arcoll_explorer_t *e, MPI_Comm comm, double *all, double *ext) {
   const int k = e->n * e->trials;
   int rc = PMPI_Allreduce(e->t, all, k, MPI_DOUBLE, MPI_SUM, comm);
-  double pm[2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  double pm[ARCOLL_ONLINE_EXTREMES_MAX];
   const int n = arcoll_explorer_period_extremes(e, pm);
   if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(pm, ext, n, MPI_DOUBLE, MPI_MAX, comm);
   return rc;
@@ -50,7 +50,7 @@ static int reduce_round(const arcoll_explorer_t *e, MPI_Comm comm, double *all, 
 
 int arcoll_explorer_decide(arcoll_explorer_t *e, MPI_Comm comm) {
   double all[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
-  double ext[2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
+  double ext[ARCOLL_ONLINE_EXTREMES_MAX];
   if (e->confirming) {
     double last[4];
     const int rc = PMPI_Allreduce(e->confirm_exit, last, 4, MPI_DOUBLE, MPI_MAX, comm);

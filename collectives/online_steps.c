@@ -33,8 +33,19 @@ static int halving_steps(const arcoll_explorer_t *e) {
   return arcoll_ceil_log2(arcoll_floor_pow2(e->P));
 }
 
+/* The steps travel with round 0's decision (online_steps.h). */
+static int carried(const arcoll_explorer_t *e) {
+  return e->steps_carry && e->round == 0 && e->has_far;
+}
+
+/* The run being recorded (before: the next) is one whose steps count. */
+static int timed(const arcoll_explorer_t *e, int runs) {
+  if (e->round != 0) return 0;
+  return (e->steps_at && runs <= e->steps_at) || (carried(e) && runs <= e->trials);
+}
+
 void arcoll_explorer_steps_setup(arcoll_explorer_t *e) {
-  e->steps_at = 0;
+  e->steps_at = e->steps_carry = 0;
   for (int i = 0; i < ARCOLL_ONLINE_MAX_STEPS; ++i) e->step_now[i] = e->step_min[i] = INFINITY;
   if (e->round != 0 || e->runs > 0 || e->check_at || e->n < 1 || e->trials < 1 ||
       (e->coll != ARCOLL_COLL_ALLREDUCE && e->coll != ARCOLL_COLL_REDUCE) ||
@@ -44,18 +55,17 @@ void arcoll_explorer_steps_setup(arcoll_explorer_t *e) {
   const int alone = !e->has_far && e->n == 2 && e->once_from == 1 &&
                     (e->cand[1].algo->flags & ARCOLL_ALGO_FAR_FIRST) &&
                     arcoll_explorer_near_twin(e, &e->cand[1]) == 0;
-  if (held || alone) e->steps_at = e->trials;
+  if (alone) e->steps_at = e->trials;
+  else if (held) e->steps_carry = 1;
 }
 
 double *arcoll_explorer_step_buffer(arcoll_explorer_t *e) {
-  if (!e->steps_at || e->round != 0 || e->done >= e->steps_at || e->pending || e->confirming ||
-      e->finished)
-    return NULL;
+  if (e->pending || e->confirming || e->finished || !timed(e, e->done + 1)) return NULL;
   return e->step_now;
 }
 
 void arcoll_explorer_steps_fold(arcoll_explorer_t *e) {
-  if (!e->steps_at || e->round != 0 || e->done > e->steps_at) return;
+  if (!timed(e, e->done)) return;
   for (int i = 0; i < ARCOLL_ONLINE_MAX_STEPS; ++i) {
     e->step_min[i] = fmin(e->step_min[i], e->step_now[i]);
     e->step_now[i] = INFINITY;
@@ -76,6 +86,21 @@ int arcoll_explorer_steps_apply(arcoll_explorer_t *e, const double *min_s, doubl
     return 1;
   }
   return 0;
+}
+
+int arcoll_explorer_steps_pack(const arcoll_explorer_t *e, double *out) {
+  if (!carried(e)) return 0;
+  const int L = halving_steps(e);
+  for (int i = 0; i < L; ++i) out[i] = -e->step_min[i];
+  return L;
+}
+
+void arcoll_explorer_steps_unpack(arcoll_explorer_t *e, const double *in) {
+  if (!carried(e)) return;
+  double t[ARCOLL_ONLINE_MAX_STEPS];
+  for (int i = 0, L = halving_steps(e); i < L; ++i) t[i] = -in[i];
+  e->steps_carry = 0;
+  arcoll_explorer_steps_apply(e, t, NULL);
 }
 
 int arcoll_explorer_steps_exchange(arcoll_explorer_t *e, MPI_Comm comm, int *dropped, double *ratio) {

@@ -19,10 +19,14 @@
  *
  * The near twin's runs tell enough to rule it out.  Each of its measured
  * runs in round 0 times the exchange of every halving step on every rank
- * (coll.h arcoll_sched_t step_s); after its trials the per-step minimum
- * over runs is reduced with MIN over ranks (one allreduce of L doubles,
- * blocking, inside that call: every rank decides on the same figures; MIN
- * keeps a late rank's wait - its partner's, at the first step - out).  With
+ * (coll.h arcoll_sched_t step_s); the per-step minimum over runs is
+ * reduced with MIN over ranks (MIN keeps a late rank's wait - its
+ * partner's, at the first step - out), and every rank decides on the same
+ * figures: where the far variant is held back for a round after round 0
+ * (online_twins.h), with round 0's decision (its MAX reduction,
+ * arcoll_explorer_period_extremes(): no call of its own); where round 0
+ * holds the twins alone, in one allreduce of L doubles, blocking, in the
+ * call after the near twin's trials, before the far one runs.  With
  * step i costing alpha_i + beta_i b at its distance (alpha, beta >= 0), the
  * far twin's time minus the near one's is sum_i beta_i (b_(L-1-i) - b_i):
  * its near half (i < ceil(L/2)) gains at most t_i / b_i per byte moved away,
@@ -60,8 +64,9 @@ extern "C" {
  */
 int arcoll_far_first_loses(const double *t, int L, double bytes, double *ratio);
 
-/** Part of arcoll_explorer_init(), after arcoll_explorer_hold_far(): sets
- *  e->steps_at = trials where the rule applies (header), else 0. */
+/** Part of arcoll_explorer_init(), after arcoll_explorer_hold_far(): where
+ *  the rule applies (header), e->steps_at = trials (the twins alone) or
+ *  e->steps_carry = 1 (the far variant held back); else both 0. */
 void arcoll_explorer_steps_setup(arcoll_explorer_t *e);
 
 /** Before a run: the buffer (ARCOLL_ONLINE_MAX_STEPS doubles) the run's
@@ -72,6 +77,17 @@ double *arcoll_explorer_step_buffer(arcoll_explorer_t *e);
 /** Part of arcoll_explorer_record_period(): a measured run of round 0 that
  *  did not fail, before the exchange: its steps into e->step_min. */
 void arcoll_explorer_steps_fold(arcoll_explorer_t *e);
+
+/** While the steps travel with round 0's decision: writes minus each step's
+ *  minimum to out (MAX over ranks = minus the MIN) and returns their number,
+ *  else 0.  Part of arcoll_explorer_period_extremes(). */
+int arcoll_explorer_steps_pack(const arcoll_explorer_t *e, double *out);
+
+/** The same condition: `in` = what steps_pack wrote, reduced with MAX over
+ *  ranks; arcoll_explorer_steps_apply() on it (the far variant dropped where
+ *  it cannot win); the steps no longer travel.  Part of
+ *  arcoll_explorer_decide_extremes(), before the far round is set up. */
+void arcoll_explorer_steps_unpack(arcoll_explorer_t *e, const double *in);
 
 /**
  * The local part of the exchange: `min_s` = e->step_min's MIN over ranks.
