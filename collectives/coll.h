@@ -56,7 +56,7 @@ typedef struct arcoll_sched {
   int run;
   /** halving algorithms (reduce_scatter_halving.h: allreduce rabenseifner, reduce rsag and
    *  their far-first twins): when non-NULL, this rank's seconds in the exchange of each
-   *  recursive-halving step, step i at [i] (at most ARCOLL_HALVING_MAX_STEPS entries), the
+   *  recursive-halving step, step i at [i] (log2 of P's largest power of two, at most 30), the
    *  local reduction not counted; a rank folded out of the halving (P not a power of two)
    *  writes nothing.  Every other algorithm ignores it.  collectives/online_steps.h reads it. */
   double *step_s;

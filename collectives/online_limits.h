@@ -36,7 +36,7 @@
  *  the far one). */
 #define ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES 8192
 /** Halving steps an explorer keeps of its near twin's runs (online_steps.h);
- *  ARCOLL_HALVING_MAX_STEPS (reduce_scatter_halving.h) at least. */
+ *  the halving's log2 P2 (at most 30 for an int P, reduce_scatter_halving.h) at least. */
 #define ARCOLL_ONLINE_MAX_STEPS 32
 /** A far-first variant is not measured where its near twin's halving steps
  *  bound its time below at this factor x the twin's or more (online_steps.h). */

@@ -38,11 +38,11 @@ int arcoll_reduce_scatter_halving(void *acc, void *tmp, MPI_Aint count, MPI_Data
     MPI_Aint kd = arcoll_rs_block(count, P2, klo), kn = arcoll_rs_block(count, P2, khi) - kd;
     MPI_Aint sd = arcoll_rs_block(count, P2, slo), sn = arcoll_rs_block(count, P2, shi) - sd;
     int partner = nrank[newpos ^ mask];
-    const double t0 = step_s && i < ARCOLL_HALVING_MAX_STEPS ? PMPI_Wtime() : 0.0;
+    const double t0 = step_s ? PMPI_Wtime() : 0.0;
     rc = arcoll_red_sendrecv(ARCOLL_RED_ELEM(acc, sd, ti), sn, partner, ARCOLL_RED_ELEM(tmp, kd, ti),
                              kn, partner, dt, ti, tag, comm);
     if (rc != MPI_SUCCESS) return rc;
-    if (step_s && i < ARCOLL_HALVING_MAX_STEPS) step_s[i] = PMPI_Wtime() - t0;
+    if (step_s) step_s[i] = PMPI_Wtime() - t0;
     rc = arcoll_red_local(ARCOLL_RED_ELEM(tmp, kd, ti), ARCOLL_RED_ELEM(acc, kd, ti), kn, dt, op, ti);
     if (rc != MPI_SUCCESS) return rc;
     lo = klo;

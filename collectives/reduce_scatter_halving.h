@@ -36,9 +36,6 @@
 extern "C" {
 #endif
 
-/** Steps recorded in arcoll_reduce_scatter_halving()'s step_s at most (P2 <= 2^32). */
-#define ARCOLL_HALVING_MAX_STEPS 32
-
 /** Dimension orders of the halving (see above). */
 enum { ARCOLL_RS_FAR_FIRST = 0, ARCOLL_RS_NEAR_FIRST = 1 };
 

@@ -6,6 +6,7 @@
 // Synthetic times of one "rank", no MPI.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -162,12 +163,6 @@ std::vector<std::string> run(arcoll_explorer_t &e, const Net &n, int &exchanges)
   return ran;
 }
 
-int count(const std::vector<std::string> &v, const std::string &name) {
-  int k = 0;
-  for (const std::string &x : v) k += x == name;
-  return k;
-}
-
 TEST(OnlineSteps, TheExplorerMeasuresTheFarTwinOnlyWhereItCanWin) {
   for (const bool alone : {false, true})
     for (const bool rr : {false, true}) {
@@ -179,8 +174,8 @@ TEST(OnlineSteps, TheExplorerMeasuresTheFarTwinOnlyWhereItCanWin) {
       const auto ran = run(e, n, exchanges);
       ASSERT_TRUE(e.finished) << alone << rr;
       EXPECT_EQ(exchanges, alone ? 1 : 0) << "held back: the steps travel with round 0's decision";
-      EXPECT_EQ(count(ran, "rsag"), e.init_trials) << "the near twin's trials, before the exchange";
-      EXPECT_EQ(count(ran, "rsag_far"), rr ? 1 : 0) << alone << rr;
+      EXPECT_EQ(std::count(ran.begin(), ran.end(), "rsag"), e.init_trials) << "the near twin's trials, before the exchange";
+      EXPECT_EQ(std::count(ran.begin(), ran.end(), "rsag_far"), rr ? 1 : 0) << alone << rr;
       EXPECT_STREQ(e.best.algo->name, rr ? "rsag_far" : "rsag") << alone << rr;
     }
 }

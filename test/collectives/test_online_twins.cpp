@@ -4,6 +4,7 @@
 // measured faster.  Synthetic times of one "rank", no MPI.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -42,12 +43,6 @@ std::vector<std::string> run(arcoll_explorer_t &e, Time time) {
   return ran;
 }
 
-int count(const std::vector<std::string> &v, const std::string &name) {
-  int n = 0;
-  for (const std::string &x : v) n += x == name;
-  return n;
-}
-
 TEST(OnlineTwins, TheFarVariantRunsAfterItsTwinWonAndWinsWhenFaster) {
   for (const double far_s : {0.5e-3, 2e-3}) {
     arcoll_explorer_t e;
@@ -57,9 +52,9 @@ TEST(OnlineTwins, TheFarVariantRunsAfterItsTwinWonAndWinsWhenFaster) {
       return n == "rsag" ? 1e-3 : n == "rsag_far" ? far_s : 3e-3;
     });
     ASSERT_TRUE(e.finished);
-    EXPECT_EQ(count(ran, "rsag_far"), 1) << far_s << ": one run, not trials";
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), "rsag_far"), 1) << far_s << ": one run, not trials";
     EXPECT_EQ(e.trials, 2) << far_s << ": init's trials back after it";
-    EXPECT_EQ(count(ran, "rsag"), 2) << far_s << ": round 0's trials";
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), "rsag"), 2) << far_s << ": round 0's trials";
     // after every round-0 run
     size_t first_far = 0;
     while (first_far < ran.size() && ran[first_far] != "rsag_far") ++first_far;
@@ -74,7 +69,7 @@ TEST(OnlineTwins, NoFarRoundWhenTheTwinLostOrTheBudgetIsSpent) {
     arcoll_model_t m;
     setup(e, m);
     const auto ran = run(e, [](const std::string &n) { return n == "binomial" ? 1e-3 : 5e-3; });
-    EXPECT_EQ(count(ran, "rsag_far"), 0);
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), "rsag_far"), 0);
     EXPECT_STREQ(e.best.algo->name, "binomial");
     EXPECT_EQ(e.has_far, 0);
   }
@@ -84,7 +79,7 @@ TEST(OnlineTwins, NoFarRoundWhenTheTwinLostOrTheBudgetIsSpent) {
     setup(e, m);
     const auto ran = run(e, [](const std::string &n) { return n == "rsag" ? 1e-3 : 20e-3; });
     EXPECT_STREQ(e.best.algo->name, "rsag");
-    EXPECT_EQ(count(ran, "rsag_far"), 0);
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), "rsag_far"), 0);
   }
 }
 
@@ -138,8 +133,8 @@ TEST(OnlineTwins, TheTwinsAloneTheFarRunsOnceAndWinsWhenFaster) {
     ASSERT_EQ(arcoll_explorer_hold_far(&e), 0);
     const auto ran = run(e, [far_s](const std::string &n) { return n == "rsag" ? 1e-3 : far_s; });
     ASSERT_TRUE(e.finished);
-    EXPECT_EQ(count(ran, "rsag"), 2) << far_s << ": the near twin's trials";
-    EXPECT_EQ(count(ran, "rsag_far"), 1) << far_s << ": one run";
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), "rsag"), 2) << far_s << ": the near twin's trials";
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), "rsag_far"), 1) << far_s << ": one run";
     EXPECT_STREQ(e.best.algo->name, far_s < 1e-3 ? "rsag_far" : "rsag") << far_s;
   }
 }

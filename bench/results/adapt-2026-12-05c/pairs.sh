@@ -2,7 +2,7 @@
 # pairs.sh COLL LIBA LIBB PLAT P SIZE "scenarios" [extra args]: ../adapt-2026-12-05/pairs.sh
 # (bcast only) with the collective as its first argument; summed inside and loop, A then B, ratio
 C=$1; A=$2; B=$3; PLAT=$4; P=$5; M=$6; SC=$7; shift 7
-R="${RUN:-$(dirname "$0")/../adapt-2026-12-03/exposure/run.sh}"  # RUN: another run.sh, e.g. ../adapt-2026-12-05d/rr.sh
+R="$(dirname "$0")/../adapt-2026-12-03/exposure/run.sh"
 for s in $SC; do
   a=$($R $PLAT $P $A -c $C -m $M -s $s "$@" 2>&1 | grep RESULT)
   b=$($R $PLAT $P $B -c $C -m $M -s $s "$@" 2>&1 | grep RESULT)
