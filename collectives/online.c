@@ -48,6 +48,24 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
     if (!(e->cand[0].predicted_s > 0 && e->cand[i].predicted_s > lim)) e->cand[kept++] = e->cand[i];
     else e->spare[e->nspare++] = e->cand[i]; /* measured if the model is off (readmit) */
   e->n = kept;
+  /* reduce from ARCOLL_STREAM_MIN_BYTES: the chain, when admitted, is
+   * measured at the segment size whose segments occupy a link least per call
+   * (select.h arcoll_select_stream_segment), not at the model's one-call
+   * best: nothing flows from the root to the others, so back-to-back
+   * reduces stream along the chain and a call costs its period, k X(m / k)
+   * (SMPI flat P = 64, 1 MiB, balanced: chain / 2 KiB, the model's pick,
+   * 0.113 s per call summed over ranks in round 0, / 8 KiB 0.0589 after
+   * three refinement rounds; one rank 1 ms late: / 2 KiB 0.137 s lost to
+   * rsag's 0.132 and rsag ran the 200 calls, 1.02x SMPI's mpich selector
+   * against 0.52x balanced).  Refinement goes on from there. */
+  if (c == ARCOLL_COLL_REDUCE && bytes >= ARCOLL_STREAM_MIN_BYTES) {
+    const int at = arcoll_explorer_find(e, "chain");
+    const MPI_Aint s = at >= 0 ? arcoll_select_stream_segment(m, c, e->cand[at].algo, P, bytes) : 0;
+    if (s > 0 && s != e->cand[at].segment_bytes) {
+      e->cand[at].segment_bytes = s;
+      e->cand[at].predicted_s = arcoll_model_predict(m, c, e->cand[at].algo, P, bytes, s, 0);
+    }
+  }
   /* bcast, reduce: binomial - the tree the late-rank orders are built for -
    * is always measured (when it is a candidate at all and a slot is free),
    * whatever the model predicts: the model times one call alone, and in

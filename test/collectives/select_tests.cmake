@@ -28,6 +28,9 @@ add_executable(test_online ${CMAKE_CURRENT_LIST_DIR}/test_online.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_online_synchronised.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_online_twins.cpp ${CMAKE_CURRENT_LIST_DIR}/test_online_steps.cpp)
 target_link_libraries(test_online PRIVATE arcoll_collectives GTest::gtest_main)
+# the calibrated model of tools/platforms/cluster256.xml (its chain segments' occupancy)
+target_compile_definitions(test_online PRIVATE
+  ARCOLL_TEST_CLUSTER_MODEL="${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json")
 gtest_discover_tests(test_online PROPERTIES LABELS unit)
 
 set(_cal_out ${CMAKE_CURRENT_BINARY_DIR}/calibrated.model.json)

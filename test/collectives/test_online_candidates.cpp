@@ -182,6 +182,41 @@ TEST(Online, CompressedBlocksAreMeasuredFrom64KiBPerLinkUnlessOff) {
   arcoll_compress_configure(ARCOLL_COMPRESS_AUTO, 0, 0);
 }
 
+// reduce from ARCOLL_STREAM_MIN_BYTES: the chain, where admitted, is measured at
+// the segment size of least link occupancy per call (back-to-back reduces
+// stream), not the model's one-call best; below it, at the model's best.
+// The calibrated cluster256 model: its gap curve is least per byte at 8 KiB.
+TEST(Online, ReduceChainIsMeasuredAtItsLeastOccupancySegment) {
+  arcoll_model_t m;
+  char err[256];
+  ASSERT_EQ(arcoll_model_load(ARCOLL_TEST_CLUSTER_MODEL, &m, err, sizeof err), 0) << err;
+  const arcoll_algo_desc_t *chain = arcoll_algorithm_find(ARCOLL_COLL_REDUCE, "chain");
+  ASSERT_NE(chain, nullptr);
+  int moved = 0, admitted = 0;
+  for (int P : {16, 64, 256})
+    for (MPI_Aint bytes : {(MPI_Aint)4096, (MPI_Aint)8192, (MPI_Aint)32768, (MPI_Aint)(1 << 20),
+                           (MPI_Aint)(4 << 20)}) {
+      arcoll_explorer_t e;
+      arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, P, bytes, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 2, 0);
+      const int at = arcoll_explorer_find(&e, "chain");
+      if (at < 0) continue;
+      ++admitted;
+      arcoll_choice_t one;
+      ASSERT_EQ(arcoll_select_config(&m, ARCOLL_COLL_REDUCE, chain, P, bytes, &one), 0);
+      const MPI_Aint want = bytes >= ARCOLL_STREAM_MIN_BYTES
+                                ? arcoll_select_stream_segment(&m, ARCOLL_COLL_REDUCE, chain, P, bytes)
+                                : one.segment_bytes;
+      const std::string where = "P=" + std::to_string(P) + " m=" + std::to_string(bytes);
+      EXPECT_EQ(e.cand[at].segment_bytes, want) << where;
+      EXPECT_DOUBLE_EQ(e.cand[at].predicted_s,
+                       arcoll_model_predict(&m, ARCOLL_COLL_REDUCE, chain, P, bytes, want, 0))
+          << where;
+      moved += want != one.segment_bytes;
+    }
+  EXPECT_GT(admitted, 0);
+  EXPECT_GT(moved, 0);  // the grid has sizes where the two criteria differ
+}
+
 } // namespace
 
 // A model whose start-up time dwarfs the per-message gap (the calibrated
