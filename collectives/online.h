@@ -51,7 +51,8 @@
  *     model ranks segment sizes less reliably than algorithms and has no
  *     topology (bench/notes/smpi-collectives-results-earlier.md, session 10: at tree P = 64, 2 MiB the
  *     model's 2 KiB segments were 1.2x slower than 4 KiB; session 11: 8 KiB,
- *     found by this refinement, 1.54x faster than 2 KiB).  A round replaces
+ *     found by this refinement, 1.54x faster than 2 KiB); a reduce's chain
+ *     from 8 KiB starts at its least-occupancy segment (online.c).  A round replaces
  *     `best` only by a configuration measured faster (by more than
  *     ARCOLL_ONLINE_SUM_TOLERANCE), so the exploration never ends slower
  *     than round 0's choice (as measured).  None after a round 0 reduced to
