@@ -60,7 +60,8 @@
  *     arcoll_explorer_stream_only).
  * Cost bounds (issue: exploration that pays for itself): a round-0
  * candidate that the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
- * times slower than its best is not measured, except the tolerant tree
+ * times slower than its best is not measured (a reduce's chain: at its best
+ * segment, before it moves to the least-occupancy one), except the tolerant tree
  * (select.h arcoll_tolerant_tree: binomial; one slot, when free - a bcast
  * from 8 KiB takes the last one: the
  * model times one call alone and misranks it in back-to-back calls, see
