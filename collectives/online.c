@@ -111,7 +111,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
   arcoll_explorer_hold_far(e); /* measured after its near twin won (online_twins.h) */
   /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: a tree first - knomial when a
    * candidate, else binomial - then the imbalance check after its runs
-   * (online.h) */
+   * (ONLINE.md) */
   if (c == ARCOLL_COLL_REDUCE && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES && e->n > 1) {
     int at = arcoll_explorer_find(e, "knomial");
     if (at < 0) at = arcoll_explorer_find(e, "binomial");
@@ -229,7 +229,7 @@ int arcoll_explorer_record(arcoll_explorer_t *e, double seconds, int failed) {
   return arcoll_explorer_record_period(e, seconds, seconds, failed);
 }
 
-/* Segment size s is allowed for a refinement round (online.h, bounds). */
+/* Segment size s is allowed for a refinement round (ONLINE.md, bounds). */
 static int segment_ok(const arcoll_explorer_t *e, MPI_Aint s) {
   return s >= ARCOLL_ONLINE_MIN_SEGMENT && s < e->bytes &&
          (e->bytes + s - 1) / s <= ARCOLL_ONLINE_MAX_SEGMENTS;

@@ -5,125 +5,23 @@
  *        fastest one's segment size, then keep the fastest measured
  *        configuration.
  *
- * Why: the model (model.c) is a prediction; on a network it does not
- * describe (e.g. oversubscribed uplinks: bench/notes/smpi-collectives-results-earlier.md measured the
- * model's choice up to 4x slower than another algorithm at P = 256) only a
- * measurement tells. The brief's step 3 ("for every call site and message
- * size the library picks online among segmented algorithms"); seed 001
- * (001_6a837e3d9ad6c429.txt) adapts from measurements taken during the run.
  *
- * Protocol, identical on every rank of the communicator (so every rank ends
- * with the same choice):
- *  1. arcoll_explorer_init(): candidates = arcoll_select_candidates()
- *     (one configuration per algorithm, best predicted first), at most
- *     `ncand`; each is run `trials` times in a row (c0 c0 c1 c1 ..): in the
- *     application's pattern - back-to-back calls overlap (a root hands its
- *     segments on and goes on), and a candidate's second call shows what it
- *     costs after a call of its own, not after another algorithm's (measured,
- *     SMPI P = 64, 32 KiB back-to-back scatter: interleaved runs ranked
- *     binomial's critical path 1.8x linear's, back to back binomial is 1.27x
- *     faster);
- *     Warm-up: `warmup` unmeasured calls of cand[0] first (online_pacing.h);
- *  2. per call: arcoll_explorer_next() names the configuration to run; the
- *     caller times the call locally (seconds, MPI_Wtime) - its time inside
- *     and its period (since the exit of the previous measured call) - and
- *     passes them to arcoll_explorer_record_period();
- *  3. after the last run of a round: arcoll_explorer_decide() - two
- *     MPI_Allreduce over the communicator: the SUM over ranks of the times
- *     inside and the MAX over ranks of the periods; per candidate the
- *     minimum over its trials of each; `best` = among the configurations
- *     (the kept one and this round's) whose MAX period is within
- *     ARCOLL_ONLINE_MAX_TOLERANCE of the smallest, the smallest SUM (ties,
- *     sums within ARCOLL_ONLINE_SUM_TOLERANCE of the earlier one's: the
- *     earlier measured, i.e. the better predicted).  Why both: the max
- *     period is the program's loop time per call (SMPI P = 64, 32 KiB
- *     back-to-back reduce, binomial had 0.35x the SUM of rsag but 1.8x its
- *     loop time); the SUM counts how many ranks wait - with the period alone
- *     a tree where one late rank stalls half the ranks ties with one where
- *     it stalls eight (SMPI P = 64, 32 KiB bcast, rank 32 late by 3 ms:
- *     37.7 s -> 23.5 s summed over ranks);
- *  4. segment refinement (rounds 1..refine): when `best` is a segmented
- *     algorithm at segment size s > 0, the next round measures it at s / 2
- *     and 2 s (within the bounds below); while a round finds a faster size
- *     the next one takes one more step the same way (s / 4, s / 8, ... or
- *     4 s, 8 s, ...); the first round that finds nothing faster, a size out
- *     of bounds or `refine` rounds done ends the exploration.  Why: the
- *     model ranks segment sizes less reliably than algorithms and has no
- *     topology (bench/notes/smpi-collectives-results-earlier.md, session 10: at tree P = 64, 2 MiB the
- *     model's 2 KiB segments were 1.2x slower than 4 KiB; session 11: 8 KiB,
- *     found by this refinement, 1.54x faster than 2 KiB); a reduce's chain
- *     from 8 KiB starts at its least-occupancy segment (online.c).  A round replaces
- *     `best` only by a configuration measured faster (by more than
- *     ARCOLL_ONLINE_SUM_TOLERANCE), so the exploration never ends slower
- *     than round 0's choice (as measured).  None after a round 0 reduced to
- *     the streaming candidate and the tolerant tree (online_slots.h
- *     arcoll_explorer_stream_only).
- * Cost bounds (issue: exploration that pays for itself): a round-0
- * candidate that the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
- * times slower than its best is not measured (a reduce's chain: at its best
- * segment, before it moves to the least-occupancy one), except the tolerant tree
- * (select.h arcoll_tolerant_tree: binomial; one slot, when free - a bcast
- * from 8 KiB takes the last one: the
- * model times one call alone and misranks it in back-to-back calls, see
- * online.c; it is also the tree that late-rank orders use) and, for a bcast
- * from 8 KiB, the configuration that streams best back to back (select.h
- * arcoll_select_stream, the chain; one unmeasured warm-up call before its
- * trials): online_slots.h; refinement rounds start only
- * while the exploration's excess (sum over its measured calls of the time
- * beyond the best measured, seconds) is below ARCOLL_ONLINE_BUDGET_CALLS x
- * the best time, i.e. 5 % of a 200-call run of the best configuration.
- * Unless the model is far off: when round 0's fastest configuration took
- * more than ARCOLL_ONLINE_MODEL_OFF x its predicted time (time inside, mean
- * over ranks), the network is not the one the model describes (e.g. 160:1
- * oversubscribed uplinks, where the model's log-step exchanges cross them with
- * the largest messages) and the candidates dropped for their prediction are
- * readmitted - run once each, within the budget above, and not when round
- * 0 kept the model's order (its best predicted measured best, another
- * predicted slower measured too; online_readmit.h).
- * Not when arrival skew explains the time: the best's period, max over
- * ranks, above ARCOLL_ONLINE_SKEW_PERIODS x both its min over ranks and its
- * mean time inside (the decisions carry the min; arcoll_explorer_decide_periods()).
- * Bounds of a refined segment size s': ARCOLL_ONLINE_MIN_SEGMENT <= s',
- * ceil(bytes / s') <= ARCOLL_ONLINE_MAX_SEGMENTS and s' < bytes (s' >= bytes is
- * one segment: the round-0 candidate "unsegmented" covers it).
- * arcoll_explorer_next() returns NULL once the exploration ended; `best`
- * is then the choice.
- * Gather below ARCOLL_ONLINE_SKEW_MAX_BYTES: the model's best alone (init
- * returns 1, the caller runs it without measuring; gather's compressed
- * candidate, where it applies, is still measured against it): a gather's
- * decision makes every early rank wait for the late ones' whole backlog
- * (SMPI flat P = 256, 8 B, one rank 1 ms late: 6x the time inside of the
- * model's pick alone; online.c).
- * Imbalance check (reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES): a tree -
- * knomial when a candidate, else binomial; "binomial" below stands for it -
- * is measured first (knomial: fewer ranks wait for a subtree, reduce.h;
- * SMPI flat P = 64, 8 B, 200 calls, time inside summed over ranks: balanced
- * 0.015 s against 0.029 s with binomial first, 0-200 us noise 0.047 against
- * 0.120 s); after its `trials` runs one MPI_Allreduce(MAX) of each rank's
- * fastest time inside and shortest period (arcoll_explorer_check): when
- * either shows arrival skew (arcoll_explorer_check_times), the skew, not the
- * algorithm, sets the time, and the exploration ends with binomial - the tree
- * where early ranks leave first and late ranks delay only their ancestors -
- * and the other candidates, whose calls would each cost P x the skew where
- * they synchronise all ranks, are not run (SMPI flat P = 64, 8 B reduce,
- * root late by 1 ms per call: the exploration's rsag runs and decision
- * made auto's time inside 0.42 s against 0.026 s for binomial forced and
- * 0.034 s for the better SMPI selector).  Without skew the check applies
- * the 2x rule to binomial as measured: the other candidates predicted more
- * than ARCOLL_ONLINE_MAX_SLOWDOWN x the larger of binomial's max time
- * inside and max period are not run (back to back, binomial's non-roots
- * leave before the root is done: SMPI flat P = 64, 8 B reduce, balanced,
- * period 4.2 us against 24 us predicted; rsag, 48.6 us predicted and
- * measured, cost 1.6x binomial's whole run in its 4 exploration calls).
- * Confirmation in the steady state (collectives but bcast and reduce):
- * a tie decided by the sum over ranks is rerun as two synchronised
- * blocks and timed by the last rank out (online_confirm.h).
- * Deferred decisions, warm-up calls: online_pacing.h.
- * Cost: ncand x trials calls (round 0), plus 2 x trials (round 1) and
- * trials per further round, run possibly slower configurations, plus two
- * allreduces of at most ncand x trials doubles per round (deferred: the
- * same reductions as nonblocking schedules and the lag's calls of best),
- * once per (communicator, collective, size class).
+ * Why: the model (model.c) is a prediction; where the network is not the one
+ * it describes only a measurement tells (seed 001, 001_6a837e3d9ad6c429.txt,
+ * adapts from measurements taken during the run).
+ *
+ * Protocol, identical on every rank of the communicator: init() picks the
+ * model's best candidates (at most ncand, select.h), each run `trials` times
+ * back to back; the caller times each call (seconds: time inside and period)
+ * and passes them to record_period(); after a round, decide() agrees on the
+ * fastest over the communicator (two MPI_Allreduce: SUM of the times inside,
+ * MAX of the periods); rounds 1..refine halve / double the best's segment
+ * size while that measures faster; next() returns NULL once the exploration
+ * ended, `best` is then the choice.  The whole protocol, the cost bounds
+ * (2x rule, 5 % budget, readmission when the model is far off), the gather
+ * and reduce imbalance checks and the measurements behind each rule:
+ * collectives/ONLINE.md.  Confirmation of ties: online_confirm.h; warm-up
+ * calls and deferred decisions: online_pacing.h.
  */
 #ifndef ARCOLL_COLLECTIVES_ONLINE_H
 #define ARCOLL_COLLECTIVES_ONLINE_H

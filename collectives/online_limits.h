@@ -1,6 +1,6 @@
 /**
  * @file online_limits.h
- * @brief The online selection's limits and thresholds (collectives/online.h
+ * @brief The online selection's limits and thresholds (collectives/ONLINE.md
  *        explains the protocol they bound): candidates, trials, refinement
  *        rounds, segment bounds, tolerances of the decisions, the exploration
  *        budget, the skew checks and the readmission (online_readmit.h).
@@ -69,7 +69,7 @@
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
 /** Round 0's best measured above this many times its predicted time: the
  *  model is off, the candidates dropped for their prediction are measured
- *  too (online.h, "Unless the model is far off").  On the flat SMPI cluster the
+ *  too (ONLINE.md, "Unless the model is far off").  On the flat SMPI cluster the
  *  model is within 0.95-1.05 of the chosen algorithms (collectives/README.md). */
 #define ARCOLL_ONLINE_MODEL_OFF 4.0
 /** ... those predicted at most this many times the best (bounds their cost). */

@@ -39,7 +39,7 @@ static int readmit_next(arcoll_explorer_t *e) {
 static double model_off_ratio(const arcoll_explorer_t *e, double best_min_s) {
   const double pred = e->best.predicted_s, meas = e->best_s / (e->P > 0 ? e->P : 1);
   if (!(pred > 0) || !isfinite(meas) || !(meas > ARCOLL_ONLINE_MODEL_OFF * pred)) return 0;
-  if (e->best_max_s > ARCOLL_ONLINE_SKEW_PERIODS * fmax(best_min_s, meas)) return 0; /* skew (online.h) */
+  if (e->best_max_s > ARCOLL_ONLINE_SKEW_PERIODS * fmax(best_min_s, meas)) return 0; /* skew (ONLINE.md) */
   return meas / pred;
 }
 

@@ -1,7 +1,7 @@
 /**
  * @file online_slots.h
  * @brief Candidates the online selection measures whatever the model
- *        predicts (collectives/online.h, "Cost bounds"): the tolerant tree,
+ *        predicts (collectives/ONLINE.md, "Cost bounds"): the tolerant tree,
  *        bcast's streaming configuration, the compressed algorithm.
  *        Internal to collectives/.
  */
