@@ -41,11 +41,15 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
     if (near > 0) e->n = near;
   }
   /* never measure what the model predicts more than ARCOLL_ONLINE_MAX_SLOWDOWN
-   * times slower than its best (cand[0]); candidates without a prediction stay */
+   * times slower than its best (cand[0]); candidates without a prediction
+   * stay, and so does a reduce's chain that streams back to back faster than
+   * the best's one call, its fill within the budget (online_slots.h) */
   const double lim = ARCOLL_ONLINE_MAX_SLOWDOWN * e->cand[0].predicted_s;
   int kept = e->n > 0 ? 1 : 0;
   for (int i = 1; i < e->n; ++i)
-    if (!(e->cand[0].predicted_s > 0 && e->cand[i].predicted_s > lim)) e->cand[kept++] = e->cand[i];
+    if (!(e->cand[0].predicted_s > 0 && e->cand[i].predicted_s > lim) ||
+        arcoll_explorer_chain_streams(m, c, P, bytes, &e->cand[i], e->cand[0].predicted_s))
+      e->cand[kept++] = e->cand[i];
     else e->spare[e->nspare++] = e->cand[i]; /* measured if the model is off (readmit) */
   e->n = kept;
   /* reduce from ARCOLL_STREAM_MIN_BYTES: the chain, when admitted, is

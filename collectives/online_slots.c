@@ -1,6 +1,7 @@
 /* Candidates measured whatever the model predicts; see online_slots.h. */
 #include "online_slots.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "compress_decide.h"
@@ -143,4 +144,19 @@ int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int n
       floor_c.predicted_s > lim)
     drop(e, z, names, nnames, &dropped);
   return dropped;
+}
+
+/* the 2x rule's exception for a reduce's streaming chain (online_slots.h) */
+int arcoll_explorer_chain_streams(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                                  const arcoll_choice_t *cand, double best_s) {
+  if (c != ARCOLL_COLL_REDUCE || bytes < ARCOLL_STREAM_MIN_BYTES || !(best_s > 0) ||
+      cand->segment_bytes <= 0 || strcmp(cand->algo->name, "chain") != 0)
+    return 0;
+  const MPI_Aint s = arcoll_select_stream_segment(m, c, cand->algo, P, bytes);
+  if (s <= 0 || s >= bytes) return 0; /* one segment: nothing streams within a call */
+  const double seg = (double)s;
+  const double x = arcoll_model_gap(&m->inter, &m->inter_gap_curve, seg);
+  const double period = ceil((double)bytes / seg) * (x + seg * m->gamma);
+  const double one = arcoll_model_predict(m, c, cand->algo, P, bytes, s, 0);
+  return period < best_s && one > 0 && one - best_s <= ARCOLL_ONLINE_BUDGET_CALLS * best_s;
 }

@@ -2,7 +2,8 @@
  * @file online_slots.h
  * @brief Candidates the online selection measures whatever the model
  *        predicts (collectives/ONLINE.md, "Cost bounds"): the tolerant tree,
- *        bcast's streaming configuration, the compressed algorithm.
+ *        bcast's streaming configuration, a reduce's streaming chain, the
+ *        compressed algorithm.
  *        Internal to collectives/.
  */
 #ifndef ARCOLL_COLLECTIVES_ONLINE_SLOTS_H
@@ -100,6 +101,29 @@ void arcoll_explorer_remove(arcoll_explorer_t *e, int at);
  * given the same e drops the same ones.
  */
 int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int nnames);
+
+/**
+ * Whether arcoll_explorer_init() measures `cand`, a reduce's chain that the
+ * 2x rule would drop for its one-call time (predicted over
+ * ARCOLL_ONLINE_MAX_SLOWDOWN x best_s, the best candidate's prediction,
+ * seconds): 1 when bytes >= ARCOLL_STREAM_MIN_BYTES, `cand` is the segmented
+ * chain, its least-occupancy segment s (select.h
+ * arcoll_select_stream_segment) cuts the message in k >= 2 segments, its
+ * period back to back, k (X(s) + s gamma) seconds (X: arcoll_model_gap,
+ * gamma: the model's reduction cost per byte), is below best_s, and its
+ * one call at s (arcoll_model_predict) exceeds best_s by at most
+ * ARCOLL_ONLINE_BUDGET_CALLS x best_s (the exploration's budget); else 0.
+ * Why: nothing flows from a reduce's root back to the others, so
+ * back-to-back reduces stream along the chain and only its first call pays
+ * the fill through P - 1 ranks.  cluster256 model, P = 256, 1 MiB: rsag
+ * predicted 2.04 ms, the chain 15.7 ms for one call (8 KiB segments, fill
+ * 255 x (T + 8 X)) but 0.77 ms per call back to back; at 32 KiB its fill
+ * (8.8 ms against 0.14) is beyond the budget.  Where calls do not stream
+ * (computation between them) its measured runs lose and the budget bounds
+ * what they cost.  No MPI.
+ */
+int arcoll_explorer_chain_streams(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
+                                  const arcoll_choice_t *cand, double best_s);
 
 #ifdef __cplusplus
 }

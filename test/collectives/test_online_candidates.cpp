@@ -47,8 +47,12 @@ TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
         if (streaming) ASSERT_EQ(arcoll_select_stream(&m, c, P, bytes, &sc), 0);
         auto binomial = [tree_name](const arcoll_choice_t &x) { return !strcmp(x.algo->name, tree_name); };
         auto stream = [&](const arcoll_choice_t &x) { return streaming && x.algo == sc.algo; };
+        // a reduce's chain that streams back to back (online_slots.h)
+        auto streams = [&](const arcoll_choice_t &x) {
+          return arcoll_explorer_chain_streams(&m, c, P, bytes, &x, e.cand[0].predicted_s) == 1;
+        };
         for (int i = 1; i < e.n; ++i)
-          if (!(exempt && binomial(e.cand[i])) && !stream(e.cand[i]))
+          if (!(exempt && binomial(e.cand[i])) && !stream(e.cand[i]) && !streams(e.cand[i]))
             EXPECT_LE(e.cand[i].predicted_s, 2.0 * e.cand[0].predicted_s)
                 << arcoll_coll_name(c) << " P=" << P << " m=" << bytes << " " << e.cand[i].algo->name;
         if (streaming) {  // both there, the others within 2x (above)
@@ -66,7 +70,7 @@ TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
                  (bytes < ARCOLL_ONLINE_FAR_FIRST_MIN_BYTES || (e.has_far && e.far.algo == x.algo));
         };
         for (int i = 1; i < n; ++i)
-          if (all[i].predicted_s <= 2.0 * all[0].predicted_s && !far(all[i]))
+          if ((all[i].predicted_s <= 2.0 * all[0].predicted_s || streams(all[i])) && !far(all[i]))
             ++within, has |= binomial(all[i]);
         bool exists = false;
         for (int i = 0; i < nfull; ++i) exists |= binomial(all[8 + i]);
@@ -215,6 +219,50 @@ TEST(Online, ReduceChainIsMeasuredAtItsLeastOccupancySegment) {
     }
   EXPECT_GT(admitted, 0);
   EXPECT_GT(moved, 0);  // the grid has sizes where the two criteria differ
+}
+
+// A reduce's chain predicted over 2x the best for one call is measured when,
+// back to back, it streams faster than the best's one call and its fill is
+// within the exploration's budget (online_slots.h arcoll_explorer_chain_streams):
+// cluster256 model, P = 256, 1 MiB (rsag 2.04 ms, the chain 15.7 ms for one
+// call, 0.77 ms per call streaming); not at 32 KiB nor at P = 1024, 1 MiB,
+// where its fill is over 10 x the best's call.
+TEST(Online, ReduceChainThatStreamsIsMeasuredBeyondTheTwoXRule) {
+  arcoll_model_t m;
+  char err[256];
+  ASSERT_EQ(arcoll_model_load(ARCOLL_TEST_CLUSTER_MODEL, &m, err, sizeof err), 0) << err;
+  const arcoll_algo_desc_t *chain = arcoll_algorithm_find(ARCOLL_COLL_REDUCE, "chain");
+  ASSERT_NE(chain, nullptr);
+  struct Case { int P; MPI_Aint bytes; bool measured; };
+  for (const Case &k : {Case{256, 1 << 20, true}, Case{256, 32768, false}, Case{1024, 1 << 20, false}}) {
+    const std::string where = "P=" + std::to_string(k.P) + " m=" + std::to_string(k.bytes);
+    arcoll_explorer_t e;
+    arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, k.P, k.bytes, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 2, 0);
+    const MPI_Aint s = arcoll_select_stream_segment(&m, ARCOLL_COLL_REDUCE, chain, k.P, k.bytes);
+    ASSERT_GT(s, 0) << where;
+    ASSERT_LT(s, k.bytes) << where;
+    // the 2x rule alone drops it: its one call, at either segment size
+    arcoll_choice_t one;
+    ASSERT_EQ(arcoll_select_config(&m, ARCOLL_COLL_REDUCE, chain, k.P, k.bytes, &one), 0);
+    EXPECT_GT(one.predicted_s, 2.0 * e.cand[0].predicted_s) << where;
+    const double at_s = arcoll_model_predict(&m, ARCOLL_COLL_REDUCE, chain, k.P, k.bytes, s, 0);
+    EXPECT_GT(at_s, 2.0 * e.cand[0].predicted_s) << where;
+    EXPECT_EQ(arcoll_explorer_chain_streams(&m, ARCOLL_COLL_REDUCE, k.P, k.bytes, &one,
+                                            e.cand[0].predicted_s),
+              k.measured ? 1 : 0) << where;
+    const int at = arcoll_explorer_find(&e, "chain");
+    EXPECT_EQ(at >= 0, k.measured) << where;
+    if (at >= 0) EXPECT_EQ(e.cand[at].segment_bytes, s) << where;  // streaming, at s
+  }
+  // not for another collective, one segment, or a best faster than its period
+  arcoll_choice_t one;
+  ASSERT_EQ(arcoll_select_config(&m, ARCOLL_COLL_REDUCE, chain, 256, 1 << 20, &one), 0);
+  EXPECT_EQ(arcoll_explorer_chain_streams(&m, ARCOLL_COLL_ALLREDUCE, 256, 1 << 20, &one, 2e-3), 0);
+  EXPECT_EQ(arcoll_explorer_chain_streams(&m, ARCOLL_COLL_REDUCE, 256, 1 << 20, &one, 1e-4), 0);
+  arcoll_choice_t whole = one;
+  whole.segment_bytes = 0;
+  EXPECT_EQ(arcoll_explorer_chain_streams(&m, ARCOLL_COLL_REDUCE, 256, 1 << 20, &whole, 2e-3), 0);
+  EXPECT_EQ(arcoll_explorer_chain_streams(&m, ARCOLL_COLL_REDUCE, 256, 1 << 20, &one, 2e-3), 1);
 }
 
 } // namespace
