@@ -1,7 +1,6 @@
 /* Candidates measured whatever the model predicts; see online_slots.h. */
 #include "online_slots.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "compress_decide.h"
@@ -154,9 +153,7 @@ int arcoll_explorer_chain_streams(const arcoll_model_t *m, arcoll_coll_t c, int 
     return 0;
   const MPI_Aint s = arcoll_select_stream_segment(m, c, cand->algo, P, bytes);
   if (s <= 0 || s >= bytes) return 0; /* one segment: nothing streams within a call */
-  const double seg = (double)s;
-  const double x = arcoll_model_gap(&m->inter, &m->inter_gap_curve, seg);
-  const double period = ceil((double)bytes / seg) * (x + seg * m->gamma);
+  const double period = arcoll_select_stream_occupancy(m, bytes, s) + (double)bytes * m->gamma;
   const double one = arcoll_model_predict(m, c, cand->algo, P, bytes, s, 0);
   return period < best_s && one > 0 && one - best_s <= ARCOLL_ONLINE_BUDGET_CALLS * best_s;
 }

@@ -109,8 +109,9 @@ int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int n
  * seconds): 1 when bytes >= ARCOLL_STREAM_MIN_BYTES, `cand` is the segmented
  * chain, its least-occupancy segment s (select.h
  * arcoll_select_stream_segment) cuts the message in k >= 2 segments, its
- * period back to back, k (X(s) + s gamma) seconds (X: arcoll_model_gap,
- * gamma: the model's reduction cost per byte), is below best_s, and its
+ * period back to back, k X(bytes / k) + bytes gamma seconds (select.h
+ * arcoll_select_stream_occupancy; gamma: the model's reduction cost per
+ * byte), is below best_s, and its
  * one call at s (arcoll_model_predict) exceeds best_s by at most
  * ARCOLL_ONLINE_BUDGET_CALLS x best_s (the exploration's budget); else 0.
  * Why: nothing flows from a reduce's root back to the others, so

@@ -216,6 +216,11 @@ int arcoll_select_candidates(const arcoll_model_t *m, arcoll_coll_t c, int P, MP
   return nout;
 }
 
+double arcoll_select_stream_occupancy(const arcoll_model_t *m, MPI_Aint bytes, MPI_Aint seg) {
+  const double k = seg > 0 ? (double)((bytes + seg - 1) / seg) : 1.0;
+  return k * arcoll_model_gap(&m->inter, &m->inter_gap_curve, (double)bytes / k);
+}
+
 /* Back-to-back calls: the candidate segments' link occupancy k X(bytes / k)
  * (select.h arcoll_select_stream_segment). */
 MPI_Aint arcoll_select_stream_segment(const arcoll_model_t *m, arcoll_coll_t c,
@@ -226,8 +231,7 @@ MPI_Aint arcoll_select_stream_segment(const arcoll_model_t *m, arcoll_coll_t c,
   const int n = segment_candidates(m, P, bytes, segs, 64);
   double least = -1.0;
   for (int i = 0; i < n; ++i) {
-    const double k = segs[i] > 0 ? (double)((bytes + segs[i] - 1) / segs[i]) : 1.0;
-    occ[i] = k * arcoll_model_gap(&m->inter, &m->inter_gap_curve, (double)bytes / k);
+    occ[i] = arcoll_select_stream_occupancy(m, bytes, segs[i]);
     lat[i] = arcoll_model_predict(m, c, a, P, bytes, segs[i], 0);
     if (least < 0 || occ[i] < least) least = occ[i];
   }
@@ -257,8 +261,7 @@ int arcoll_select_stream(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Ai
     if (copies <= 0 || !strcmp(a->name, "compressed")) continue;
     const MPI_Aint seg = (a->flags & ARCOLL_ALGO_SEGMENTED)
                              ? arcoll_select_stream_segment(m, c, a, P, bytes) : 0;
-    const double k = seg > 0 ? (double)((bytes + seg - 1) / seg) : 1.0;
-    const double occ = copies * k * arcoll_model_gap(&m->inter, &m->inter_gap_curve, (double)bytes / k);
+    const double occ = copies * arcoll_select_stream_occupancy(m, bytes, seg);
     const double lat = arcoll_model_predict(m, c, a, P, bytes, seg, 0);
     if (lat < 0) continue;
     /* within 5 %: a tie, the smaller latency wins */

@@ -208,6 +208,16 @@ int arcoll_select_config(const arcoll_model_t *m, arcoll_coll_t c, const arcoll_
                          int P, MPI_Aint bytes, arcoll_choice_t *out);
 
 /**
+ * Link occupancy (seconds) of `bytes` sent as k = ceil(bytes / seg) segments
+ * back to back (seg <= 0: one message): k x X(bytes / k), X the stream
+ * period (arcoll_model_gap: the model's inter_gap_curve, else
+ * max(g, m / B)).  What a call costs a link when back-to-back calls stream
+ * (arcoll_select_stream_segment, arcoll_select_stream, online_slots.h
+ * arcoll_explorer_chain_streams).  m must not be NULL.
+ */
+double arcoll_select_stream_occupancy(const arcoll_model_t *m, MPI_Aint bytes, MPI_Aint seg);
+
+/**
  * Segment size (bytes; 0 = one segment) of algorithm a of collective c for
  * calls that run back to back (the root ahead, its sends queued at its
  * link): the one whose k segments occupy the root's link least per call,
