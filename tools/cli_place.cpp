@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "comm_graph.hpp"
-#include "critical_path.hpp"
 #include "advice.hpp"
 #include "launch_files.hpp"
 #include "mapping_io.hpp"
@@ -217,38 +216,8 @@ int run_place(const PlaceArgs &A) {
   }
 
   if (!A.evaluate_path.empty()) {
-    ap::Mapping m = ap::read_mapping(A.evaluate_path, topo, g.nranks);
-    ap::CostReport c = ap::evaluate(g, topo, m);
-    const ap::CriticalPaths paths(g, topo);
-    const double cp = paths.time(m), cp_free = paths.time(m, ap::PathContention::Free),
-                 cp_overlap = paths.time(m, ap::PathContention::Overlap),
-                 cp_fluid = A.fluid_path ? paths.time(m, ap::PathContention::Fluid) : -1.0;
-    auto adv = ap::barrier_advice(g, topo, m);
-    if (A.json) {
-      J["evaluate"] = cost_json(c);
-      J["evaluate"]["mapping"] = A.evaluate_path;
-      if (cp >= 0)
-        J["evaluate"]["critical_path_s"] = cp, J["evaluate"]["critical_path_free_s"] = cp_free,
-        J["evaluate"]["critical_path_overlap_s"] = cp_overlap;
-      if (cp >= 0 && cp_fluid >= 0)
-        J["evaluate"]["critical_path_fluid_s"] = cp_fluid,
-        J["evaluate"]["path_score_s"] = ap::path_score(cp_overlap, cp_fluid, A.path_overlap_weight);
-      J["advice"] = advice_json(adv, A.advice);
-      std::cout << J.dump(2) << "\n";
-    } else {
-      std::cout << fmt::format("mapping {}: est. time {:.6e} s, hop-bytes {:.0f}, max link load {}{}\n",
-                               A.evaluate_path, c.time_s, c.hop_bytes, c.max_congestion,
-                               topo.has_sockets() ? fmt::format(", inter-socket bytes {:.0f}", c.inter_socket_bytes)
-                                                  : "");
-      if (cp >= 0)
-        std::cout << fmt::format("critical path (placement/critical_path.hpp): {:.6e} s, contention-free {:.6e} s, "
-                                 "overlap {:.6e} s{}\n", cp, cp_free, cp_overlap,
-                                 cp_fluid >= 0 ? fmt::format(", fluid {:.6e} s, path score {:.6e} s", cp_fluid,
-                                                             ap::path_score(cp_overlap, cp_fluid,
-                                                                            A.path_overlap_weight))
-                                               : "");
-      print_advice(adv, A.advice);
-    }
+    report_evaluation(g, topo, ap::read_mapping(A.evaluate_path, topo, g.nranks),
+                      {A.evaluate_path, A.json, A.advice, A.fluid_path, A.path_overlap_weight}, J);
     return 0;
   }
 

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "critical_path.hpp"
+
 #include <iostream>
 #include <utility>
 
@@ -171,6 +173,39 @@ void print_advice(const std::vector<ap::StepAdvice> &adv, bool per_step) {
                              a.next_id, a.shared_links, a.time_s, a.next_time_s, a.overlap_s, a.penalty_s,
                              a.barrier_s,
                              a.barrier_advised ? "barrier" : a.shared_links ? "collide (barrier costs more)" : "-");
+}
+
+void report_evaluation(const ap::CommGraph &g, const ap::Topology &topo, const ap::Mapping &m,
+                       const EvaluationOptions &o, nlohmann::json &J) {
+  const ap::CostReport c = ap::evaluate(g, topo, m);
+  const ap::CriticalPaths paths(g, topo);
+  const double cp = paths.time(m), cp_free = paths.time(m, ap::PathContention::Free),
+               cp_overlap = paths.time(m, ap::PathContention::Overlap),
+               cp_fluid = o.fluid_path ? paths.time(m, ap::PathContention::Fluid) : -1.0;
+  auto adv = ap::barrier_advice(g, topo, m);
+  if (o.json) {
+    J["evaluate"] = cost_json(c);
+    J["evaluate"]["mapping"] = o.mapping_path;
+    if (cp >= 0)
+      J["evaluate"]["critical_path_s"] = cp, J["evaluate"]["critical_path_free_s"] = cp_free,
+      J["evaluate"]["critical_path_overlap_s"] = cp_overlap;
+    if (cp >= 0 && cp_fluid >= 0)
+      J["evaluate"]["critical_path_fluid_s"] = cp_fluid,
+      J["evaluate"]["path_score_s"] = ap::path_score(cp_overlap, cp_fluid, o.path_overlap_weight);
+    J["advice"] = advice_json(adv, o.per_step);
+    std::cout << J.dump(2) << "\n";
+    return;
+  }
+  std::cout << fmt::format("mapping {}: est. time {:.6e} s, hop-bytes {:.0f}, max link load {}{}\n", o.mapping_path,
+                           c.time_s, c.hop_bytes, c.max_congestion,
+                           topo.has_sockets() ? fmt::format(", inter-socket bytes {:.0f}", c.inter_socket_bytes) : "");
+  if (cp >= 0)
+    std::cout << fmt::format("critical path (placement/critical_path.hpp): {:.6e} s, contention-free {:.6e} s, "
+                             "overlap {:.6e} s{}\n", cp, cp_free, cp_overlap,
+                             cp_fluid >= 0 ? fmt::format(", fluid {:.6e} s, path score {:.6e} s", cp_fluid,
+                                                         ap::path_score(cp_overlap, cp_fluid, o.path_overlap_weight))
+                                           : "");
+  print_advice(adv, o.per_step);
 }
 
 }  // namespace arcoll::tools

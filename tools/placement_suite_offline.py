@@ -260,23 +260,6 @@ def mapping_file(pt):
     return (f"random{int(m.group(1)) - 1000}" if m else pt["label"]) + ".hosts"
 
 
-def fidelity_cells(d, suite):
-    """The cells (setting, workload) of a suite run where a Spearman is defined: yields (setting, workload,
-    trace path, fidelity points, their SMPI times, the evaluate() of a point's mapping with `extra` options)
-    for those with >= 3 points and more than one SMPI time."""
-    for setting, ws in suite.items():
-        machine = setting.replace("-random", "")
-        for w, res in ws.items():
-            pts = res.get("fidelity", {}).get("points", [])
-            sim = [p["sim_s"] for p in pts]
-            if len(pts) < 3 or len(set(sim)) < 2:
-                continue
-            trace = os.path.join(d, machine, w + ".arctrace")
-            yield setting, w, trace, pts, sim, (
-                lambda arcoll, pt, *extra, m=machine, s=setting, w=w, t=trace:
-                evaluate(arcoll, m, t, os.path.join(d, s, w, mapping_file(pt)), *extra, key=None))
-
-
 def fidelity(a):
     """Spearman of the count model, the blend model, the three critical paths (count-model collisions,
     time overlap, fluid replay) and the path opinion's score (overlap^w x fluid^(1 - w), placement/place.hpp
