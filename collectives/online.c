@@ -248,6 +248,22 @@ static void add_segment(arcoll_explorer_t *e, MPI_Aint s) {
   e->cand[e->n++] = v;
 }
 
+/* What the refinement round in e->cand[0 .. n) costs beyond best_s where
+ * the best streams (seconds, summed over ranks): each new segment size's
+ * first run and the best's first run after the round start a pipeline
+ * afresh, about P / 2 x its one-call prediction summed over ranks (a rank
+ * waits half a call on average); for a configuration whose calls do not
+ * overlap that is about best_s, and nothing is added.  Why: a reduce's
+ * chain at P = 256 streams at 0.33 s per call summed over ranks (1 MiB,
+ * 8 KiB segments, one rank 1 ms late, SMPI flat cluster) and its one call
+ * takes 16 ms: the round at 4 and 16 KiB cost 7.4 s beyond it, 22 calls of
+ * the best, and kept 8 KiB (bench/notes/adaptive-layer-2026-12-06.md). */
+static double refill_cost(const arcoll_explorer_t *e) {
+  double cost = fmax(0.0, 0.5 * e->P * e->best.predicted_s - e->best_s);
+  for (int i = 0; i < e->n; ++i) cost += fmax(0.0, 0.5 * e->P * e->cand[i].predicted_s - e->best_s);
+  return cost;
+}
+
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
   return arcoll_explorer_decide_periods(e, all, max, NULL);
 }
@@ -314,7 +330,7 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   e->n = 0; /* round 1: both neighbours; later: one step further */
   if (e->dir <= 0) add_segment(e, s / 2);
   if (e->dir >= 0) add_segment(e, s * 2);
-  if (e->n == 0) {
+  if (e->n == 0 || !(e->excess_s + refill_cost(e) < ARCOLL_ONLINE_BUDGET_CALLS * e->best_s)) {
     return arcoll_explorer_confirm_start(e);
   }
   e->done = 0;

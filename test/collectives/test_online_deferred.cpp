@@ -113,9 +113,12 @@ TEST(OnlineDeferred, HeldIsTheLastMeasuredAfterRoundZeroTheKeptOneAfterARefineme
     if ((e.cand[i].algo->flags & ARCOLL_ALGO_SEGMENTED) && e.cand[i].segment_bytes > 0) seg = i;
   ASSERT_GE(seg, 0) << "no segmented candidate among the model's two best";
   const arcoll_choice_t last = e.cand[1], win = e.cand[seg];
+  // sums over the 64 ranks, each inside for the winner's predicted call (a
+  // refinement round's refills weigh against them, online.c)
+  const double u = 64 * win.predicted_s;
   // round 0: the segmented one twice as fast
   for (int r = 0; r < 4; ++r) {
-    const double s = r / 2 == seg ? 1e-3 : 2e-3;
+    const double s = r / 2 == seg ? u : 2 * u;
     arcoll_explorer_record_period(&e, s, s, 0);
   }
   std::vector<double> all(e.t, e.t + 4), max(e.p, e.p + 4);
@@ -127,7 +130,7 @@ TEST(OnlineDeferred, HeldIsTheLastMeasuredAfterRoundZeroTheKeptOneAfterARefineme
   EXPECT_TRUE(arcoll_choice_same(&e.best, &win));
   // round 1: both neighbours slower; the last one run is the larger segment
   const int k = e.n * e.trials;
-  for (int r = 0; r < k; ++r) arcoll_explorer_record_period(&e, 3e-3, 3e-3, 0);
+  for (int r = 0; r < k; ++r) arcoll_explorer_record_period(&e, 3 * u, 3 * u, 0);
   std::vector<double> all1(e.t, e.t + k), max1(e.p, e.p + k);
   e.pending = 1;
   const arcoll_choice_t *held = arcoll_explorer_next(&e);

@@ -107,6 +107,10 @@ TEST(OnlineStreamOnly, NoRefinementAfterTheReducedRound) {
     setup(e, m, 2e-3, 2);
     ASSERT_EQ(e.refine, 2);
     const arcoll_choice_t streaming = e.cand[e.stream_at];
+    // sums over the 256 ranks, each inside for the streaming one's predicted call: its refills
+    // in a refinement round (online.c) fit in the budget
+    const double u = 256 * streaming.predicted_s;
+    if (!reduce) setup(e, m, 1.1 * u, 2);  // the noted tree a little slower, as the others
     if (reduce) {
       ASSERT_EQ(arcoll_explorer_stream_only(&e, 0, 0), 1);
       EXPECT_EQ(e.refine, 0);
@@ -114,7 +118,7 @@ TEST(OnlineStreamOnly, NoRefinementAfterTheReducedRound) {
     } else {  // every other candidate a little slower: within the budget a refinement round follows
       const arcoll_choice_t *ch;
       for (int i = 0; i < 50 && (ch = arcoll_explorer_next(&e)) != nullptr; ++i) {
-        const double s = ch->algo == streaming.algo ? 1e-3 : 1.1e-3;
+        const double s = ch->algo == streaming.algo ? u : 1.1 * u;
         if (arcoll_explorer_record_period(&e, s, s, 0) == 1) {
           arcoll_explorer_decide_times(&e, e.t, e.p);
           break;
