@@ -43,7 +43,11 @@ int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cac
   int rc = MPI_SUCCESS;
   memset(lc, 0, sizeof *lc);
   lc->root = root;
-  if (!usable || !arcoll_late_applies(c, bytes) || !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER))
+  /* a reduce records its lateness whatever the algorithm takes: its one
+   * exchange samples its first calls, which may be rsag's (round 0's first
+   * candidate from 32 KiB), and its late set then stays */
+  if (!usable || !arcoll_late_applies(c, bytes) ||
+      !(c == ARCOLL_COLL_REDUCE || (ch->algo->flags & ARCOLL_ALGO_USES_ORDER)))
     return MPI_SUCCESS;
   if (!(lc->lt = arcoll_late(st, c, &rc))) return rc;
   rc = arcoll_late_enter(lc->lt, root, &lc->entry, &lc->order);
@@ -60,12 +64,8 @@ int arcoll_late_end(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, in
   const arcoll_tree_shape_t tree = ch->algo->tree; /* collectives/tree.h */
   const int P = st->P, chain = tree == ARCOLL_TREE_CHAIN, binary = tree == ARCOLL_TREE_BINARY;
   /* measured as over binomial positions: the other trees (knomial shares
-   * binomial's first level; linear) and every gather algorithm; a reduce's
-   * algorithms without a tree (rsag, rsag_far: every rank waits for every
-   * other) by the time outside beyond the median rank's (lateness.c
-   * caused_other) */
-  const int positional =
-      tree != ARCOLL_TREE_NONE || (lc->lt->up && strcmp(ch->algo->collective, "reduce") != 0);
+   * binomial's first level; linear) and every reduce / gather algorithm */
+  const int positional = tree != ARCOLL_TREE_NONE || lc->lt->up;
   int levels = arcoll_ceil_log2(P);
   if (binary) /* floor(log2 P) */
     while (levels > 1 && (1 << levels) > P) --levels;

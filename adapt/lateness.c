@@ -63,12 +63,7 @@ double arcoll_late_missing_charge(int P, double t_level, double missing_s) {
  * entry plus one level's time it entered (the gap cap of arcoll_late_caused
  * then keeps only what it spent outside beyond the median rank: ranks that
  * queued behind a root that ran ahead are not charged); missing records as
- * in caused_raw, the root nothing.  Data toward the root (ARCOLL_LATE_UP:
- * a reduce's rsag, where every rank waits for every other and the root,
- * last to finish, enters last): the gap cap alone - what a rank spent
- * outside beyond the median rank.  Over binomial positions a rank 1 ms late
- * with a subtree of 5 levels caused nothing there (rsag's level at 1 MiB,
- * P = 256: 0.28 ms), and a reduce's chain later waits for it every call. */
+ * in caused_raw, the root nothing. */
 static void caused_other(int P, int root, const arcoll_late_record_t *rec, double missing_s,
                          double *caused) {
   const arcoll_late_record_t *R = &rec[root];
@@ -78,7 +73,6 @@ static void caused_other(int P, int root, const arcoll_late_record_t *rec, doubl
     caused[r] = 0.0;
     if (r == root) continue;
     if (!(rec[r].flags & ARCOLL_LATE_VALID)) caused[r] = missing_s;
-    else if (R->flags & ARCOLL_LATE_UP) caused[r] = INFINITY; /* capped by the caller */
     else if (rec[r].entry - R->entry - t_level > 0) caused[r] = rec[r].entry - R->entry - t_level;
   }
 }

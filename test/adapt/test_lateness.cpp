@@ -207,31 +207,6 @@ TEST(Caused, MultiTreeCallsChargeOnlyWhatARankSpentOutside) {
     if (r != 5) EXPECT_EQ(c[r], 0.0) << r;
 }
 
-TEST(Caused, ReduceWithoutTreeChargesWhatARankSpentOutsideBeyondTheMedian) {
-  // a reduce's rsag (ARCOLL_LATE_OTHER | ARCOLL_LATE_UP): the root, last to
-  // finish the previous call, entered last; every rank waited for every
-  // other.  Rank 3 spent 1 ms outside, the others 0-200 us (noise): each is
-  // charged its gap beyond the median, whatever the entries - over binomial
-  // positions rank 3 (three levels below it, each 0.5 ms) caused nothing
-  const int P = 16, root = 0;
-  std::vector<double> e(P, 1.0);
-  e[0] = 1.002, e[3] = 1.001;
-  auto rec = call(P, root, e, 5e-4);
-  std::vector<double> gap(P);
-  for (int r = 0; r < P; ++r) gap[r] = 1e-5 * (r % 5);  // median 2e-5
-  gap[3] = 1e-3;
-  for (int r = 0; r < P; ++r) rec[r].flags |= ARCOLL_LATE_OTHER | ARCOLL_LATE_UP, rec[r].gap = gap[r];
-  auto c = caused(P, root, rec);
-  EXPECT_NEAR(c[3], 1e-3 - 2e-5, 1e-12);
-  for (int r = 1; r < P; ++r)
-    if (r != 3) EXPECT_NEAR(c[r], std::max(0.0, gap[r] - 2e-5), 1e-12) << r;
-  EXPECT_EQ(c[root], 0.0);
-  // the same records without ARCOLL_LATE_UP (a bcast's multi-tree): entered 1 ms before the root
-  for (auto &r : rec) r.flags &= ~ARCOLL_LATE_UP;
-  c = caused(P, root, rec);
-  EXPECT_EQ(c[3], 0.0);
-}
-
 TEST(Caused, InconsistentPositionsAreRejected) {
   const int P = 4;
   auto rec = call(P, 0, std::vector<double>(P, 1.0), 1e-5);
