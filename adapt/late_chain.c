@@ -27,18 +27,3 @@ int arcoll_late_chain_order(const unsigned char *late, int P, int root, int *ord
   }
   return k;
 }
-
-int arcoll_late_reduce_chain_order(const unsigned char *late, int P, int root, int *order) {
-  if (!late || !order || P < 2 || root < 0 || root >= P) return -1;
-  int k = 0;
-  for (int r = 0; r < P; ++r) k += r != root && late[r];
-  if (k == 0 || k > arcoll_late_chain_max_leaves(P)) return 0;
-  int n = 1, m = 1 + k;
-  order[0] = root;
-  for (int i = 1; i < P; ++i) {
-    const int r = (root + i) % P;
-    if (late[r]) order[n++] = r;
-    else order[m++] = r;
-  }
-  return k;
-}

@@ -94,24 +94,6 @@ int arcoll_late_chain_run(int n);
  */
 int arcoll_late_chain_order(const unsigned char *late, int P, int root, int *order);
 
-/**
- * Order of a reduce's chain (collectives/reduce.h arcoll_reduce_chain: data
- * flows from position P - 1 to the root at position 0) for a call from
- * `root` with the late ranks next to the root: order[0] = root, then the
- * ranks r with late[r] != 0 (the root left out) in rank order from root + 1
- * (mod P), then the others in the same rank order.  Why: a late rank at
- * position j holds the j positions between it and the root every call; at
- * position 1 only the root waits for it, the ranks before it in the chain
- * hand their segments on and go on (SMPI flat P = 256, 1 MiB, 8 KiB
- * segments, rank 96 late by 1 ms: bench/notes/adaptive-layer-2026-12-06.md).
- * order: P ints, written only when the result is > 0.  Returns k, the late
- * ranks placed, or 0 when no rank but the root is late or more than
- * arcoll_late_chain_max_leaves(P) are (noise taken for lateness: the rank
- * order's neighbours stay), -1 for bad arguments (P < 2, root out of range,
- * NULL).
- */
-int arcoll_late_reduce_chain_order(const unsigned char *late, int P, int root, int *order);
-
 #ifdef __cplusplus
 }
 #endif

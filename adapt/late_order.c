@@ -43,11 +43,7 @@ int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cac
   int rc = MPI_SUCCESS;
   memset(lc, 0, sizeof *lc);
   lc->root = root;
-  /* a reduce records its lateness whatever the algorithm takes: its one
-   * exchange samples its first calls, which may be rsag's (round 0's first
-   * candidate from 32 KiB), and its late set then stays */
-  if (!usable || !arcoll_late_applies(c, bytes) ||
-      !(c == ARCOLL_COLL_REDUCE || (ch->algo->flags & ARCOLL_ALGO_USES_ORDER)))
+  if (!usable || !arcoll_late_applies(c, bytes) || !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER))
     return MPI_SUCCESS;
   if (!(lc->lt = arcoll_late(st, c, &rc))) return rc;
   rc = arcoll_late_enter(lc->lt, root, &lc->entry, &lc->order);
@@ -114,13 +110,8 @@ const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *st, arcoll_col
      * waits for every rank) - SMPI two-level tree, P = 64, 32 KiB, 0-200 us
      * noise, whose first summary listed 7 ranks late: rsag in that order
      * 3.4 ms per call, in rank order 1.0 */
-    if (lc->order && c == ARCOLL_COLL_REDUCE && !strcmp(ch->algo->name, "chain")) {
-      /* ... but a reduce's chain takes its own: the late ranks next to the root (late_chain.h) */
-      const int k = arcoll_late_reduce_chain_order(t->late_now, st->P, lc->root, t->chain_order);
-      lc->order = k > 0 ? t->chain_order : NULL, lc->detached = NULL;
-    } else if (lc->order && strcmp(ch->algo->name, arcoll_tolerant_tree(c, bytes))) {
+    if (lc->order && strcmp(ch->algo->name, arcoll_tolerant_tree(c, bytes)))
       lc->order = NULL, lc->detached = NULL;
-    }
     return ch;
   }
   if (!t || !(lc->order || (ch->ex && (t->exchanges == 0 || t->late_seen)))) return ch;

@@ -6,7 +6,6 @@
 #include <limits.h>
 #include <mpi.h>
 
-#include <stdio.h>
 #include <string.h>
 
 #include "detach_state.h"
@@ -15,16 +14,6 @@
 #include "reduce.h"
 
 #define C ARCOLL_COLL_REDUCE
-
-/* ARCOLL_DEBUG: the order of a call that runs in a late-rank order (root only). */
-static void debug_order(const arcoll_comm_state_t *st, int root, const arcoll_cached_t *ch, const int *order) {
-  char line[4096];
-  int n = snprintf(line, sizeof line, "arcoll: reduce root %d %s/%lld late order:", root, ch->algo->name,
-                   (long long)ch->segment_bytes);
-  for (int i = 0; i < st->P && n < (int)sizeof line - 16; ++i)
-    n += snprintf(line + n, sizeof line - (size_t)n, " %d", order[i]);
-  fprintf(stderr, "%s\n", line);
-}
 
 static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_Datatype dt,
                        MPI_Op op, int root, MPI_Comm comm, const void *ret_addr) {
@@ -63,7 +52,6 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
       arcoll_reduce_detach_state(st, ch, root, commut, bytes, lc.order, lc.detached);
   const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C), lc.detached, rd,
                             .step_s = ch == chosen ? arcoll_online_steps(chosen) : NULL};
-  if (arcoll_g_cfg.debug && lc.order && me == root) debug_order(st, root, ch, lc.order);
   const double t0 = arcoll_online_t0(chosen);
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);
   rc = arcoll_late_done(st, chosen, ch, t0, rc);

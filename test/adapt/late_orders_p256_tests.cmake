@@ -27,17 +27,3 @@ if(ARCOLL_HAVE_SMPI)
       "RESULT coll=gather .* errors=0"
     ARGS -c gather -m 32768 -n 40 -s eight_late -r 4 -d 0.005)
 endif()
-
-# reduce, 1 MiB (auto: round 0 measures rsag, the chain / 8 KiB and binomial, and keeps the chain,
-# which streams): the one exchange finds the eight, and the calls after the decision run the chain
-# with them next to the root (its own late order, adapt/late_chain.h
-# arcoll_late_reduce_chain_order), in rank order from it, the others after them; every element
-# of every call checked.  A forced algorithm tracks no lateness (late_order.c arcoll_late_applies).
-if(ARCOLL_HAVE_SMPI)
-  arcoll_loop_smpi_test(adapt.smpi.late_order.reduce_chain.eight_late.np256 256 ${_loop}
-    EXPECT
-      "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .root 4 .* -> 8 late"
-      "reduce root 4 chain/[0-9]+ late order: 4 16 48 80 112 144 176 208 240 5 6 7 8 9 10 11 12 13 14 15 17 .* 3$"
-      "RESULT coll=reduce .* errors=0"
-    ARGS -c reduce -m 1048576 -n 10 -s eight_late -r 4)
-endif()

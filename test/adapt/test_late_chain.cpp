@@ -1,10 +1,8 @@
 // Unit tests of adapt/late_chain.c: the order of the chain with late leaves
-// (the ranks not late in rank order from the root, the late ones last), a
-// reduce's chain order (the late ones next to the root), and when there is
-// none.  No MPI.
+// (the ranks not late in rank order from the root, the late ones last) and
+// when there is none.  No MPI.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <vector>
 
 extern "C" {
@@ -81,39 +79,4 @@ TEST(LateChain, RunLengthIsThePowerOfTwoWithTheFewestHops) {
   }
   EXPECT_EQ(arcoll_late_chain_run(0), -1);
   EXPECT_EQ(arcoll_late_chain_run(-3), -1);
-}
-
-// A reduce's chain: the late ranks right after the root (the positions whose
-// lateness only the root waits for), then the others, both in rank order from
-// the root; the root never moves; none late, too many or bad arguments leave
-// the order alone; any P (the streaming chain runs at P = 256).
-TEST(LateChain, ReduceChainPutsTheLateRanksNextToTheRoot) {
-  const int P = 16, root = 5;
-  std::vector<unsigned char> late(P, 0);
-  late[2] = late[9] = late[root] = 1;
-  std::vector<int> order(P, -1);
-  ASSERT_EQ(arcoll_late_reduce_chain_order(late.data(), P, root, order.data()), 2);
-  const std::vector<int> want = {5, 9, 2, 6, 7, 8, 10, 11, 12, 13, 14, 15, 0, 1, 3, 4};
-  EXPECT_EQ(order, want);
-
-  std::vector<int> big(256, -1);
-  std::vector<unsigned char> late256(256, 0);
-  late256[96] = 1;
-  ASSERT_EQ(arcoll_late_reduce_chain_order(late256.data(), 256, 0, big.data()), 1);
-  EXPECT_EQ(big[0], 0);
-  EXPECT_EQ(big[1], 96);
-  std::vector<int> sorted = big;
-  std::sort(sorted.begin(), sorted.end());
-  for (int i = 0; i < 256; ++i) ASSERT_EQ(sorted[i], i) << "not a permutation";
-
-  std::vector<int> untouched(P, -7);
-  std::vector<unsigned char> none(P, 0);
-  none[root] = 1;  // the root alone: nothing to move
-  EXPECT_EQ(arcoll_late_reduce_chain_order(none.data(), P, root, untouched.data()), 0);
-  std::vector<unsigned char> many(P, 1);  // more than max(1, P / 8): noise, not lateness
-  EXPECT_EQ(arcoll_late_reduce_chain_order(many.data(), P, root, untouched.data()), 0);
-  EXPECT_EQ(untouched, std::vector<int>(P, -7));
-  EXPECT_EQ(arcoll_late_reduce_chain_order(late.data(), 1, 0, order.data()), -1);
-  EXPECT_EQ(arcoll_late_reduce_chain_order(late.data(), P, P, order.data()), -1);
-  EXPECT_EQ(arcoll_late_reduce_chain_order(nullptr, P, root, order.data()), -1);
 }
