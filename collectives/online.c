@@ -321,15 +321,15 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
     }
     e->dir = s > kept ? 1 : -1; /* keep going the way that was faster */
   }
-  /* a refinement round costs about 2 x trials calls near best_s; stop when
-   * the exploration has spent its budget */
-  const int over = !(e->excess_s < ARCOLL_ONLINE_BUDGET_CALLS * e->best_s);
-  if (!segmented || e->round >= e->refine || !isfinite(e->best_s) || over) {
+  if (!segmented || e->round >= e->refine || !isfinite(e->best_s)) {
     return arcoll_explorer_confirm_start(e);
   }
   e->n = 0; /* round 1: both neighbours; later: one step further */
   if (e->dir <= 0) add_segment(e, s / 2);
   if (e->dir >= 0) add_segment(e, s * 2);
+  /* a refinement round costs about 2 x trials calls near best_s, plus its
+   * refills where the best streams; stop when the exploration's budget
+   * does not pay for it */
   if (e->n == 0 || !(e->excess_s + refill_cost(e) < ARCOLL_ONLINE_BUDGET_CALLS * e->best_s)) {
     return arcoll_explorer_confirm_start(e);
   }
