@@ -106,12 +106,25 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
    * linear's sum inside.  Gather's compressed
    * candidate (below) is still measured where it applies. */
   const int model_only = c == ARCOLL_COLL_GATHER && bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES;
+  /* reduce from ARCOLL_ONLINE_REDUCE_TREE_MAX_BYTES whose chain is
+   * measured as it streams (above): binomial is not exempt from the 2x
+   * rule.  Back to back the chain streams, and the late-rank order cannot
+   * save binomial's own time: it moves ceil(log2 P) x m through the root
+   * (1 MiB: predicted 2.8x rsag at P = 64, 3.6x at P = 256) and lost to
+   * the chain in every SMPI run from 256 KiB, balanced and one rank 1 ms
+   * late (online_limits.h), while its second run cost (P = 256, 1 MiB,
+   * balanced) 3.46 s summed over ranks against the chain's 0.24 - its
+   * non-roots run ahead of the root - and put a refill of the chain after
+   * it.  Below, binomial is measured: at 32 KiB it wins where a rank is
+   * late. */
+  const int chain_in = c == ARCOLL_COLL_REDUCE && bytes >= ARCOLL_ONLINE_REDUCE_TREE_MAX_BYTES &&
+                       arcoll_explorer_find(e, "chain") >= 0;
   if (c == ARCOLL_COLL_GATHER && !model_only) e->once_from = 1; /* online.h */
   if (model_only && e->n > 0) {
     e->n = 1;
     e->nspare = 0;
   }
-  arcoll_explorer_add_exempt(e, m, c, P, bytes, commutative, ncand, tree_first || model_only);
+  arcoll_explorer_add_exempt(e, m, c, P, bytes, commutative, ncand, tree_first || model_only || chain_in);
   arcoll_explorer_hold_far(e); /* measured after its near twin won (online_twins.h) */
   /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: a tree first - knomial when a
    * candidate, else binomial - then the imbalance check after its runs

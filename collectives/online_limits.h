@@ -66,6 +66,13 @@
  *  for bcast it kept binomial where linear trees had 0.59x its sum with one
  *  8 B late rank). */
 #define ARCOLL_ONLINE_SKEW_MAX_BYTES 8192
+/** A reduce from this many bytes whose chain is measured as it streams:
+ *  binomial is not exempt from the 2x rule (online.c; SMPI, one rank 1 ms
+ *  late or none: binomial won at 32 KiB where a rank was late, and lost to
+ *  the chain at 256 KiB, flat P = 64, and at 1 MiB, flat P = 64 and 256,
+ *  two-level tree P = 64; bench/notes/adaptive-layer-2026-12-06.md,
+ *  session 58). */
+#define ARCOLL_ONLINE_REDUCE_TREE_MAX_BYTES 262144
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
 /** Round 0's best measured above this many times its predicted time: the
  *  model is off, the candidates dropped for their prediction are measured

@@ -39,8 +39,12 @@ TEST(Online, CandidatesPredictedTwiceSlowerAreNotMeasured) {
         // bcast, reduce, scatter, gather: the tolerant tree (binomial; bcast from
         // ARCOLL_STREAM_MIN_BYTES binary) is measured whatever its prediction,
         // and bcast's streaming candidate from that size too (online.c)
-        const bool exempt = c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_SCATTER ||
-                            c == ARCOLL_COLL_GATHER;
+        // - but not a reduce's from ARCOLL_ONLINE_REDUCE_TREE_MAX_BYTES whose chain
+        // streams (ReduceStreamingChainLeavesBinomialToTheTwoXRule)
+        const bool chain_in = c == ARCOLL_COLL_REDUCE && bytes >= ARCOLL_ONLINE_REDUCE_TREE_MAX_BYTES && has(e, "chain");
+        const bool exempt = (c == ARCOLL_COLL_BCAST || c == ARCOLL_COLL_REDUCE || c == ARCOLL_COLL_SCATTER ||
+                             c == ARCOLL_COLL_GATHER) &&
+                            !chain_in;
         const bool streaming = c == ARCOLL_COLL_BCAST && bytes >= ARCOLL_STREAM_MIN_BYTES;
         const char *tree_name = arcoll_tolerant_tree(c, bytes);
         arcoll_choice_t sc{};
@@ -263,6 +267,38 @@ TEST(Online, ReduceChainThatStreamsIsMeasuredBeyondTheTwoXRule) {
   whole.segment_bytes = 0;
   EXPECT_EQ(arcoll_explorer_chain_streams(&m, ARCOLL_COLL_REDUCE, 256, 1 << 20, &whole, 2e-3), 0);
   EXPECT_EQ(arcoll_explorer_chain_streams(&m, ARCOLL_COLL_REDUCE, 256, 1 << 20, &one, 2e-3), 1);
+}
+
+// From ARCOLL_ONLINE_REDUCE_TREE_MAX_BYTES a reduce whose chain streams
+// leaves binomial to the 2x rule (online.c): cluster256 model, 1 MiB, P = 64
+// and 256, binomial predicted 2.8x and 3.6x rsag, round 0 measures rsag and
+// the chain, the chain last (the decision's call goes on with it); binomial
+// waits among the spare ones (readmitted if the model is off).  Below the
+// size, or where the chain is not measured, binomial still is.
+TEST(Online, ReduceStreamingChainLeavesBinomialToTheTwoXRule) {
+  arcoll_model_t m;
+  char err[256];
+  ASSERT_EQ(arcoll_model_load(ARCOLL_TEST_CLUSTER_MODEL, &m, err, sizeof err), 0) << err;
+  struct Case { int P; MPI_Aint bytes; bool chain, binomial; };
+  for (const Case &k : {Case{64, 1 << 20, true, false}, Case{256, 1 << 20, true, false},
+                        Case{256, 32768, false, true}, Case{64, 32768, false, true},
+                        Case{256, 262144, false, true}}) {
+    const std::string where = "P=" + std::to_string(k.P) + " m=" + std::to_string(k.bytes);
+    arcoll_explorer_t e;
+    arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, k.P, k.bytes, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 2, 0);
+    EXPECT_EQ(has(e, "chain"), k.chain) << where;
+    EXPECT_EQ(has(e, "binomial"), k.binomial) << where;
+    if (k.binomial) continue;
+    EXPECT_STREQ(e.cand[e.n - 1].algo->name, "chain") << where;
+    bool spare = false;
+    for (int i = 0; i < e.nspare; ++i) spare |= !strcmp(e.spare[i].algo->name, "binomial");
+    EXPECT_TRUE(spare) << where;
+    arcoll_choice_t all[32];
+    const int n = arcoll_select_candidates(&m, ARCOLL_COLL_REDUCE, k.P, k.bytes, 1, all, 32);
+    for (int i = 0; i < n; ++i)
+      if (!strcmp(all[i].algo->name, "binomial"))
+        EXPECT_GT(all[i].predicted_s, 2.0 * e.cand[0].predicted_s) << where;
+  }
 }
 
 } // namespace
