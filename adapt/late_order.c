@@ -38,12 +38,30 @@ int arcoll_late_tree_warmup(const arcoll_comm_state_t *st, arcoll_coll_t c, MPI_
   return (int)(first - at * ex->trials);
 }
 
+/* A reduce's choice ch may run the tolerant tree, the one algorithm that
+ * takes a reduce's late order (arcoll_late_algorithm): it is that tree, or
+ * it is being measured online with the tree among the candidates.  Else the
+ * lateness is not tracked and not exchanged: nothing would use it, and the
+ * exchange's summary, applied at an agreed call, makes every rank wait
+ * there for the root - the last to finish a reduce - so a streaming chain
+ * starts afresh.  SMPI flat P = 256, 1 MiB, balanced, the chain / 8 KiB
+ * from an ARCOLL_TUNING file: calls 4 and 5 took 1.20 and 1.39 s summed over
+ * ranks against 0.238 for the others, and 0.238 with ARCOLL_LATE_ORDER=off
+ * (bench/notes/adaptive-layer-2026-12-06.md, session 58).  Every rank has the
+ * same choice and explorer state at a call, so all skip the same calls. */
+static int reduce_tree_may_run(const arcoll_cached_t *ch, MPI_Aint bytes) {
+  const char *tree = arcoll_tolerant_tree(ARCOLL_COLL_REDUCE, bytes);
+  return !strcmp(ch->algo->name, tree) || (ch->ex && arcoll_explorer_find(ch->ex, tree) >= 0);
+}
+
 int arcoll_late_begin(arcoll_comm_state_t *st, arcoll_coll_t c, const arcoll_cached_t *ch,
                       int root, int usable, MPI_Aint bytes, arcoll_late_call_t *lc) {
   int rc = MPI_SUCCESS;
   memset(lc, 0, sizeof *lc);
   lc->root = root;
   if (!usable || !arcoll_late_applies(c, bytes) || !(ch->algo->flags & ARCOLL_ALGO_USES_ORDER))
+    return MPI_SUCCESS;
+  if (c == ARCOLL_COLL_REDUCE && arcoll_g_cfg.late_detach <= 0 && !reduce_tree_may_run(ch, bytes))
     return MPI_SUCCESS;
   if (!(lc->lt = arcoll_late(st, c, &rc))) return rc;
   rc = arcoll_late_enter(lc->lt, root, &lc->entry, &lc->order);
