@@ -305,7 +305,14 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   const int lag = arcoll_decision_lag(ex, st->P);
   if (lag > 0) { /* deferred: decided `lag` calls from now (decision.h) */
     const int drc = arcoll_decision_start(st, e, lag);
-    if (e->decision) return rc == MPI_SUCCESS ? drc : rc;
+    if (e->decision) {
+      const arcoll_choice_t *run = arcoll_explorer_next(ex);
+      if (debug && run)
+        fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: round %d's decision deferred %d calls, "
+                "%s/%lld running meanwhile\n", run->algo->collective, st->P, (long long)ex->bytes,
+                round, lag, run->algo->name, (long long)run->segment_bytes);
+      return rc == MPI_SUCCESS ? drc : rc;
+    }
     return decided(st, e, round, n, cand, drc, rc); /* it fell back to the blocking way */
   }
   return decided(st, e, round, n, cand, arcoll_explorer_decide(ex, st->priv), rc);

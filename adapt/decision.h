@@ -26,7 +26,8 @@ extern "C" {
 
 /** Calls between the end of ex's round and its decision (0: decide in the
  *  round's last call).  ARCOLL_ONLINE_LAG when set.  Else
- *  arcoll_explorer_lag(): 0 for rooted collectives and scans, and unless
+ *  arcoll_explorer_lag(): 0 for rooted collectives and scans (but round 0
+ *  of a reduce whose chain streams: ARCOLL_ONLINE_REDUCE_STREAM_LAG), and unless
  *  the blocking decision (two allreduces of the round's n x trials
  *  doubles, by the model) would cost more than a call of ex->best (the
  *  model's time, the same on every rank): small messages; then 2 ceil(log2 P), within

@@ -125,6 +125,22 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
     e->nspare = 0;
   }
   arcoll_explorer_add_exempt(e, m, c, P, bytes, commutative, ncand, tree_first || model_only || chain_in);
+  /* its chain measured last and held through a deferred decision (online.h
+   * stream_lag, online_limits.h ARCOLL_ONLINE_REDUCE_STREAM_LAG), and no
+   * segment refinement: the chain starts at its least-occupancy segment
+   * (above) and every refinement from there kept it (SMPI flat P = 64 and
+   * 256, 1 MiB, balanced and one rank 1 ms late), while each round refills
+   * the chain and ends in a decision the ranks ahead of a late one wait at
+   * for the root (P = 64, one late: round 1 decided at call 24 cost 1.05 s
+   * summed over ranks, a call 0.083) */
+  const int at_chain = chain_in ? arcoll_explorer_find(e, "chain") : -1;
+  if (at_chain >= 0 && e->n > 1) {
+    const arcoll_choice_t ch = e->cand[at_chain];
+    memmove(&e->cand[at_chain], &e->cand[at_chain + 1], sizeof e->cand[0] * (size_t)(e->n - 1 - at_chain));
+    e->cand[e->n - 1] = ch;
+    e->stream_lag = 1;
+    e->refine = 0;
+  }
   arcoll_explorer_hold_far(e); /* measured after its near twin won (online_twins.h) */
   /* reduce below ARCOLL_ONLINE_SKEW_MAX_BYTES: a tree first - knomial when a
    * candidate, else binomial - then the imbalance check after its runs
@@ -196,7 +212,7 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
     return 0;
   }
   const int bad = failed || !(seconds >= 0) || !(period >= 0);
-  if (e->coll == ARCOLL_COLL_BCAST || e->coll == ARCOLL_COLL_SCATTER)
+  if (e->coll == ARCOLL_COLL_BCAST || e->coll == ARCOLL_COLL_SCATTER || e->stream_lag)
     e->held = e->cand[e->round == 0 && e->hold_at > 0 ? e->hold_at - 1 : e->done / e->trials], e->has_held = 1;
   e->t[e->done] = bad ? INFINITY : seconds;
   e->p[e->done++] = bad ? INFINITY : period;

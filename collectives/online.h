@@ -105,6 +105,12 @@ typedef struct arcoll_explorer {
    *  32 KiB bcast, every rank 0-1 ms before each call: the chain held 19
    *  calls at 0.027 s per call summed against the binary tree's 0.0107) */
   int hold_at;
+  /** round 0 of a reduce whose chain streams (init: 1 when the chain is a
+   *  candidate from ARCOLL_ONLINE_REDUCE_TREE_MAX_BYTES; it is then measured
+   *  last): the decision is deferred by ARCOLL_ONLINE_REDUCE_STREAM_LAG calls
+   *  and the chain, `held`, runs meanwhile (online_pacing.h); no refinement
+   *  round follows (init: refine = 0) */
+  int stream_lag;
   double imbalance; /**< the check's factor (init: ARCOLL_ONLINE_IMBALANCE; the caller may change it) */
   const arcoll_model_t *model; /**< init's model (predictions of refined sizes); must outlive *e */
   arcoll_coll_t coll;

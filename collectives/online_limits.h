@@ -73,6 +73,18 @@
  *  two-level tree P = 64; bench/notes/adaptive-layer-2026-12-06.md,
  *  session 58). */
 #define ARCOLL_ONLINE_REDUCE_TREE_MAX_BYTES 262144
+/** Calls between round 0 of a reduce whose chain streams (explorer
+ *  `stream_lag`) and its decision, the chain running meanwhile.  Why: the
+ *  blocking decision in the round's last call made every rank wait for
+ *  the root, whom the ranks up the chain run ahead of by their distance
+ *  from it (SMPI flat P = 256, 1 MiB, 8 KiB segments: the tail 11 ms ahead,
+ *  ~35 us a position), and the next call refilled the chain (1.2 s + 1.2 s
+ *  summed over ranks against 0.24 a call).  With this lag the root's records
+ *  leave it a call after the round and the deadline comes after the
+ *  records of the positions ahead of it are in (the tail reaches it at
+ *  once and waits there, but the rank behind it needs its data only
+ *  ~P x 35 us / 0.94 ms = 10 calls later). */
+#define ARCOLL_ONLINE_REDUCE_STREAM_LAG 16
 #define ARCOLL_ONLINE_MAX_SEGMENTS 65536
 /** Round 0's best measured above this many times its predicted time: the
  *  model is off, the candidates dropped for their prediction are measured

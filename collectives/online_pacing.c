@@ -11,7 +11,9 @@ int arcoll_explorer_default_warmup(arcoll_coll_t c, MPI_Aint bytes) {
 
 int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
   switch (e->coll) { /* where calls need not synchronise the ranks: never (online.h) */
-  case ARCOLL_COLL_BCAST: case ARCOLL_COLL_REDUCE: case ARCOLL_COLL_SCAN: case ARCOLL_COLL_EXSCAN:
+  case ARCOLL_COLL_REDUCE: /* its chain's round 0 (online.h stream_lag) */
+    return e->stream_lag && e->round == 0 && !e->readmitting ? ARCOLL_ONLINE_REDUCE_STREAM_LAG : 0;
+  case ARCOLL_COLL_BCAST: case ARCOLL_COLL_SCAN: case ARCOLL_COLL_EXSCAN:
   case ARCOLL_COLL_GATHER: case ARCOLL_COLL_SCATTER: case ARCOLL_COLL_GATHERV: case ARCOLL_COLL_SCATTERV:
     return 0;
   default:

@@ -55,7 +55,10 @@ extern "C" {
  * late by 1 ms per call: time inside summed over ranks 0.311 s decided in
  * the round's last call, 0.385 / 0.447 / 0.510 s with a lag of 1 / 2 / 4+
  * calls; loop time the same); an allreduce waits for the late rank in every
- * call anyway.  Deterministic: every rank gets the same lag.
+ * call anyway.  Except round 0 of a reduce whose chain streams (e->stream_lag):
+ * ARCOLL_ONLINE_REDUCE_STREAM_LAG, the chain held meanwhile - there the
+ * blocking decision waited for the root's backlog and refilled the chain
+ * (online_limits.h).  Deterministic: every rank gets the same lag.
  */
 int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P);
 

@@ -267,18 +267,6 @@ if(ARCOLL_HAVE_SMPI)
   endforeach()
 endif()
 
-# A reduce whose choice cannot run the tolerant tree - 1 MiB: round 0 measures
-# rsag and the streaming chain, binomial is left to the 2x rule - tracks no
-# lateness: nothing would take the order, and the exchange's call would make
-# every rank wait for the root there (adapt/late_order.c reduce_tree_may_run).
-# SMPI flat cluster, 64 ranks, one rank 1 ms late, every element checked.
-if(ARCOLL_HAVE_SMPI)
-  arcoll_loop_smpi_test(adapt.smpi.reduce_untracked_chain.np64 64 ${_loop}
-    EXPECT "online: reduce P=64 .* -> chain/" "!lateness exchange" "!binomial/"
-      "RESULT coll=reduce .* errors=0"
-    ARGS -c reduce -m 1048576 -n 10 -s one_late)
-endif()
-
 # ARCOLL_LATE_DETACH=on (adapt/order.h arcoll_history_detached): the reduce's eight late
 # ranks (1 ms) all detached - they send their results to the root, which takes them after
 # its tree children - t_level 22 us, lateness ~0.48 ms each (i x t_level below it for

@@ -140,3 +140,51 @@ TEST(OnlineDeferred, HeldIsTheLastMeasuredAfterRoundZeroTheKeptOneAfterARefineme
   arcoll_explorer_decide_times(&e, all1.data(), max1.data());
   EXPECT_TRUE(arcoll_choice_same(&e.best, &win));
 }
+
+// Round 0 of a reduce whose chain streams (online.h stream_lag): the chain
+// measured last, the decision deferred by ARCOLL_ONLINE_REDUCE_STREAM_LAG
+// calls with the chain held meanwhile - the blocking decision waited for
+// the root's backlog and the next call refilled the chain (SMPI flat
+// P = 256, 1 MiB: 1.44 + 1.41 s summed over ranks against 0.24 a call).
+// Cluster256 model: rsag and the chain at 1 MiB, P = 64 and 256; no
+// refinement round follows (the chain's least-occupancy segment stays).  A
+// readmission and a reduce without the chain (32 KiB) decide in their last
+// call, as before.
+TEST(OnlineDeferred, AReduceWhoseChainStreamsDefersRoundZeroHoldingTheChain) {
+  arcoll_model_t m;
+  char err[256];
+  ASSERT_EQ(arcoll_model_load(ARCOLL_TEST_CLUSTER_MODEL, &m, err, sizeof err), 0) << err;
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  for (int P : {64, 256}) {
+    arcoll_explorer_t e;
+    ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, P, 1 << 20, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 2, 3), 2);
+    ASSERT_STREQ(e.cand[e.n - 1].algo->name, "chain") << "P=" << P << ": the chain measured last";
+    EXPECT_EQ(e.stream_lag, 1);
+    EXPECT_EQ(arcoll_explorer_lag(&e, 0.0, P), ARCOLL_ONLINE_REDUCE_STREAM_LAG);
+    const arcoll_choice_t chain = e.cand[e.n - 1];
+    const int k = e.n * e.trials;
+    int due = 0;  // the chain twice as fast as the others
+    for (int r = 0; r < k && !due; ++r) {
+      const double s = r / e.trials == e.n - 1 ? 1e-3 : 2e-3;
+      due = arcoll_explorer_record_period(&e, P * s, s, 0);
+    }
+    ASSERT_EQ(due, 1) << "P=" << P;
+    std::vector<double> all(e.t, e.t + k), max(e.p, e.p + k);
+    e.pending = 1;
+    for (int call = 0; call < ARCOLL_ONLINE_REDUCE_STREAM_LAG; ++call) {
+      const arcoll_choice_t *next = arcoll_explorer_next(&e);
+      ASSERT_NE(next, nullptr);
+      EXPECT_TRUE(arcoll_choice_same(next, &chain)) << "P=" << P << ": the chain runs until the decision";
+    }
+    arcoll_explorer_decide_times(&e, all.data(), max.data());
+    EXPECT_EQ(e.best.algo, chain.algo);
+    EXPECT_TRUE(e.finished) << "P=" << P << ": no refinement round after it";
+    e.readmitting = 1;
+    e.round = 0;
+    EXPECT_EQ(arcoll_explorer_lag(&e, 0.0, P), 0) << "readmitted candidates run: in their last call";
+  }
+  arcoll_explorer_t small;
+  arcoll_explorer_init(&small, &m, ARCOLL_COLL_REDUCE, 256, 32768, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 2, 3);
+  EXPECT_EQ(small.stream_lag, 0);
+  EXPECT_EQ(arcoll_explorer_lag(&small, 0.0, 256), 0);
+}

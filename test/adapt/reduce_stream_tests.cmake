@@ -1,0 +1,32 @@
+# Reduces whose round 0 measures the chain as it streams (1 MiB: rsag and the
+# chain / 8 KiB, binomial left to the 2x rule, collectives/online.c), through
+# test/apps/coll_loop under SMPI (arcoll_loop_smpi_test, coll_loop_tests.cmake).
+
+# Such a reduce cannot run the tolerant tree, so it tracks no lateness: nothing
+# would take the order, and the exchange's call would make every rank wait for
+# the root there (adapt/late_order.c reduce_tree_may_run).  SMPI flat cluster,
+# 64 ranks, one rank 1 ms late, 24 calls (the decision deferred to call 20),
+# every element checked.
+if(ARCOLL_HAVE_SMPI)
+  arcoll_loop_smpi_test(adapt.smpi.reduce_untracked_chain.np64 64 ${_loop}
+    EXPECT "online: reduce P=64 .* -> chain/" "!lateness exchange" "!binomial/"
+      "RESULT coll=reduce .* errors=0"
+    ARGS -c reduce -m 1048576 -n 24 -s one_late)
+endif()
+
+# Its round-0 decision is deferred with the chain held (collectives/online.h
+# stream_lag, online_limits.h ARCOLL_ONLINE_REDUCE_STREAM_LAG): no call after
+# the chain's first (its fill after rsag) waits for the root's backlog or
+# refills the chain: from call 4 every call under 0.09 s summed over ranks
+# (0.0589 a call, the deadline's call 20 0.0667); decided in the round's last
+# call, calls 4 and 5 cost about 0.13 each.  SMPI flat cluster, 64 ranks, balanced, 1 MiB, 24 calls,
+# the host's CPU time left out (the per-call sums the same on every machine),
+# every element checked.
+if(ARCOLL_HAVE_SMPI)
+  arcoll_loop_smpi_test(adapt.smpi.reduce_chain_deferred.np64 64 ${_loop} NO_COMPUTE
+    EXPECT "online: reduce P=64 bytes=[0-9]+: round 0's decision deferred 16 calls, chain/8192 running meanwhile"
+      "online: reduce P=64 .* round 0 measured rsag/0=.* chain/8192=.* -> chain/8192"
+      "!CALL ([4-9]|1[0-9]|2[0-3]) inside_sum=(0\\.(09|[1-9])|[1-9])"
+      "RESULT coll=reduce .* errors=0"
+    ARGS -c reduce -m 1048576 -n 24 -s balanced -p)
+endif()
