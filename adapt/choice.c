@@ -306,8 +306,8 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   if (lag > 0) { /* deferred: decided `lag` calls from now (decision.h) */
     const int drc = arcoll_decision_start(st, e, lag);
     if (e->decision) {
-      const arcoll_choice_t *run = arcoll_explorer_next(ex);
-      if (debug && run)
+      const arcoll_choice_t *run = debug ? arcoll_explorer_next(ex) : NULL;
+      if (run)
         fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: round %d's decision deferred %d calls, "
                 "%s/%lld running meanwhile\n", run->algo->collective, st->P, (long long)ex->bytes,
                 round, lag, run->algo->name, (long long)run->segment_bytes);

@@ -135,9 +135,7 @@ int arcoll_explorer_init(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_c
    * summed over ranks, a call 0.083) */
   const int at_chain = chain_in ? arcoll_explorer_find(e, "chain") : -1;
   if (at_chain >= 0 && e->n > 1) {
-    const arcoll_choice_t ch = e->cand[at_chain];
-    memmove(&e->cand[at_chain], &e->cand[at_chain + 1], sizeof e->cand[0] * (size_t)(e->n - 1 - at_chain));
-    e->cand[e->n - 1] = ch;
+    arcoll_explorer_to_last(e, at_chain);
     e->stream_lag = 1;
     e->refine = 0;
   }

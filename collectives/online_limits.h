@@ -78,7 +78,7 @@
  *  blocking decision in the round's last call made every rank wait for
  *  the root, whom the ranks up the chain run ahead of by their distance
  *  from it (SMPI flat P = 256, 1 MiB, 8 KiB segments: the tail 11 ms ahead,
- *  ~35 us a position), and the next call refilled the chain (1.2 s + 1.2 s
+ *  ~35 us a position), and the next call refilled the chain (1.44 + 1.41 s
  *  summed over ranks against 0.24 a call).  With this lag the root's records
  *  leave it a call after the round and the deadline comes after the
  *  records of the positions ahead of it are in (the tail reaches it at

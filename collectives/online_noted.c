@@ -1,5 +1,6 @@
 /* Runs made while the online selection waits; see online_noted.h. */
 #include "online_noted.h"
+#include "online_slots.h"
 
 #include <math.h>
 #include <string.h>
@@ -24,15 +25,12 @@ int arcoll_explorer_note_run(arcoll_explorer_t *e, const arcoll_choice_t *c, dou
     int i = 1;
     while (i < e->n && e->cand[i].algo != c->algo) ++i;
     if (i == e->n) return 0;
-    arcoll_choice_t x = e->cand[i];
-    memmove(&e->cand[i], &e->cand[i + 1], sizeof x * (size_t)(e->n - 1 - i));
-    if (e->stream_at == i) e->stream_at = e->n - 1; /* it moves with its candidate */
-    else if (e->stream_at > i) --e->stream_at;
-    x.segment_bytes = c->segment_bytes;
-    x.k = c->k;
-    x.predicted_s = arcoll_model_predict(e->model, e->coll, x.algo, e->P, e->bytes,
-                                         x.segment_bytes, x.k);
-    e->cand[e->n - 1] = x;
+    arcoll_explorer_to_last(e, i);
+    arcoll_choice_t *x = &e->cand[e->n - 1];
+    x->segment_bytes = c->segment_bytes;
+    x->k = c->k;
+    x->predicted_s = arcoll_model_predict(e->model, e->coll, x->algo, e->P, e->bytes,
+                                          x->segment_bytes, x->k);
     e->preset = 1;
   }
   const int at = (e->n - 1) * e->trials;

@@ -11,6 +11,14 @@ int arcoll_explorer_find(const arcoll_explorer_t *e, const char *name) {
   return -1;
 }
 
+void arcoll_explorer_to_last(arcoll_explorer_t *e, int i) {
+  const arcoll_choice_t x = e->cand[i];
+  memmove(&e->cand[i], &e->cand[i + 1], sizeof x * (size_t)(e->n - 1 - i));
+  e->cand[e->n - 1] = x;
+  if (e->stream_at == i) e->stream_at = e->n - 1; /* it moves with its candidate */
+  else if (e->stream_at > i) --e->stream_at;
+}
+
 void arcoll_explorer_add_exempt(arcoll_explorer_t *e, const arcoll_model_t *m, arcoll_coll_t c,
                                 int P, MPI_Aint bytes, int commutative, int ncand, int no_tree) {
   /* the tolerant tree (arcoll_tolerant_tree); a bcast from

@@ -19,6 +19,10 @@ extern "C" {
  *  e->cand[0 .. e->n), or -1. */
 int arcoll_explorer_find(const arcoll_explorer_t *e, const char *name);
 
+/** Move candidate i (0 <= i < e->n) to the last slot of round 0, the ones
+ *  after it one slot up; stream_at follows its candidate. */
+void arcoll_explorer_to_last(arcoll_explorer_t *e, int i);
+
 /**
  * Part of arcoll_explorer_init(), after the 2x rule: add to e's round-0
  * candidates (at most ncand)
