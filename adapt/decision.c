@@ -30,23 +30,6 @@ int arcoll_decision_lag(const arcoll_explorer_t *ex, int P) {
   return arcoll_explorer_lag(ex, 2.0 * t_ar, P);
 }
 
-/* A schedule reducing k doubles of `mine` with op; *out = its result buffer. */
-static nbc_sched_t *reduction(arcoll_comm_state_t *st, const double *mine, int k, MPI_Op op,
-                              double **out) {
-  nbc_sched_t *s = nbc_new(st, 0);
-  if (!s) return NULL;
-  double *in = nbc_alloc(s, (MPI_Aint)(2 * k) * (MPI_Aint)sizeof *in);
-  if (!in) {
-    nbc_free(s);
-    return NULL;
-  }
-  for (int i = 0; i < k; ++i) in[i] = mine[i]; /* the explorer's next round overwrites mine */
-  *out = in + k;
-  nbc_build_allreduce(s, in, *out, k, MPI_DOUBLE, op, st->P);
-  if (nbc_start_internal(s) != MPI_SUCCESS) return NULL; /* freed by it */
-  return s;
-}
-
 int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t *e, int lag) {
   arcoll_explorer_t *ex = e->ex;
   const int k = ex->n * ex->trials;
@@ -54,10 +37,10 @@ int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t *e, int lag) 
   /* the tag sequence (nbc_new) advances the same way on every rank whatever
    * fails; out of memory on some ranks only (they decide the blocking way,
    * the others wait for reductions) is not survived, as anywhere in MPI */
-  if (d) d->sum = reduction(st, ex->t, k, MPI_SUM, &d->t);
+  if (d) d->sum = nbc_allreduce_doubles(st, ex->t, k, MPI_SUM, &d->t);
   double pm[ARCOLL_ONLINE_EXTREMES_MAX];
   const int npm = arcoll_explorer_period_extremes(ex, pm);
-  if (d && d->sum) d->max = reduction(st, pm, npm, MPI_MAX, &d->p);
+  if (d && d->sum) d->max = nbc_allreduce_doubles(st, pm, npm, MPI_MAX, &d->p);
   if (!d || !d->sum || !d->max) {
     if (d && d->sum) {
       nbc_wait_internal(d->sum);

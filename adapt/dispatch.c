@@ -11,6 +11,7 @@
 #include "dispatch.h"
 #include "detach_state.h"
 #include "late_order.h"
+#include "late_outside_exchange.h"
 #include "compress_decide.h"
 #include "decision.h"
 
@@ -81,6 +82,7 @@ static void state_free(arcoll_comm_state_t *st) {
   __atomic_add_fetch(&arcoll_g_state_gen, 1, __ATOMIC_ACQ_REL); /* every memo misses (dispatch.h) */
   if (st->priv != MPI_COMM_NULL) arcoll_decision_settle(st); /* before the tuning note */
   arcoll_reduce_detach_free(st);
+  arcoll_outside_free(st); /* a pending exchange only where priv is */
   arcoll_tuning_note_state(st);
   for (int c = 0; c < ARCOLL_COLL_COUNT; ++c)
     if (st->late[c]) {

@@ -120,6 +120,8 @@ typedef struct arcoll_comm_state {
    *  eligible reduce (red_detach_made), for its root, radix and size class */
   struct arcoll_red_detach *red_detach;
   int red_detach_made, red_detach_root, red_detach_k, red_detach_class;
+  /** the times outside a streaming reduce and its chain order (late_outside_exchange.h) */
+  struct arcoll_outside *outside;
   struct arcoll_comm_state *next;
 } arcoll_comm_state_t;
 

@@ -161,6 +161,13 @@ ARCOLL_HIDDEN int nbc_start_persistent(nbc_sched_t *s);
  *  s->active = 0 until its owner frees it (nbc_free).  On error frees s and
  *  returns the error. */
 ARCOLL_HIDDEN int nbc_start_internal(nbc_sched_t *s);
+/** A started internal schedule (nbc_start_internal) reducing the k doubles
+ *  of `mine` (copied: the caller may reuse it) with op over st's private
+ *  communicator; *out = its result buffer (k doubles, valid once the schedule
+ *  has finished, owned by it).  Every rank must start it at the same point
+ *  of its collective sequence.  NULL: no memory or the start failed. */
+ARCOLL_HIDDEN nbc_sched_t *nbc_allreduce_doubles(arcoll_comm_state_t *st, const double *mine,
+                                                 int k, MPI_Op op, double **out);
 /** Block until the internal schedule s has finished (progressing every
  *  running schedule meanwhile); returns its first error or MPI_SUCCESS. */
 ARCOLL_HIDDEN int nbc_wait_internal(nbc_sched_t *s);

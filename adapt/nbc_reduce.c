@@ -178,3 +178,19 @@ void nbc_build_allreduce(nbc_sched_t *s, const void *sendbuf, void *recvbuf, MPI
     if (me + mask < P) nbc_send(s, recvbuf, count, dt, me + mask);
   nbc_round(s);
 }
+
+nbc_sched_t *nbc_allreduce_doubles(arcoll_comm_state_t *st, const double *mine, int k, MPI_Op op,
+                                   double **out) {
+  nbc_sched_t *s = nbc_new(st, 0);
+  if (!s) return NULL;
+  double *in = nbc_alloc(s, (MPI_Aint)(2 * k) * (MPI_Aint)sizeof *in);
+  if (!in) {
+    nbc_free(s);
+    return NULL;
+  }
+  for (int i = 0; i < k; ++i) in[i] = mine[i]; /* the caller may overwrite mine */
+  *out = in + k;
+  nbc_build_allreduce(s, in, *out, k, MPI_DOUBLE, op, st->P);
+  if (nbc_start_internal(s) != MPI_SUCCESS) return NULL; /* freed by it */
+  return s;
+}

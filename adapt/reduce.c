@@ -11,6 +11,7 @@
 #include "detach_state.h"
 #include "dispatch.h"
 #include "late_order.h"
+#include "late_outside_exchange.h"
 #include "reduce.h"
 
 #define C ARCOLL_COLL_REDUCE
@@ -39,6 +40,9 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   const arcoll_cached_t *ch = arcoll_choose(st, C, bytes, commut);
   if (!ch || !ch->algo) return ARCOLL_USE_PMPI;
   arcoll_note(C, ch->algo);
+  /* a streaming chain's late ranks from the times outside (late_outside_exchange.h) */
+  const int outside = arcoll_outside_eligible(ch, commut, bytes);
+  if (outside) arcoll_outside_enter(st, ch, bytes);
   /* late ranks on the leaves nearest the root, with ARCOLL_LATE_DETACH=on the
    * latest sending to the root directly (late_order.c, order.h); the
    * algorithms honour an order for commutative ops only */
@@ -47,6 +51,7 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
     return arcoll_finish(comm, rc);
   const arcoll_cached_t *chosen = ch;
   ch = arcoll_late_algorithm(st, C, bytes, ch, &lc);
+  if (outside && !lc.order) lc.order = arcoll_outside_order(st, ch, root);
   /* small reduces: late ranks detached by their tree parent (detach_state.h) */
   struct arcoll_red_detach *rd =
       arcoll_reduce_detach_state(st, ch, root, commut, bytes, lc.order, lc.detached);
@@ -55,6 +60,7 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   const double t0 = arcoll_online_t0(chosen);
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);
   rc = arcoll_late_done(st, chosen, ch, t0, rc);
+  if (outside && rc == MPI_SUCCESS) rc = arcoll_outside_exit(st);
   if (rc == MPI_SUCCESS) rc = arcoll_late_end(st, ch, root, ret_addr, &lc);
   return arcoll_finish(comm, rc);
 }

@@ -30,3 +30,20 @@ if(ARCOLL_HAVE_SMPI)
       "RESULT coll=reduce .* errors=0"
     ARGS -c reduce -m 1048576 -n 24 -s balanced -p)
 endif()
+
+# Its late ranks from the times outside (adapt/late_outside_exchange.h): the
+# ranks' mean times outside of calls 1-4 in one nonblocking allreduce,
+# applied at call 20; from call 21 the chain runs with the eight late ranks
+# next to the root (from root 5: positions 1-8) and the ranks upstream of them stream
+# at the balanced pace: calls 22-25 about 0.06 s summed over ranks, 0.112
+# in rank order (every rank between a late one and the root waits for it).
+# SMPI flat cluster, 64 ranks, eight ranks 1 ms late, 1 MiB, 26 calls, the
+# host's CPU time left out, every element checked.
+if(ARCOLL_HAVE_SMPI)
+  arcoll_loop_smpi_test(adapt.smpi.reduce_chain_late_outside.np64 64 ${_loop} NO_COMPUTE
+    EXPECT "online: reduce P=64 .* round 0 measured rsag/0=.* -> chain/8192"
+      "reduce P=64: times outside \\(mean of 4 calls\\) leave 8 rank\\(s\\) late for the chain's root end: [0-9]+ \\(0.001 s\\)"
+      "!CALL 2[2-5] inside_sum=(0\\.(0[89]|[1-9])|[1-9])"
+      "RESULT coll=reduce .* errors=0"
+    ARGS -c reduce -m 1048576 -n 26 -s eight_late -r 5 -p)
+endif()
