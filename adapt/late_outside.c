@@ -60,3 +60,12 @@ int arcoll_outside_chain_order(const int *late, int k, int P, int root, int *ord
   free(placed);
   return placed_late;
 }
+
+int arcoll_outside_links_bound(double period_s, const double *outside_s, int P,
+                               double occupancy_s) {
+  if (!outside_s || P < 1 || !(occupancy_s > 0)) return 0;
+  double late = outside_s[0];
+  for (int r = 1; r < P; ++r)
+    if (outside_s[r] > late) late = outside_s[r];
+  return period_s - late > ARCOLL_OUTSIDE_STREAM_SLACK * occupancy_s;
+}

@@ -56,6 +56,30 @@ int arcoll_outside_late_set(const double *outside_s, int P, double floor_s, int 
  */
 int arcoll_outside_chain_order(const int *late, int k, int P, int root, int *order);
 
+/** How much slower than the model's link occupancy the chain may stream
+ *  and still be taken for bound by the links the model describes. */
+#define ARCOLL_OUTSIDE_STREAM_SLACK 3.0
+
+/**
+ * 1 if the chain's stream is bound by links the model does not describe,
+ * so that moving ranks off their rank neighbours may cross them more: its
+ * measured period less the lateness, period_s - max(outside_s[0..P-1]),
+ * exceeds ARCOLL_OUTSIDE_STREAM_SLACK x occupancy_s (the model's link
+ * occupancy of one call's segments, collectives/select.h
+ * arcoll_select_stream_occupancy; <= 0: unknown, 0 returned).  period_s:
+ * the largest over the ranks of their mean time from one chain call's
+ * entry to the next, seconds.  In rank order the late ranks set every
+ * rank's period to their time outside plus the chain's own stream time.
+ * SMPI, eight ranks 1 ms late, 1 MiB, P = 64, rank order, the model's
+ * occupancy 0.773 ms: flat 10 Gb/s cluster 2.37 - 1.01 ms (1.8x: 0); the
+ * two-level tree whose 16-host leaves share a 1 Gb/s uplink 9.57 - 1.01 ms
+ * (11x: 1) - there the late ranks next to the root made the chain cross
+ * every uplink twice, 40 calls 20.07 -> 29.70 s summed inside, loop 0.378
+ * -> 0.674 s.
+ */
+int arcoll_outside_links_bound(double period_s, const double *outside_s, int P,
+                               double occupancy_s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,16 +10,21 @@
 #include "nbc.h"
 #include "online_limits.h"
 #include "online_slots.h"
+#include "select.h"
 
 struct arcoll_outside {
-  double last_exit; /**< this rank's exit of the previous eligible call (< 0: none) */
-  double sum;       /**< times outside, seconds */
-  int n;            /**< ... their number */
+  double last_exit;  /**< this rank's exit of the previous eligible call */
+  double last_entry; /**< ... and its entry */
+  int prev_chain;    /**< 1 if that call ran the chain */
+  int cur_chain;     /**< 1 if this one does */
+  double sum, psum;  /**< times outside; periods (entry to entry), seconds */
+  int n;             /**< ... their number: calls that ran the chain after one that did */
   nbc_sched_t *s;   /**< the exchange while pending */
   double *res;      /**< its result: P means */
   int calls_left;   /**< eligible calls to its deadline */
   int done;         /**< 1 once applied (or failed): no more exchanges */
-  double t_chain;   /**< the model's time of the chain (its segment) at the call that started it */
+  double t_chain;   /**< the model's time of the chain (its segment) */
+  double occupancy; /**< the model's link occupancy of its segments (select.h) */
   int k;            /**< late ranks found */
   int *late;        /**< P ints: them, latest first */
   int *order;       /**< P ints: the chain order for order_root */
@@ -36,28 +41,27 @@ int arcoll_outside_eligible(const arcoll_cached_t *ch, int commut, MPI_Aint byte
 static struct arcoll_outside *state(arcoll_comm_state_t *st) {
   if (!st->outside) {
     st->outside = calloc(1, sizeof *st->outside);
-    if (st->outside) st->outside->last_exit = -1.0, st->outside->order_root = -1;
+    if (st->outside) st->outside->order_root = -1;
   }
   return st->outside; /* NULL: no memory, nothing sampled on this rank (no exchange: see exit) */
-}
-
-/* The model's time of ch's chain (the choice, or its candidate). */
-static double chain_time(const arcoll_comm_state_t *st, const arcoll_cached_t *ch, MPI_Aint bytes) {
-  if (!strcmp(ch->algo->name, "chain")) return ch->predicted_s;
-  const int i = ch->ex ? arcoll_explorer_find(ch->ex, "chain") : -1;
-  if (i < 0) return -1.0;
-  const arcoll_choice_t *c = &ch->ex->cand[i];
-  return arcoll_model_predict(&arcoll_g_cfg.model, ARCOLL_COLL_REDUCE, c->algo, st->P, bytes,
-                              c->segment_bytes, c->k);
 }
 
 void arcoll_outside_enter(arcoll_comm_state_t *st, const arcoll_cached_t *ch, MPI_Aint bytes) {
   struct arcoll_outside *o = state(st);
   if (!o || o->done || o->s) return;
-  o->t_chain = chain_time(st, ch, bytes);
-  if (o->last_exit >= 0) {
-    o->sum += PMPI_Wtime() - o->last_exit;
+  const double now = PMPI_Wtime();
+  /* the explorer's entry names the candidate of this call (dispatch.h) */
+  o->cur_chain = !strcmp(ch->algo->name, "chain");
+  if (o->cur_chain && o->prev_chain) {
+    o->sum += now - o->last_exit;
+    o->psum += now - o->last_entry;
     o->n++;
+  }
+  o->last_entry = now;
+  if (o->cur_chain) {
+    o->t_chain = arcoll_model_predict(&arcoll_g_cfg.model, ARCOLL_COLL_REDUCE, ch->algo, st->P,
+                                      bytes, ch->segment_bytes, ch->k);
+    o->occupancy = arcoll_select_stream_occupancy(&arcoll_g_cfg.model, bytes, ch->segment_bytes);
   }
 }
 
@@ -85,9 +89,18 @@ static int apply(arcoll_comm_state_t *st, struct arcoll_outside *o) {
     o->order = malloc(sizeof *o->order * (size_t)st->P);
     if (o->late && o->order) o->k = arcoll_outside_late_set(o->res, st->P, floor_s(st, o->t_chain), o->late);
     if (o->k < 0) o->k = 0;
+    const double period = o->res[st->P];
+    const int bound = o->k > 0 && arcoll_outside_links_bound(period, o->res, st->P, o->occupancy);
+    if (arcoll_g_cfg.debug && st->me == 0 && bound)
+      fprintf(stderr, "arcoll: reduce P=%d: the chain's period %.3g s, less the latest time outside, "
+              "exceeds %g x the model's link occupancy %.3g s: bound by links the model does not "
+              "see, its %d late rank(s) keep their places\n", st->P, period,
+              ARCOLL_OUTSIDE_STREAM_SLACK, o->occupancy, o->k);
+    if (bound) o->k = 0;
     if (arcoll_g_cfg.debug && st->me == 0) {
-      fprintf(stderr, "arcoll: reduce P=%d: times outside (mean of %d calls) leave %d rank(s) late "
-              "for the chain's root end:", st->P, ARCOLL_OUTSIDE_SAMPLES, o->k);
+      fprintf(stderr, "arcoll: reduce P=%d: times outside (mean of %d calls, period %.3g s, "
+              "occupancy %.3g s) leave %d rank(s) late for the chain's root end:", st->P,
+              ARCOLL_OUTSIDE_SAMPLES, period, o->occupancy, o->k);
       for (int i = 0; i < o->k && i < 16; ++i)
         fprintf(stderr, " %d (%.3g s)", o->late[i], o->res[o->late[i]]);
       fprintf(stderr, "\n");
@@ -103,11 +116,13 @@ int arcoll_outside_exit(arcoll_comm_state_t *st) {
   if (!o || o->done) return MPI_SUCCESS;
   if (o->s) return --o->calls_left > 0 ? MPI_SUCCESS : apply(st, o);
   o->last_exit = PMPI_Wtime();
+  o->prev_chain = o->cur_chain;
   if (o->n < ARCOLL_OUTSIDE_SAMPLES) return MPI_SUCCESS; /* n: the same on every rank */
-  double *mine = calloc((size_t)st->P, sizeof *mine);
-  if (mine) {
-    mine[st->me] = o->n > 0 ? o->sum / o->n : 0.0;
-    o->s = nbc_allreduce_doubles(st, mine, st->P, MPI_MAX, &o->res);
+  double *mine = calloc((size_t)st->P + 1, sizeof *mine);
+  if (mine) { /* P means outside, then the period (MAX over ranks) */
+    mine[st->me] = o->sum / o->n;
+    mine[st->P] = o->psum / o->n;
+    o->s = nbc_allreduce_doubles(st, mine, st->P + 1, MPI_MAX, &o->res);
     free(mine);
   }
   /* out of memory on some ranks only is not survived, as anywhere in MPI (decision.c) */

@@ -9,16 +9,20 @@
  * arcoll_late_applies), whose choice is the chain or is being measured with
  * the chain among its candidates - the calls the late tracker leaves out
  * (late_order.c `reduce_tree_may_run`).  Every rank counts the same such
- * calls on a communicator.  Each one adds its time outside (this rank's
- * clock: entry minus the previous such call's exit, seconds) to a sum;
- * at the exit of the call that gave the ARCOLL_OUTSIDE_SAMPLES-th sample the rank starts a nonblocking
- * MAX-allreduce of P doubles (its mean in its own slot; nbc.h, progressed
+ * calls on a communicator.  Each one that runs the chain after one that
+ * did adds its time outside (this rank's clock: entry minus the previous
+ * call's exit, seconds) and its period (entry to entry) to sums; at the
+ * exit of the call that gave the ARCOLL_OUTSIDE_SAMPLES-th sample (round 0
+ * of the online selection runs the chain from its fourth call: call 7)
+ * the rank starts a nonblocking MAX-allreduce of P + 1 doubles (its mean
+ * outside in its own slot, its mean period in the last; nbc.h, progressed
  * inside the next interposed calls), and at the exit of the
- * ARCOLL_ONLINE_REDUCE_STREAM_LAG-th call after that every rank completes it
- * (blocking for its rest if needed), computes the same late set
- * (arcoll_outside_late_set, floor 2 hops of the model's chain with its
- * segment, at least
- * ARCOLL_OUTSIDE_FLOOR_MIN_S) and from the next call the chain runs in
+ * ARCOLL_ONLINE_REDUCE_STREAM_LAG-th eligible call after that every rank
+ * completes it (blocking for its rest if needed), computes the same late
+ * set (arcoll_outside_late_set, floor 2 hops of the model's chain with its
+ * segment, at least ARCOLL_OUTSIDE_FLOOR_MIN_S) - none where the chain's
+ * stream is bound by links the model does not describe
+ * (arcoll_outside_links_bound) - and from the next call the chain runs in
  * arcoll_outside_chain_order.  One exchange per communicator: in back to
  * back reduces the non-roots run ahead of the root, and every later
  * synchronising point would cost each of them its lead (late_tracker.h, the
@@ -38,8 +42,7 @@
 extern "C" {
 #endif
 
-/** Samples before the exchange starts (the first eligible call of a
- *  communicator has no time outside: it gives none). */
+/** Samples (chain calls after a chain call) before the exchange starts. */
 #define ARCOLL_OUTSIDE_SAMPLES 4
 /** Least lateness (seconds) beyond the median time outside that makes a rank late. */
 #define ARCOLL_OUTSIDE_FLOOR_MIN_S 10e-6

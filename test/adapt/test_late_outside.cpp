@@ -1,7 +1,8 @@
 // Unit tests of adapt/late_outside.c: which ranks a streaming reduce chain
 // takes as late from the ranks' mean times outside the reduce (median +
-// max(floor, 8 median absolute deviations)), and the chain order with them
-// next to the root.  No MPI.
+// max(floor, 8 median absolute deviations)), the chain order with them
+// next to the root, and when the chain's stream is bound by links the model
+// does not see (then no order).  No MPI.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -138,4 +139,22 @@ TEST(LateOutsideOrder, BadArgumentsAreRefused) {
   EXPECT_EQ(arcoll_outside_chain_order(nullptr, 1, 8, 0, order.data()), -1);
   EXPECT_EQ(arcoll_outside_chain_order(dup.data(), 1, 8, 8, order.data()), -1);
   EXPECT_EQ(arcoll_outside_chain_order(dup.data(), 1, 8, 0, nullptr), -1);
+}
+
+TEST(LateOutsideLinks, APeriodFarBeyondTheModelsOccupancyLessTheLatenessIsBoundElsewhere) {
+  // SMPI P = 64, 1 MiB, eight ranks 1.01 ms late, occupancy 0.773 ms
+  std::vector<double> outside(64, 3.5e-8);
+  for (int i = 0; i < 8; ++i) outside[i * 8 + 4] = 1.01e-3;
+  EXPECT_EQ(arcoll_outside_links_bound(2.37e-3, outside.data(), 64, 0.773e-3), 0);  // flat
+  EXPECT_EQ(arcoll_outside_links_bound(9.57e-3, outside.data(), 64, 0.773e-3), 1);  // two-level tree
+  // the lateness is taken off: 10 ms late on the flat cluster is still flat
+  outside[4] = 10e-3;
+  EXPECT_EQ(arcoll_outside_links_bound(11.4e-3, outside.data(), 64, 0.773e-3), 0);
+  // the limit: ARCOLL_OUTSIDE_STREAM_SLACK x the occupancy beyond the latest time outside
+  const double at = 10e-3 + ARCOLL_OUTSIDE_STREAM_SLACK * 0.773e-3;
+  EXPECT_EQ(arcoll_outside_links_bound(at * 0.999, outside.data(), 64, 0.773e-3), 0);
+  EXPECT_EQ(arcoll_outside_links_bound(at * 1.001, outside.data(), 64, 0.773e-3), 1);
+  // no model occupancy: not known to be bound
+  EXPECT_EQ(arcoll_outside_links_bound(1.0, outside.data(), 64, 0.0), 0);
+  EXPECT_EQ(arcoll_outside_links_bound(1.0, nullptr, 64, 1e-3), 0);
 }
