@@ -19,16 +19,16 @@ struct arcoll_outside {
   int cur_chain;     /**< 1 if this one does */
   double sum, psum;  /**< times outside; periods (entry to entry), seconds */
   int n;             /**< ... their number: calls that ran the chain after one that did */
-  nbc_sched_t *s;   /**< the exchange while pending */
-  double *res;      /**< its result: P means */
-  int calls_left;   /**< eligible calls to its deadline */
-  int done;         /**< 1 once applied (or failed): no more exchanges */
-  double t_chain;   /**< the model's time of the chain (its segment) */
-  double occupancy; /**< the model's link occupancy of its segments (select.h) */
-  int k;            /**< late ranks found */
-  int *late;        /**< P ints: them, latest first */
-  int *order;       /**< P ints: the chain order for order_root */
-  int order_root;   /**< -1: order not built */
+  nbc_sched_t *s;     /**< the exchange while pending */
+  double *res;        /**< its result: P means outside, then the largest mean period */
+  int calls_left;     /**< eligible calls to its deadline */
+  int done;           /**< 1 once applied (or failed): no more exchanges */
+  double t_chain;     /**< the model's time of the chain (its segment) */
+  double occupancy;   /**< the model's link occupancy of its segments (select.h) */
+  int k;              /**< late ranks found */
+  int *late;          /**< P ints: them, latest first */
+  int *order;         /**< P ints: the chain order for order_root */
+  int order_root;     /**< -1: order not built */
 };
 
 int arcoll_outside_eligible(const arcoll_cached_t *ch, int commut, MPI_Aint bytes) {
