@@ -67,15 +67,15 @@ int arcoll_outside_chain_order(const int *late, int k, int P, int root, int *ord
  * exceeds ARCOLL_OUTSIDE_STREAM_SLACK x occupancy_s (the model's link
  * occupancy of one call's segments, collectives/select.h
  * arcoll_select_stream_occupancy; <= 0: unknown, 0 returned).  period_s:
- * the largest over the ranks of their mean time from one chain call's
+ * the largest over the ranks of their shortest time from one chain call's
  * entry to the next, seconds.  In rank order the late ranks set every
  * rank's period to their time outside plus the chain's own stream time.
- * SMPI, eight ranks 1 ms late, 1 MiB, P = 64, rank order, the model's
- * occupancy 0.773 ms: flat 10 Gb/s cluster 2.37 - 1.01 ms (1.8x: 0); the
- * two-level tree whose 16-host leaves share a 1 Gb/s uplink 9.57 - 1.01 ms
- * (11x: 1) - there the late ranks next to the root made the chain cross
- * every uplink twice, 40 calls 20.07 -> 29.70 s summed inside, loop 0.378
- * -> 0.674 s.
+ * SMPI, eight ranks 1 ms late, 1 MiB, rank order, the model's occupancy
+ * 0.773 ms: flat 10 Gb/s cluster P = 64 1.93 - 1.00 ms (1.2x: 0), P = 256
+ * 2.02 - 1.10 (1.2x: 0); the two-level tree whose 16-host leaves share a
+ * 1 Gb/s uplink, P = 64, 9.04 - 1.00 ms (10x: 1) - there the late ranks
+ * next to the root made the chain cross every uplink twice, 40 calls 20.07
+ * -> 29.70 s summed inside, loop 0.378 -> 0.674 s.
  */
 int arcoll_outside_links_bound(double period_s, const double *outside_s, int P,
                                double occupancy_s);

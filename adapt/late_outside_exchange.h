@@ -11,11 +11,12 @@
  * (late_order.c `reduce_tree_may_run`).  Every rank counts the same such
  * calls on a communicator.  Each one that runs the chain after one that
  * did adds its time outside (this rank's clock: entry minus the previous
- * call's exit, seconds) and its period (entry to entry) to sums; at the
+ * call's exit, seconds) to a sum and keeps its shortest period (entry to
+ * entry: the first chain calls after another algorithm refill the chain); at the
  * exit of the call that gave the ARCOLL_OUTSIDE_SAMPLES-th sample (round 0
  * of the online selection runs the chain from its fourth call: call 7)
  * the rank starts a nonblocking MAX-allreduce of P + 1 doubles (its mean
- * outside in its own slot, its mean period in the last; nbc.h, progressed
+ * outside in its own slot, its shortest period in the last; nbc.h, progressed
  * inside the next interposed calls), and at the exit of the
  * ARCOLL_ONLINE_REDUCE_STREAM_LAG-th eligible call after that every rank
  * completes it (blocking for its rest if needed), computes the same late
