@@ -59,7 +59,14 @@ int arcoll_reduce_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count,
  * T = 4 t_s log2 P + (4/B + t_op) M (P-1)/P).  Non-power-of-two P: the first
  * 2r positions (r = P - P') fold pairwise (odd position sends its vector to
  * the even one, + T_send(M) + t_op M), as MPICH's
- * MPIR_Reduce_intra_reduce_scatter_gather.  Commutative ops only
+ * MPIR_Reduce_intra_reduce_scatter_gather.  Positions: s->order's (the
+ * root first) when given, else the ranks' own with the root anywhere (a
+ * folded pair keeps the root; the gather's direction at each step is the
+ * root's bit), so the pairs are the same whatever the root, as MPICH's:
+ * consecutive calls with rotating roots then overlap as with one root
+ * (SMPI flat P = 64, 32 KiB, root c mod P at call c, 200 calls: positions
+ * from the root cost 1.13x MPICH's selector, bench/notes/adaptive-layer-2026-12-06.md
+ * "Session 61").  Commutative ops only
  * (MPI_ERR_OP otherwise).  Honours: order, tag.  Dimension order near first
  * (MPICH's): the M/2 exchange between neighbouring positions, the M/P'
  * exchanges between the farthest (reduce_scatter_halving.h).

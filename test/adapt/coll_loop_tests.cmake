@@ -59,6 +59,30 @@ foreach(c IN LISTS _cl_colls)
   endif()
 endforeach()
 
+# The rooted collectives with the root rotating (coll_loop -R: root c mod P at call c, a panel
+# broadcast's pattern), every element checked: MPICH 3 ranks with noise, SMPI 13 ranks with one rank
+# late; and rsag forced at 32 KiB (its positions are the ranks' own, the root anywhere: reduce.h).
+foreach(c bcast reduce gather scatter)
+  arcoll_adapt_mpi_test(adapt.coll_loop.${c}.rotating_root.np3 3 PROGRAM coll_loop
+    ARGS -c ${c} -m 4096 -n 30 -s noise -R)
+  set_tests_properties(adapt.coll_loop.${c}.rotating_root.np3 PROPERTIES
+    PASS_REGULAR_EXPRESSION "RESULT coll=${c} .* errors=0")
+  if(ARCOLL_HAVE_SMPI)
+    arcoll_adapt_smpi_test(adapt.smpi.coll_loop.${c}.rotating_root.np13 13
+      ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll COMPUTE
+      ARGS -c ${c} -m 4096 -n 30 -s one_late -R)
+    set_tests_properties(adapt.smpi.coll_loop.${c}.rotating_root.np13 PROPERTIES TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "RESULT coll=${c} .* errors=0")
+  endif()
+endforeach()
+if(ARCOLL_HAVE_SMPI)
+  arcoll_adapt_smpi_test(adapt.smpi.coll_loop.reduce_rsag.rotating_root.np13 13
+    ${CMAKE_BINARY_DIR}/smpi/test/apps/coll_loop_arcoll COMPUTE
+    ARGS -c reduce -m 32768 -n 30 -s noise -R ENV ARCOLL_REDUCE_ALGORITHM=rsag)
+  set_tests_properties(adapt.smpi.coll_loop.reduce_rsag.rotating_root.np13 PROPERTIES TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "RESULT coll=reduce .* errors=0")
+endif()
+
 # Small reduces whose late ranks are detached by their tree parent (collectives/reduce_detach.h,
 # adapt/detach_state.h): MPICH 4 ranks, 8 B, binomial forced, a late rank moving every 10 calls
 # (rank 3 first: its parent is rank 2), every element checked; SMPI flat cluster, 64 ranks, 8 B,

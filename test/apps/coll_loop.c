@@ -7,12 +7,15 @@
  * Usage: coll_loop -c bcast|reduce|gather|allreduce|scatter|allgather|
  *                     reduce_scatter_block|alltoall|gatherv|scatterv|
  *                     allgatherv|alltoallv|reduce_scatter [-m bytes] [-n calls]
- *                  [-s scenario] [-d delay_s] [-r root] [-w work_s] [-S seed] [-v] [-p]
+ *                  [-s scenario] [-d delay_s] [-r root] [-R] [-w work_s] [-S seed] [-v] [-p]
  *   -m  bytes per rank (gather, scatter, allgather, reduce_scatter_block,
  *       alltoall: the block of one rank; the v-variants: its mean, blocks of
  *       0.5, 1, 1.5 x that, coll_loop_v.h), rounded down
  *       to whole 4-byte unsigned elements (default 32768)
  *   -n  calls (default 200);  -r root (default 0);  -S seed of `noise` and `moving` (default 1)
+ *   -R  the root rotates: call c has root (r + c) % P (a panel broadcast's
+ *       pattern); every rank holds the root's buffers, the scenarios' late
+ *       ranks are those of that call's root; not for the v-variants
  *   -v  every rank prints its own time inside and loop time to stderr (RANK r ...)
  *   -p  rank 0 also prints, per call c, the time inside summed over ranks
  *       (CALL c inside_sum=<s>), one MPI_Reduce of the calls' times after the
@@ -127,7 +130,7 @@ static void usage(int me, const char *prog) {
                     "reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|"
                     "reduce_scatter [-m bytes] [-n calls] "
                     "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001|settled] [-d delay_s] "
-                    "[-r root] [-w work_s] [-S seed] [-v] [-p]\n", prog);
+                    "[-r root] [-R] [-w work_s] [-S seed] [-v] [-p]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -164,19 +167,20 @@ int main(int argc, char **argv) {
   int P, me;
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  int coll = -1, scen = S_BALANCED, calls = 200, root = 0, delay_given = 0;
+  int coll = -1, scen = S_BALANCED, calls = 200, root0 = 0, delay_given = 0, rotate = 0;
   long bytes = 32768;
   double delay = 1e-3, work = 0;
   uint64_t seed = 1;
   int opt, verbose = 0, per_call = 0;
-  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:w:S:vph")) != -1) {
+  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:Rw:S:vph")) != -1) {
     switch (opt) {
       case 'c': coll = lookup(coll_names, optarg); if (coll < 0) usage(me, argv[0]); break;
       case 'm': bytes = atol(optarg); break;
       case 'n': calls = atoi(optarg); break;
       case 's': scen = lookup(scen_names, optarg); if (scen < 0) usage(me, argv[0]); break;
       case 'd': delay = atof(optarg); delay_given = 1; break;
-      case 'r': root = atoi(optarg); break;
+      case 'r': root0 = atoi(optarg); break;
+      case 'R': rotate = 1; break;
       case 'w': work = atof(optarg); break;
       case 'S': seed = strtoull(optarg, NULL, 10); break;
       case 'v': verbose = 1; break;
@@ -184,10 +188,11 @@ int main(int argc, char **argv) {
       default: usage(me, argv[0]);
     }
   }
-  if (coll < 0 || calls < 1 || bytes < 0 || root < 0 || root >= P || delay < 0 || work < 0) {
+  if (coll < 0 || calls < 1 || bytes < 0 || root0 < 0 || root0 >= P || delay < 0 || work < 0 ||
+      (rotate && coll >= C_GATHERV)) {
     if (me == 0)
       fprintf(stderr, "coll_loop: invalid arguments: need -c, calls >= 1, bytes >= 0, "
-                      "0 <= root < %d, delay >= 0, work >= 0\n", P);
+                      "0 <= root < %d, delay >= 0, work >= 0; -R not with the v-variants\n", P);
     usage(me, argv[0]);
   }
   if (scen == S_SEED001 && !delay_given) delay = 3e-3;
@@ -195,22 +200,24 @@ int main(int argc, char **argv) {
 
   long count = bytes / (long)sizeof(unsigned);
   size_t n1 = (size_t)(count > 0 ? count : 1), nP = n1 * (size_t)P;
-  int is_root = me == root;
-  /* stride of the root's partial check (gather) / partial rewrite (scatter) */
+  int root = root0, is_root = me == root;
+  const int holds = rotate || is_root; /* holds the root's buffers */
+  /* stride of the root's partial check (gather) / partial rewrite (scatter;
+   * a rotating root rewrites its whole buffer: S = 1) */
   long budget = count > 65536 ? count : 65536;
   long S = ((long)P * count + budget - 1) / budget;
-  if (S < 1) S = 1;
+  if (S < 1 || (rotate && coll == C_SCATTER)) S = 1;
   unsigned *sbuf = NULL, *rbuf = NULL;
   switch (coll) {
     case C_BCAST: sbuf = malloc(sizeof(unsigned) * n1); break;
     case C_REDUCE:
     case C_ALLREDUCE:
       sbuf = malloc(sizeof(unsigned) * n1);
-      if (coll == C_ALLREDUCE || is_root) rbuf = malloc(sizeof(unsigned) * n1);
+      if (coll == C_ALLREDUCE || holds) rbuf = malloc(sizeof(unsigned) * n1);
       break;
     case C_GATHER:
       sbuf = malloc(sizeof(unsigned) * n1);
-      if (is_root) rbuf = malloc(sizeof(unsigned) * nP);
+      if (holds) rbuf = malloc(sizeof(unsigned) * nP);
       break;
     case C_ALLGATHER:
       sbuf = malloc(sizeof(unsigned) * n1);
@@ -226,7 +233,7 @@ int main(int argc, char **argv) {
       break;
     case C_SCATTER:
       rbuf = malloc(sizeof(unsigned) * n1);
-      if (is_root) {
+      if (holds) {
         sbuf = malloc(sizeof(unsigned) * nP);
         for (int r = 0; r < P; ++r)
           for (long i = 0; i < count; ++i) sbuf[(size_t)r * count + i] = v(-1, r, i);
@@ -235,7 +242,7 @@ int main(int argc, char **argv) {
   }
   cl_v_t vx = {coll, P, me, root, count, S, 0, NULL, NULL, NULL, NULL, NULL, NULL, 0};
   if (coll >= C_GATHERV && cl_v_setup(&vx)) MPI_Abort(MPI_COMM_WORLD, 3);
-  if (coll < C_GATHERV && (coll != C_SCATTER || is_root) && !sbuf) MPI_Abort(MPI_COMM_WORLD, 3);
+  if (coll < C_GATHERV && (coll != C_SCATTER || holds) && !sbuf) MPI_Abort(MPI_COMM_WORLD, 3);
   unsigned Pu = (unsigned)P, tri = (unsigned)((unsigned long long)P * (P - 1) / 2);
   long errors = 0;
   double inside = 0;
@@ -246,6 +253,7 @@ int main(int argc, char **argv) {
   MPI_Barrier(MPI_COMM_WORLD);
   double t_loop0 = MPI_Wtime();
   for (int c = 0; c < calls; ++c) {
+    if (rotate) root = (root0 + c) % P, is_root = me == root;
     spend(work);
     spend(delay_of(scen, me, P, root, c, calls, delay, seed));
     /* the send data of this call */

@@ -9,7 +9,9 @@
  *    (sum, max) and with a NON-commutative one (affine-map composition);
  * counts 0, 1, 7 and "big" (1 MiB of data at P <= 13, less at larger P;
  * argv[1] overrides the big size in bytes, the SMPI tests use less to stay short),
- * MPI_IN_PLACE or not, roots 0, P/2, P-1 (reduce), identity or shuffled rank
+ * MPI_IN_PLACE or not, roots (reduce) 0, 1, P/2, P-1 and at P <= 8 every
+ * root (rsag's own positions put the root anywhere, an odd one in a folded
+ * pair when P is not a power of two: reduce.h), identity or shuffled rank
  * order (the binomial and k-nomial reduce also with detached positions),
  * unsegmented or segmented.  Results are compared element by element
  * with references folded in rank order here; gap bytes of outputs must stay
@@ -199,10 +201,13 @@ int main(int argc, char **argv) {
           /* direct scan: P(P-1)/2 concurrent messages per call, too slow to
            * simulate at P = 256 (scan.h); checked up to P = 64 */
           if (P > 64 && !strcmp(an, "direct")) continue;
-          const int nroots = coll == 0 ? 3 : 1;
+          const int few[4] = {0, 1, P / 2, P - 1}, every = P <= 8;
+          const int nroots = coll != 0 ? 1 : every ? P : 4;
           for (int rc_i = 0; rc_i < nroots; ++rc_i) {
-            const int root = coll == 0 ? (rc_i == 0 ? 0 : rc_i == 1 ? P / 2 : P - 1) : -1;
-            if (coll == 0 && rc_i > 0 && root == (rc_i == 1 ? 0 : P / 2)) continue; /* same root class */
+            const int root = coll != 0 ? -1 : every ? rc_i : few[rc_i];
+            int seen = 0; /* a root of few[] already run */
+            for (int j = 0; !every && j < rc_i; ++j) seen |= few[j] == root;
+            if (coll == 0 && (root >= P || seen)) continue;
             /* variants: bit0 in place, bit1 shuffled order, bit2 segmented; full
              * cross product at small P, a rotating subset at large P */
             for (int var = 0; var < 8; ++var) {
