@@ -12,6 +12,7 @@
 #include "dispatch.h"
 #include "late_order.h"
 #include "late_outside_exchange.h"
+#include "online_pacing.h"
 #include "reduce.h"
 
 #define C ARCOLL_COLL_REDUCE
@@ -58,6 +59,7 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Aint count, MPI_D
   const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C), lc.detached, rd,
                             .step_s = ch == chosen ? arcoll_online_steps(chosen) : NULL};
   const double t0 = arcoll_online_t0(chosen);
+  if (chosen->ex) arcoll_explorer_note_root(chosen->ex, root); /* a moving root: online_pacing.h */
   rc = ((arcoll_reduce_fn)ch->algo->fn)(sendbuf, recvbuf, count, dt, op, root, st->priv, &s);
   rc = arcoll_late_done(st, chosen, ch, t0, rc);
   if (outside && rc == MPI_SUCCESS) rc = arcoll_outside_exit(st);

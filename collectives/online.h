@@ -111,6 +111,14 @@ typedef struct arcoll_explorer {
    *  and the chain, `held`, runs meanwhile (online_pacing.h); no refinement
    *  round follows (init: refine = 0) */
   int stream_lag;
+  /** round 0 of such a reduce: 1 + the root of its first call (0: no call
+   *  noted yet), and 1 once a call's root differed from it
+   *  (arcoll_explorer_note_root): a root that moves refills the chain every
+   *  call, so holding it through the deferred decision only costs (SMPI flat
+   *  P = 64, 1 MiB, root c mod P at call c: the chain held 16 calls at 0.202
+   *  s summed over ranks against rsag's 0.132); then the decision is not
+   *  deferred (online_pacing.h) */
+  int root_first, root_moved;
   double imbalance; /**< the check's factor (init: ARCOLL_ONLINE_IMBALANCE; the caller may change it) */
   const arcoll_model_t *model; /**< init's model (predictions of refined sizes); must outlive *e */
   arcoll_coll_t coll;

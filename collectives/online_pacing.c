@@ -12,7 +12,9 @@ int arcoll_explorer_default_warmup(arcoll_coll_t c, MPI_Aint bytes) {
 int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
   switch (e->coll) { /* where calls need not synchronise the ranks: never (online.h) */
   case ARCOLL_COLL_REDUCE: /* its chain's round 0 (online.h stream_lag) */
-    return e->stream_lag && e->round == 0 && !e->readmitting ? ARCOLL_ONLINE_REDUCE_STREAM_LAG : 0;
+    return e->stream_lag && e->round == 0 && !e->readmitting && !e->root_moved
+               ? ARCOLL_ONLINE_REDUCE_STREAM_LAG
+               : 0;
   case ARCOLL_COLL_BCAST: case ARCOLL_COLL_SCAN: case ARCOLL_COLL_EXSCAN:
   case ARCOLL_COLL_GATHER: case ARCOLL_COLL_SCATTER: case ARCOLL_COLL_GATHERV: case ARCOLL_COLL_SCATTERV:
     return 0;
@@ -25,3 +27,9 @@ int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
   return lag < 2 ? 2 : lag > ARCOLL_ONLINE_MAX_LAG ? ARCOLL_ONLINE_MAX_LAG : lag;
 }
 
+
+void arcoll_explorer_note_root(arcoll_explorer_t *e, int root) {
+  if (!e->stream_lag || e->round != 0) return;
+  if (!e->root_first) e->root_first = root + 1;
+  else if (e->root_first != root + 1) e->root_moved = 1;
+}

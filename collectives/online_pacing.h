@@ -55,12 +55,20 @@ extern "C" {
  * late by 1 ms per call: time inside summed over ranks 0.311 s decided in
  * the round's last call, 0.385 / 0.447 / 0.510 s with a lag of 1 / 2 / 4+
  * calls; loop time the same); an allreduce waits for the late rank in every
- * call anyway.  Except round 0 of a reduce whose chain streams (e->stream_lag):
+ * call anyway.  Except round 0 of a reduce whose chain streams (e->stream_lag)
+ * and whose root stayed put (e->root_moved = 0):
  * ARCOLL_ONLINE_REDUCE_STREAM_LAG, the chain held meanwhile - there the
  * blocking decision waited for the root's backlog and refilled the chain
  * (online_limits.h).  Deterministic: every rank gets the same lag.
  */
 int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P);
+
+/** Note the root of e's current call (0 <= root < P; the same on every
+ *  rank, a collective argument): sets e->root_moved in round 0 of a reduce
+ *  whose chain streams once a root differs from the first call's (online.h
+ *  root_first), after which arcoll_explorer_lag gives that round 0.  No-op
+ *  elsewhere. */
+void arcoll_explorer_note_root(arcoll_explorer_t *e, int root);
 
 /** Warm-up calls (header, "Warm-up") when ARCOLL_ONLINE_WARMUP is unset. */
 #define ARCOLL_ONLINE_DEFAULT_WARMUP 1

@@ -31,6 +31,19 @@ if(ARCOLL_HAVE_SMPI)
     ARGS -c reduce -m 1048576 -n 24 -s balanced -p)
 endif()
 
+# ... but not where the root moves (coll_loop -R: root c mod P; online.h
+# root_moved): the chain's order moves with the root and refills in every call,
+# so round 0 decides in its last call and rsag runs from call 5 (0.132 s a call
+# summed over ranks; the chain held would take 0.202).  Same platform and size.
+if(ARCOLL_HAVE_SMPI)
+  arcoll_loop_smpi_test(adapt.smpi.reduce_chain_moving_root.np64 64 ${_loop} NO_COMPUTE
+    EXPECT "!round 0's decision deferred"
+      "online: reduce P=64 .* round 0 measured rsag/0=.* chain/8192=.* -> rsag/0"
+      "!CALL ([6-9]|1[0-9]) inside_sum=(0\\.(1[5-9]|[2-9])|[1-9])"
+      "RESULT coll=reduce .* errors=0"
+    ARGS -c reduce -m 1048576 -n 20 -s balanced -R -p)
+endif()
+
 # Its late ranks from the times outside (adapt/late_outside_exchange.h): the
 # ranks' mean times outside and periods of the chain's calls 4-7 in one
 # nonblocking allreduce, applied at call 23; from call 24 the chain runs with

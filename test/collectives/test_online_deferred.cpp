@@ -188,3 +188,26 @@ TEST(OnlineDeferred, AReduceWhoseChainStreamsDefersRoundZeroHoldingTheChain) {
   EXPECT_EQ(small.stream_lag, 0);
   EXPECT_EQ(arcoll_explorer_lag(&small, 0.0, 256), 0);
 }
+
+TEST(OnlineDeferred, AReduceWhoseRootMovesDecidesInTheRoundsLastCall) {
+  arcoll_model_t m;
+  char err[256];
+  ASSERT_EQ(arcoll_model_load(ARCOLL_TEST_CLUSTER_MODEL, &m, err, sizeof err), 0) << err;
+  arcoll_compress_configure(ARCOLL_COMPRESS_OFF, 0, 0);
+  arcoll_explorer_t e;
+  ASSERT_GE(arcoll_explorer_init(&e, &m, ARCOLL_COLL_REDUCE, 64, 1 << 20, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 2, 3), 2);
+  ASSERT_EQ(e.stream_lag, 1);
+  for (int call = 0; call < 3; ++call) arcoll_explorer_note_root(&e, 5);  // one root: deferred
+  EXPECT_EQ(e.root_moved, 0);
+  EXPECT_EQ(arcoll_explorer_lag(&e, 0.0, 64), ARCOLL_ONLINE_REDUCE_STREAM_LAG);
+  arcoll_explorer_note_root(&e, 6);  // the root moves: the chain refills every call
+  EXPECT_EQ(e.root_moved, 1);
+  EXPECT_EQ(arcoll_explorer_lag(&e, 0.0, 64), 0);
+  arcoll_explorer_note_root(&e, 5);  // and stays noted as moved
+  EXPECT_EQ(arcoll_explorer_lag(&e, 0.0, 64), 0);
+  arcoll_explorer_t small;  // no streaming chain: nothing noted
+  arcoll_explorer_init(&small, &m, ARCOLL_COLL_REDUCE, 64, 32768, 1, ARCOLL_ONLINE_MAX_CANDIDATES, 2, 3);
+  arcoll_explorer_note_root(&small, 0);
+  arcoll_explorer_note_root(&small, 1);
+  EXPECT_EQ(small.root_moved, 0);
+}
