@@ -27,7 +27,6 @@ int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
   return lag < 2 ? 2 : lag > ARCOLL_ONLINE_MAX_LAG ? ARCOLL_ONLINE_MAX_LAG : lag;
 }
 
-
 void arcoll_explorer_note_root(arcoll_explorer_t *e, int root) {
   if (!e->stream_lag || e->round != 0) return;
   if (!e->root_first) e->root_first = root + 1;

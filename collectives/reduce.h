@@ -65,8 +65,8 @@ int arcoll_reduce_binomial(const void *sendbuf, void *recvbuf, MPI_Aint count,
  * root's bit), so the pairs are the same whatever the root, as MPICH's:
  * consecutive calls with rotating roots then overlap as with one root
  * (SMPI flat P = 64, 32 KiB, root c mod P at call c, 200 calls: positions
- * from the root cost 1.13x MPICH's selector, bench/notes/adaptive-layer-2026-12-06.md
- * "Session 61").  Commutative ops only
+ * from the root cost 1.15x MPICH's selector under auto, now 1.00x;
+ * bench/notes/adaptive-layer-rotating-root.md).  Commutative ops only
  * (MPI_ERR_OP otherwise).  Honours: order, tag.  Dimension order near first
  * (MPICH's): the M/2 exchange between neighbouring positions, the M/P'
  * exchanges between the farthest (reduce_scatter_halving.h).

@@ -45,7 +45,7 @@ if(ARCOLL_HAVE_SMPI)
 endif()
 
 # Its late ranks from the times outside (adapt/late_outside_exchange.h): the
-# ranks' mean times outside and periods of the chain's calls 4-7 in one
+# ranks' mean times outside and shortest periods of the chain's calls 4-7 in one
 # nonblocking allreduce, applied at call 23; from call 24 the chain runs with
 # the eight late ranks next to the root (from root 5: positions 1-8) and the
 # ranks upstream of them stream at the balanced pace: calls 25-28 about 0.06 s
