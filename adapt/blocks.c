@@ -62,7 +62,11 @@ int arcoll_rooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
   /* late ranks: leaves (scatter), leaves nearest the root (gather); late_order.c */
   arcoll_late_call_t lc;
   if ((rc = arcoll_late_begin(st, C, ch, root, 1, bytes, &lc)) != MPI_SUCCESS) return arcoll_finish(comm, rc);
-  const arcoll_sched_t s = {lc.order, ch->segment_bytes, ch->k, ARCOLL_TAG(C)};
+  /* a scatter whose root moved: smallest subtree first (gather.h) */
+  const int moved = C == ARCOLL_COLL_SCATTER && st->scatter_last_root1 && st->scatter_last_root1 != root + 1;
+  if (C == ARCOLL_COLL_SCATTER) st->scatter_last_root1 = root + 1;
+  const arcoll_sched_t s = {lc.order, ch->segment_bytes, moved ? ARCOLL_SCATTER_SMALLEST_FIRST : ch->k,
+                            ARCOLL_TAG(C)};
   const double t0 = arcoll_online_t0(ch);
   rc = ((arcoll_gather_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, rcount, rtype, root, st->priv, &s);
   st->scatter_root = root; /* read by a rooted decision (choice.c) */

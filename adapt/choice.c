@@ -215,6 +215,11 @@ static int decided(arcoll_comm_state_t *st, arcoll_cached_t *e, int round, int n
     drc = arcoll_clock_offset(st->priv, ARCOLL_TAG_CLOCK, &st->clock_offset);
     st->clock_ready = drc == MPI_SUCCESS;
   }
+  /* after a transient the kept block starts synchronised too: a rooted decision
+   * does not synchronise, and the ranks' leads from round 0 last through it
+   * (online_confirm.h arcoll_explorer_transient) */
+  if (drc == MPI_SUCCESS && ex->confirming && ex->confirm_transient)
+    drc = arcoll_explorer_confirm_sync(ex, st->priv);
   if (arcoll_g_cfg.debug && st->me == 0) {
     fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld round %d measured", ex->best.algo->collective,
             st->P, (long long)ex->bytes, round);

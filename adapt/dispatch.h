@@ -102,6 +102,9 @@ typedef struct arcoll_comm_state {
   const int *last_order;    /**< order of the last broadcast (NULL: classic) */
   int last_root;
   int scatter_root;         /**< root of the last scatter / gather call (a scatter's rooted decision, choice.c) */
+  /** 1 + the root of the last scatter (0: none yet): a root that moved picks the binomial
+   *  scatter's smallest-subtree-first order (collectives/gather.h ARCOLL_SCATTER_SMALLEST_FIRST) */
+  int scatter_last_root1;
   int last_adaptive;
   int bcast_calls_recorded; /**< 1 once a broadcast ran in arcoll */
   /** per collective [2 x ARCOLL_NCLASS]: the tolerant trees used while ranks are late

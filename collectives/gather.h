@@ -56,10 +56,24 @@ int arcoll_scatter_linear(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype 
                           void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype, int root,
                           MPI_Comm comm, const arcoll_sched_t *s);
 
+/** s->k of the binomial scatter: every rank sends its children's subtrees
+ *  smallest first (Open MPI's in-order binomial scatter), so position 1, the
+ *  next root of a root that moves by one, and the positions it sends to next
+ *  are served first and consecutive calls overlap.  Largest first (k = 0)
+ *  ends a single call sooner.  adapt/blocks.c passes it when the root moved
+ *  since the communicator's last scatter.  SMPI, 32 KiB, root c mod P at call
+ *  c, 200 calls, forced, summed over ranks, largest -> smallest first: flat
+ *  P = 64 24.18 -> 12.52 s (Open MPI's in-order tree 12.46); two-level tree
+ *  P = 64 203.9 -> 222.8 (its uplinks, not the roots' links, bound it); one
+ *  root: equal back to back, +1.2 % with 2 ms of computation between calls
+ *  (bench/notes/adaptive-layer-rotating-root.md). */
+#define ARCOLL_SCATTER_SMALLEST_FIRST 1
+
 /** Binomial scatter over the order: the root packs the blocks in position
- *  order and sends each child its subtree's range (largest subtree first);
- *  inner ranks forward sub-ranges and unpack their own block.  Falls back to
- *  linear above INT_MAX packed bytes.  Honours: order, tag. */
+ *  order and sends each child its subtree's range (largest subtree first, or
+ *  smallest first when s->k == ARCOLL_SCATTER_SMALLEST_FIRST); inner ranks
+ *  forward sub-ranges and unpack their own block.  Falls back to linear above
+ *  INT_MAX packed bytes.  Honours: order, tag, k. */
 int arcoll_scatter_binomial(const void *sendbuf, MPI_Aint sendcount, MPI_Datatype sendtype,
                             void *recvbuf, MPI_Aint recvcount, MPI_Datatype recvtype, int root,
                             MPI_Comm comm, const arcoll_sched_t *s);

@@ -170,6 +170,10 @@ typedef struct arcoll_explorer {
   double confirm_span[2];
   arcoll_choice_t confirm_alt;
   int confirm_switched; /**< 1 when the confirmation replaced the kept configuration */
+  /** 1 when the confirmation runs after a transient (online_confirm.h
+   *  arcoll_explorer_transient): the caller synchronises the ranks
+   *  (arcoll_explorer_confirm_sync) before the kept configuration's block too */
+  int confirm_transient;
   /** 1 while a round's decision is deferred (online_pacing.h, "Deferred decisions"):
    *  set by the caller after the round's last run, cleared by
    *  arcoll_explorer_decide_times(); meanwhile arcoll_explorer_next() names best */

@@ -34,16 +34,39 @@ double arcoll_explorer_confirm_within(MPI_Aint bytes) {
                                               : ARCOLL_ONLINE_CONFIRM_WITHIN_LARGE;
 }
 
+int arcoll_explorer_transient(const arcoll_explorer_t *e) {
+  int fav = -1; /* the other algorithm the model predicted fastest */
+  for (int i = 0; i < e->nrival; ++i)
+    if (e->rival[i].algo != e->best.algo &&
+        (fav < 0 || e->rival[i].predicted_s < e->rival[fav].predicted_s))
+      fav = i;
+  const double lim = e->best.predicted_s / ARCOLL_ONLINE_MODEL_OFF;
+  /* a scatter's non-roots wait for their blocks: their mean time inside too */
+  const int fast = e->best_max_s < lim || (e->coll == ARCOLL_COLL_SCATTER && e->best_s / e->P < lim);
+  if (fav < 0 || e->bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES || !(e->best.predicted_s > 0) || !fast ||
+      !arcoll_explorer_model_agrees(&e->rival[fav], &e->best))
+    return -1;
+  return fav;
+}
+
 int arcoll_explorer_confirm_start(arcoll_explorer_t *e) {
   e->finished = 1;
   int alt = -1; /* the shortest period among the other algorithms */
   for (int i = 0; i < e->nrival; ++i)
     if (e->rival[i].algo != e->best.algo && (alt < 0 || e->rival_max_s[i] < e->rival_max_s[alt]))
       alt = i;
-  if (e->confirm_block < 2 || alt < 0 || !isfinite(e->best_s) ||
-      !(e->rival_max_s[alt] < arcoll_explorer_confirm_within(e->bytes) * e->best_max_s) ||
-      arcoll_explorer_model_agrees(&e->best, &e->rival[alt]))
+  const int fav = isfinite(e->best_s) ? arcoll_explorer_transient(e) : -1;
+  e->confirm_transient = fav >= 0;
+  if (fav >= 0) {
+    alt = fav;
+    /* the kept one's steady cost shows from its second call after the sync */
+    if (e->confirm_block > ARCOLL_ONLINE_CONFIRM_TRANSIENT_BLOCK)
+      e->confirm_block = ARCOLL_ONLINE_CONFIRM_TRANSIENT_BLOCK;
+  } else if (e->confirm_block < 2 || alt < 0 || !isfinite(e->best_s) ||
+           !(e->rival_max_s[alt] < arcoll_explorer_confirm_within(e->bytes) * e->best_max_s) ||
+           arcoll_explorer_model_agrees(&e->best, &e->rival[alt]))
     return 1;
+  if (e->confirm_block < 2) return 1;
   e->finished = 0;
   e->confirming = 1;
   e->confirm_calls = 0;

@@ -66,6 +66,12 @@ extern "C" {
  *  its second half is timed) and its limit. */
 #define ARCOLL_ONLINE_CONFIRM_BLOCK 8
 #define ARCOLL_ONLINE_MAX_CONFIRM_BLOCK 64
+/** ... and its length after a transient (arcoll_explorer_transient(): its
+ *  calls, the kept one's, cost several of the alternative's): from the
+ *  synchronised start a linear scatter's second call costs its steady time
+ *  (SMPI flat P = 64, 32 KiB, root c mod P, summed over ranks: 0.126, 0.148,
+ *  0.152 s ...), so one timed interval of two calls tells */
+#define ARCOLL_ONLINE_CONFIRM_TRANSIENT_BLOCK 4
 /** ... run against the other algorithm with the shortest period when that is
  *  shorter than the kept one's (a tie the sum over ranks decided): factor
  *  1.  At 1.25 (close losses too) the blocks that confirmed the kept one
@@ -103,11 +109,40 @@ int arcoll_explorer_model_agrees(const arcoll_choice_t *kept, const arcoll_choic
  *  confirmation's candidate (e->rival; "compressed" is never one). */
 void arcoll_explorer_note_rival(arcoll_explorer_t *e, const arcoll_choice_t *c, double max_s);
 
+/** The index in e->rival of the configuration to confirm the kept one against
+ *  when round 0 kept it on a transient, else -1 (header, "Confirmation in the
+ *  steady state"; no MPI): the kept one's max period over ranks (best_max_s,
+ *  seconds) below its predicted time / ARCOLL_ONLINE_MODEL_OFF - for a scatter,
+ *  or its mean time inside over ranks (best_s / P) -, and another
+ *  algorithm measured that the model predicted faster than the kept one by more
+ *  than ARCOLL_ONLINE_MAX_TOLERANCE (that one; of several, the best predicted);
+ *  from ARCOLL_ONLINE_SKEW_MAX_BYTES on.
+ *  Why: a loop cannot advance by a call in a quarter of what the call moves
+ *  through the root's link unless calls overlap, and the candidates measured
+ *  after another one run in its overlap.  Not below ARCOLL_ONLINE_SKEW_MAX_BYTES,
+ *  where a call's time is latencies that back-to-back calls do overlap (SMPI
+ *  flat P = 64, 8 B scatter, balanced: binomial kept on a period below a
+ *  quarter of its 25 us, linear predicted 5.6 us; confirming it cost 5 %).  SMPI flat P = 64, 32 KiB scatter, root c
+ *  mod P at call c (coll_loop -R): binomial sends its smallest subtree first, so
+ *  the next root leaves each call first; linear's eager blocks measured right
+ *  after it reached ranks that were still in binomial's calls - max period 0.10
+ *  ms against 2.51 predicted, 0.004 s a call summed over ranks against binomial's
+ *  0.043 - and was kept, then cost 0.152 s a call (binomial's steady 0.063):
+ *  29.76 s summed over 200 calls against binomial's 12.52 forced
+ *  (bench/notes/adaptive-layer-rotating-root.md).  Why a scatter's time
+ *  inside: each non-root waits there for its block from the root's link, while
+ *  its period holds its time outside too - with a rank late by 1 ms before each
+ *  call linear's max period was 1.04 ms (its mean time inside 0.062 ms), kept:
+ *  29.56 s against binomial's 15.23 forced; a gather's non-roots leave at once
+ *  whatever the algorithm. */
+int arcoll_explorer_transient(const arcoll_explorer_t *e);
+
 /** The exploration's rounds are over (called by the round's decision):
  *  end it (finished = 1, returns 1), or start the confirmation (confirming
  *  = 1, returns 0) against the other algorithm with the shortest period
  *  when that is below arcoll_explorer_confirm_within() x the kept one's and
- *  arcoll_explorer_model_agrees() is 0; never when confirm_block < 2. */
+ *  arcoll_explorer_model_agrees() is 0, or against arcoll_explorer_transient()'s
+ *  configuration whatever its period; never when confirm_block < 2. */
 int arcoll_explorer_confirm_start(arcoll_explorer_t *e);
 
 /**

@@ -48,10 +48,12 @@ int arcoll_scatter_binomial(const void *sendbuf, MPI_Aint sendcount, MPI_Datatyp
     rc = MPI_Recv(tmp, (int)(bb * sub), MPI_PACKED, order[pos & (pos - 1)], tag, comm,
                   MPI_STATUS_IGNORE);
   }
-  /* children pos + d, largest subtree (largest d) first */
+  /* children pos + d: largest subtree (largest d) first, or smallest first (s->k == 1) */
   int top = 1;
   while (top * 2 < limit) top *= 2;
-  for (int d = top; d >= 1 && rc == MPI_SUCCESS; d /= 2) {
+  const int small_first = s && s->k == ARCOLL_SCATTER_SMALLEST_FIRST;
+  for (int i = top; i >= 1 && rc == MPI_SUCCESS; i /= 2) {
+    const int d = small_first ? top / i : i;
     const int c = pos + d;
     if (c >= P || d >= limit) continue;
     const int csub = arcoll_binomial_subtree_size(c, P);
