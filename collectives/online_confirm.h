@@ -111,30 +111,33 @@ void arcoll_explorer_note_rival(arcoll_explorer_t *e, const arcoll_choice_t *c, 
 
 /** The index in e->rival of the configuration to confirm the kept one against
  *  when round 0 kept it on a transient, else -1 (header, "Confirmation in the
- *  steady state"; no MPI): the kept one's max period over ranks (best_max_s,
- *  seconds) below its predicted time / ARCOLL_ONLINE_MODEL_OFF - for a scatter,
- *  or its mean time inside over ranks (best_s / P) -, and another
- *  algorithm measured that the model predicted faster than the kept one by more
- *  than ARCOLL_ONLINE_MAX_TOLERANCE (that one; of several, the best predicted);
- *  from ARCOLL_ONLINE_SKEW_MAX_BYTES on.
+ *  steady state"; no MPI).  A transient, from ARCOLL_ONLINE_SKEW_MAX_BYTES on:
+ *  the kept one's max period over ranks (best_max_s, seconds) - or, for a
+ *  scatter, its mean time inside over ranks (best_s / P) - below its predicted
+ *  time / ARCOLL_ONLINE_MODEL_OFF, and another algorithm measured that the
+ *  model predicted faster than the kept one by more than
+ *  ARCOLL_ONLINE_MAX_TOLERANCE (that one is returned; of several, the best
+ *  predicted).
+ *
  *  Why: a loop cannot advance by a call in a quarter of what the call moves
- *  through the root's link unless calls overlap, and the candidates measured
- *  after another one run in its overlap.  Not below ARCOLL_ONLINE_SKEW_MAX_BYTES,
- *  where a call's time is latencies that back-to-back calls do overlap (SMPI
- *  flat P = 64, 8 B scatter, balanced: binomial kept on a period below a
- *  quarter of its 25 us, linear predicted 5.6 us; confirming it cost 5 %).  SMPI flat P = 64, 32 KiB scatter, root c
- *  mod P at call c (coll_loop -R): binomial sends its smallest subtree first, so
- *  the next root leaves each call first; linear's eager blocks measured right
- *  after it reached ranks that were still in binomial's calls - max period 0.10
- *  ms against 2.51 predicted, 0.004 s a call summed over ranks against binomial's
- *  0.043 - and was kept, then cost 0.152 s a call (binomial's steady 0.063):
- *  29.76 s summed over 200 calls against binomial's 12.52 forced
- *  (bench/notes/adaptive-layer-rotating-root.md).  Why a scatter's time
- *  inside: each non-root waits there for its block from the root's link, while
- *  its period holds its time outside too - with a rank late by 1 ms before each
- *  call linear's max period was 1.04 ms (its mean time inside 0.062 ms), kept:
- *  29.56 s against binomial's 15.23 forced; a gather's non-roots leave at once
- *  whatever the algorithm. */
+ *  through the root's link unless calls overlap, and a candidate measured
+ *  right after another one runs in that one's overlap.  SMPI flat P = 64,
+ *  32 KiB scatter, root c mod P at call c (coll_loop -R): binomial sends its
+ *  smallest subtree first, so the next root leaves each call first; linear's
+ *  eager blocks, measured next, reached ranks still in binomial's calls (max
+ *  period 0.10 ms against 2.51 predicted, 0.004 s a call summed over ranks
+ *  against binomial's 0.043) and it was kept, then cost 0.152 s a call
+ *  (binomial's steady 0.063): 29.76 s summed over 200 calls against
+ *  binomial's 12.52 forced (bench/notes/adaptive-layer-rotating-root.md).
+ *  Why a scatter's time inside: each non-root waits there for its block from
+ *  the root's link, while its period holds its time outside too (a rank late
+ *  by 1 ms before each call: linear's max period 1.04 ms, its mean time inside
+ *  0.062 ms; kept, 29.56 s against binomial's 15.23 forced); a gather's
+ *  non-roots leave at once whatever the algorithm.  Why not below
+ *  ARCOLL_ONLINE_SKEW_MAX_BYTES: there a call's time is latencies that
+ *  back-to-back calls do overlap (SMPI flat P = 64, 8 B scatter, balanced:
+ *  binomial kept on a period below a quarter of its predicted 25 us, linear
+ *  predicted 5.6 us; its confirmation cost 5 %). */
 int arcoll_explorer_transient(const arcoll_explorer_t *e);
 
 /** The exploration's rounds are over (called by the round's decision):
