@@ -12,6 +12,7 @@
 
 #include "dispatch_blocks.h"
 #include "late_order.h"
+#include "online_pacing.h"
 #include "gather.h"
 
 /* Bytes of one block, or -1 (go to PMPI): the root's P-block buffer `all`
@@ -68,6 +69,7 @@ int arcoll_rooted_blocks(arcoll_coll_t C, const void *sendbuf, MPI_Aint scount,
   const arcoll_sched_t s = {lc.order, ch->segment_bytes, moved ? ARCOLL_SCATTER_SMALLEST_FIRST : ch->k,
                             ARCOLL_TAG(C)};
   const double t0 = arcoll_online_t0(ch);
+  if (ch->ex && C == ARCOLL_COLL_SCATTER) arcoll_explorer_note_root(ch->ex, root); /* online_pacing.h */
   rc = ((arcoll_gather_fn)ch->algo->fn)(sendbuf, scount, stype, recvbuf, rcount, rtype, root, st->priv, &s);
   st->scatter_root = root; /* read by a rooted decision (choice.c) */
   rc = arcoll_online_done(st, ch, t0, rc);

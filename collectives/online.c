@@ -2,6 +2,7 @@
  * refinement around the fastest; see online.h. */
 #include "online.h"
 #include "online_confirm.h"
+#include "online_pacing.h"
 #include "online_readmit.h"
 #include "online_slots.h"
 #include "online_steps.h"
@@ -216,6 +217,7 @@ int arcoll_explorer_record_period(arcoll_explorer_t *e, double seconds, double p
   e->p[e->done++] = bad ? INFINITY : period;
   ++e->runs;
   if (!bad) arcoll_explorer_steps_fold(e);
+  arcoll_explorer_mean_periods(e); /* a scatter whose root moved (online_pacing.h) */
   if (e->round == 0 && e->once_from > 0 && (e->done - 1) / e->trials >= e->once_from)
     while (e->done % e->trials) /* run once: its run stands for its trials */
       e->t[e->done] = e->t[e->done - 1], e->p[e->done] = e->p[e->done - 1], ++e->done;

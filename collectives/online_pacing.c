@@ -28,7 +28,17 @@ int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
 }
 
 void arcoll_explorer_note_root(arcoll_explorer_t *e, int root) {
-  if (!e->stream_lag || e->round != 0) return;
+  if ((!e->stream_lag && e->coll != ARCOLL_COLL_SCATTER) || e->round != 0) return;
   if (!e->root_first) e->root_first = root + 1;
   else if (e->root_first != root + 1) e->root_moved = 1;
+}
+
+void arcoll_explorer_mean_periods(arcoll_explorer_t *e) {
+  if (e->coll != ARCOLL_COLL_SCATTER || e->round != 0 || !e->root_moved || e->trials < 2 ||
+      e->done == 0 || e->done % e->trials)
+    return;
+  double sum = 0.0;
+  const int first = e->done - e->trials;
+  for (int r = first; r < e->done; ++r) sum += e->p[r];
+  for (int r = first; r < e->done; ++r) e->p[r] = sum / e->trials;
 }

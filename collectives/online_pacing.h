@@ -65,10 +65,28 @@ int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P);
 
 /** Note the root of e's current call (0 <= root < P; the same on every
  *  rank, a collective argument): sets e->root_moved in round 0 of a reduce
- *  whose chain streams once a root differs from the first call's (online.h
- *  root_first), after which arcoll_explorer_lag gives that round 0.  No-op
- *  elsewhere. */
+ *  whose chain streams or of a scatter once a root differs from the first
+ *  call's (online.h root_first), after which arcoll_explorer_lag gives that
+ *  reduce's round 0 and arcoll_explorer_mean_periods() that scatter's
+ *  periods.  No-op elsewhere. */
 void arcoll_explorer_note_root(arcoll_explorer_t *e, int root);
+
+/**
+ * After a run is recorded in round 0 of a scatter whose root moved
+ * (arcoll_explorer_note_root): once a candidate's `trials` runs are in,
+ * each of their periods (e->p, seconds) becomes their mean on this rank,
+ * so the decision's max over ranks is of each rank's mean period, not of
+ * single calls.  No-op elsewhere (and with one trial).  Why: with a root per
+ * call the binomial scatter's single periods are not the loop's - the
+ * current root left the last call first (it was position 1, served first,
+ * collectives/gather.h ARCOLL_SCATTER_SMALLEST_FIRST) and leaves this one
+ * last, its period about two calls - and the max over ranks picked linear
+ * (SMPI flat P = 64, 1 MiB, root c mod P, 40 calls: binomial's max period
+ * 0.0849 s against linear's 0.0562, its sum 1.39 against 3.6; kept linear
+ * 142.0 s summed over ranks against binomial's 75.4 forced, MPICH's
+ * selector 73.6; bench/notes/adaptive-layer-rotating-root.md).
+ */
+void arcoll_explorer_mean_periods(arcoll_explorer_t *e);
 
 /** Warm-up calls (header, "Warm-up") when ARCOLL_ONLINE_WARMUP is unset. */
 #define ARCOLL_ONLINE_DEFAULT_WARMUP 1
