@@ -51,22 +51,21 @@ int arcoll_explorer_transient(const arcoll_explorer_t *e) {
 
 int arcoll_explorer_confirm_start(arcoll_explorer_t *e) {
   e->finished = 1;
-  int alt = -1; /* the shortest period among the other algorithms */
-  for (int i = 0; i < e->nrival; ++i)
-    if (e->rival[i].algo != e->best.algo && (alt < 0 || e->rival_max_s[i] < e->rival_max_s[alt]))
-      alt = i;
-  const int fav = isfinite(e->best_s) ? arcoll_explorer_transient(e) : -1;
-  e->confirm_transient = fav >= 0;
-  if (fav >= 0) {
-    alt = fav;
+  if (e->confirm_block < 2 || !isfinite(e->best_s)) return 1;
+  int alt = arcoll_explorer_transient(e);
+  e->confirm_transient = alt >= 0;
+  if (e->confirm_transient) {
     /* the kept one's steady cost shows from its second call after the sync */
     if (e->confirm_block > ARCOLL_ONLINE_CONFIRM_TRANSIENT_BLOCK)
       e->confirm_block = ARCOLL_ONLINE_CONFIRM_TRANSIENT_BLOCK;
-  } else if (e->confirm_block < 2 || alt < 0 || !isfinite(e->best_s) ||
-           !(e->rival_max_s[alt] < arcoll_explorer_confirm_within(e->bytes) * e->best_max_s) ||
-           arcoll_explorer_model_agrees(&e->best, &e->rival[alt]))
-    return 1;
-  if (e->confirm_block < 2) return 1;
+  } else {
+    for (int i = 0; i < e->nrival; ++i) /* the shortest period among the other algorithms */
+      if (e->rival[i].algo != e->best.algo && (alt < 0 || e->rival_max_s[i] < e->rival_max_s[alt]))
+        alt = i;
+    if (alt < 0 || !(e->rival_max_s[alt] < arcoll_explorer_confirm_within(e->bytes) * e->best_max_s) ||
+        arcoll_explorer_model_agrees(&e->best, &e->rival[alt]))
+      return 1;
+  }
   e->finished = 0;
   e->confirming = 1;
   e->confirm_calls = 0;
