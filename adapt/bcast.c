@@ -21,6 +21,7 @@
 #include "compress_decide.h"
 #include "dispatch.h"
 #include "late_order.h"
+#include "online_pacing.h"
 #include "site.h"
 
 #define TAG ARCOLL_TAG(ARCOLL_COLL_BCAST)
@@ -154,6 +155,7 @@ static int bcast_impl(void *buf, MPI_Aint count, MPI_Datatype dt, int root, MPI_
   if ((rc = arcoll_late_begin(st, ARCOLL_COLL_BCAST, ch, root, 1, bytes, &lc)) != MPI_SUCCESS)
     return arcoll_finish(comm, rc);
   const arcoll_cached_t *chosen = ch;
+  if (chosen->ex) arcoll_explorer_note_root(chosen->ex, root); /* a moving root: online_pacing.h */
   ch = arcoll_late_algorithm(st, ARCOLL_COLL_BCAST, bytes, ch, &lc);
   st->last_order = lc.order;
   st->last_adaptive = lc.order != NULL;

@@ -267,7 +267,8 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
   if (e->decision) { /* a deferred decision pending (decision.h): this call ran best, unmeasured */
     int drc;
-    if (!arcoll_decision_step(st, e, &drc)) return rc;
+    const int root = ex->coll == ARCOLL_COLL_BCAST ? st->last_root : st->scatter_root; /* rooted */
+    if (!arcoll_decision_step(st, e, root, &drc)) return rc;
     return decided(st, e, round, n, cand, drc, rc);
   }
   const int due = arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS);

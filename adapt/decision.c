@@ -15,6 +15,8 @@ struct arcoll_decision {
   double *t, *p;          /* their results (n x trials, 2 x n x trials), owned by the schedules */
   struct arcoll_rooted *rooted; /* instead: the root decides (decision_rooted.c) */
   int calls_left;
+  int ahead; /* rooted: the decider sent its result at a deadline whose call had another root,
+                and every rank applies it later (arcoll_decision_step); calls since */
 };
 
 int arcoll_decision_lag(const arcoll_explorer_t *ex, int P) {
@@ -104,9 +106,20 @@ static int complete(arcoll_comm_state_t *st, struct arcoll_decision *d, arcoll_e
   return rc;
 }
 
-int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t *e, int *rc) {
+int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t *e, int root, int *rc) {
   *rc = MPI_SUCCESS;
-  if (--e->decision->calls_left > 0) return 0;
+  struct arcoll_decision *d = e->decision;
+  if (--d->calls_left > 0) return 0;
+  if (d->rooted && e->ex->coll == ARCOLL_COLL_BCAST && e->ex->bytes >= ARCOLL_STREAM_MIN_BYTES &&
+      root != arcoll_decision_rooted_decider(d->rooted)) {
+    /* a call with another root (decision.h ARCOLL_ROOTED_MOVED_CALLS): the
+     * decider decides now and sends, everybody applies later */
+    if (!d->ahead) *rc = arcoll_decision_rooted_send(st, d->rooted, e->ex);
+    if (d->ahead++ < ARCOLL_ROOTED_MOVED_CALLS) {
+      d->calls_left = 1;
+      return 0;
+    }
+  }
   int again = 0;
   *rc = complete(st, e->decision, e->ex, 1, &again);
   if (again > 0) {

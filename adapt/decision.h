@@ -58,9 +58,34 @@ ARCOLL_HIDDEN int arcoll_decision_start(arcoll_comm_state_t *st, arcoll_cached_t
  * calls remain; at the deadline completes the schedules (blocking if
  * needed), applies arcoll_explorer_decide_times() and returns 1 (*rc: the
  * schedules' error, MPI_SUCCESS if none; on error the exploration ends with
- * its current best on this rank).
+ * its current best on this rank).  root: that call's root (bcast,
+ * scatter; ignored elsewhere): a rooted decision's deadline call whose
+ * root is not the decider moves the application later
+ * (ARCOLL_ROOTED_MOVED_CALLS).
  */
-ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t *e, int *rc);
+ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t *e, int root,
+                                       int *rc);
+
+/** A bcast's rooted decision (arcoll_decision_start_rooted) from
+ *  ARCOLL_STREAM_MIN_BYTES whose deadline call has a root other than the
+ *  decider's (a root that moves): the decider
+ *  decides at that call without postponing and sends its result, and every
+ *  rank - the decider too - applies it at the first later call whose root
+ *  is the decider, at the latest this many calls later; meanwhile the
+ *  explorer's held configuration runs.  The roots are collective
+ *  arguments, so every rank applies it at the same call.  Why: a non-root
+ *  waits for the result at the end of the call that applies it, and the
+ *  non-root rule (it cannot finish that call before the decider started
+ *  it) holds only where the decider is that call's root; with a root per
+ *  call the decider was behind, and every rank waited for it (SMPI flat
+ *  P = 64, 32 KiB bcast, root c mod P, the chain: 0.12 s summed over ranks
+ *  at round 0's decision against 0.0038 a call; 200 calls 1.025 -> 0.910 s
+ *  summed inside).  Not below that size nor for a scatter, whose calls do
+ *  not stream: there the decider is not far behind, and the calls of held
+ *  that the later application runs cost more than the wait (flat P = 64,
+ *  root c mod P, 200 calls: 8 B bcast +4 %, scatter 8 B +3 %, 32 KiB
+ *  +5-10 %). */
+#define ARCOLL_ROOTED_MOVED_CALLS 32
 
 /** Calls of the class between a bcast / scatter round and its decision by the root
  *  (arcoll_decision_start_rooted) unless ARCOLL_ONLINE_LAG is set. */
@@ -116,7 +141,15 @@ ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t 
  * 0.521 -> 0.136 s summed inside) - and sends that
  * result to every rank, which applies it (arcoll_explorer_decide_times):
  * every rank takes the root's decision at the same call.  The records left
- * out are received later (arcoll_decision_rooted_drain).
+ * out are received later (arcoll_decision_rooted_drain).  A bcast whose
+ * root moved in round 0 (ex->root_moved, collectives/online_pacing.h):
+ * the periods are reduced to their mean over the records in, not their
+ * max - with a root per call a single call's periods differ by the
+ * ranks' positions, and the mean is the loop's time per call (SMPI flat
+ * P = 64, 32 KiB, root c mod P, round 0: the chain / 8 KiB's max period
+ * 1.93 ms - the tail's, the root of the call before, which waits for the
+ * whole fill - against scatter_rdb's 0.164, its mean 0.060; 200 calls, the
+ * chain forced 0.82 s summed inside, scatter_rdb, kept on the max, 2.10).
  * Why: the allreduce way makes every rank wait, at the decision, for the
  * latest rank's whole backlog: in a bcast the root and the early ranks run
  * ahead of a late rank by the exploration's calls (SMPI flat P = 64, 8 B,
@@ -164,6 +197,11 @@ ARCOLL_HIDDEN struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_stat
 ARCOLL_HIDDEN int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_rooted *r,
                                                   arcoll_explorer_t *ex, int may_postpone,
                                                   int *again);
+/* ... the decider's part ahead of the call that applies it (ARCOLL_ROOTED_MOVED_CALLS):
+ * decide without postponing and send (no-op elsewhere and once sent); the root given at post */
+ARCOLL_HIDDEN int arcoll_decision_rooted_send(arcoll_comm_state_t *st, struct arcoll_rooted *r,
+                                              arcoll_explorer_t *ex);
+ARCOLL_HIDDEN int arcoll_decision_rooted_decider(const struct arcoll_rooted *r);
 ARCOLL_HIDDEN void arcoll_decision_rooted_drain(arcoll_comm_state_t *st, int wait);
 
 /** Complete every pending decision of st now (state teardown: MPI_Comm_free,

@@ -39,6 +39,8 @@ struct arcoll_rooted {
                   if the quorum is not in (arcoll_decision_start_rooted) */
   int probed;  /* root: 1 once the probe postponed (not one of ARCOLL_ROOTED_POSTPONES) */
   double t_post; /* root: PMPI_Wtime() when it posted its record (the round's last call) */
+  int mean_periods; /* a bcast whose root moved: periods reduced to their mean over ranks (root_reduce) */
+  int sent, sent_rc; /* root: its result sent ahead of the call that applies it (decided_ahead) */
   float lag_sent[ARCOLL_ROOTED_POSTPONES + 1]; /* root: the postponements' messages */
   struct arcoll_rooted *next; /* st->rooted_open: requests still open */
 };
@@ -85,6 +87,7 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   r->root = root, r->k = k, r->P = P, r->nreq = nreq, r->buf = buf, r->res = res, r->req = req;
   r->got = got;
   r->probe = probe > 0 ? probe : 0;
+  r->mean_periods = ex->coll == ARCOLL_COLL_BCAST && ex->root_moved;
   if (me == root) got[me] = 1, r->have = 1, r->t_post = PMPI_Wtime();
   float *mine = me == root ? buf + 2 * k * me : buf;
   for (int i = 0; i < k; ++i) mine[i] = (float)ex->t[i], mine[k + i] = (float)ex->p[i];
@@ -161,15 +164,21 @@ static int root_collect_until(struct arcoll_rooted *r, int *idx, double until) {
  * out (late; their receives complete later, drain). */
 static void root_reduce(const struct arcoll_rooted *r, double *res) {
   const int k = r->k;
-  for (int i = 0; i < k; ++i) res[i] = 0.0, res[k + i] = -INFINITY, res[2 * k + i] = -INFINITY;
+  int in = 0;
+  for (int i = 0; i < k; ++i)
+    res[i] = 0.0, res[k + i] = r->mean_periods ? 0.0 : -INFINITY, res[2 * k + i] = -INFINITY;
   for (int q = 0; q < r->P; ++q) {
     if (!r->got[q]) continue;
+    ++in;
     for (int i = 0; i < k; ++i) {
+      const double p = (double)r->buf[2 * k * q + k + i];
       res[i] += (double)r->buf[2 * k * q + i];
-      res[k + i] = fmax(res[k + i], (double)r->buf[2 * k * q + k + i]);
-      res[2 * k + i] = fmax(res[2 * k + i], -(double)r->buf[2 * k * q + k + i]);
+      res[k + i] = r->mean_periods ? res[k + i] + p : fmax(res[k + i], p);
+      res[2 * k + i] = fmax(res[2 * k + i], -p);
     }
   }
+  if (r->mean_periods)
+    for (int i = 0; i < k; ++i) res[k + i] = in > 0 ? res[k + i] / in : INFINITY;
 }
 
 /* After root_reduce(), when the quorum was not in (!ready): the missing
@@ -227,86 +236,116 @@ static int root_postpone(arcoll_comm_state_t *st, struct arcoll_rooted *r, int c
   return rc;
 }
 
+/* The root at its deadline: collect the records, then postpone (may_postpone,
+ * *again = calls to the new deadline) or reduce them into r->res and send
+ * that result to every rank. */
+static int root_decide(arcoll_comm_state_t *st, struct arcoll_rooted *r, arcoll_explorer_t *ex,
+                       int may_postpone, int *again) {
+  const int k = r->k, P = r->P, me = st->me, c = (int)ex->coll;
+  float *wire = r->buf + 2 * k * P; /* the result sent */
+  double *res = r->res;
+  int rc = MPI_SUCCESS;
+  *again = 0;
+  int *idx = malloc(sizeof(int) * (size_t)P), ready = 0;
+  if (!idx) rc = MPI_ERR_NO_MEM;
+  const int probe = r->probe;
+  r->probe = 0;
+  if (rc == MPI_SUCCESS && may_postpone && r->postponed - r->probed < ARCOLL_ROOTED_POSTPONES) {
+    rc = root_collect(r, idx, &ready);
+    if (rc == MPI_SUCCESS && !ready && (probe > 0 || postpone_harmless(st, r, ex, res))) {
+      *again = probe > 0 ? probe : ARCOLL_ONLINE_STREAM_LAG << (r->postponed - r->probed);
+      r->probed += probe > 0;
+      rc = root_postpone(st, r, c, *again);
+      if (arcoll_g_cfg.debug)
+        fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: decision postponed %d calls by "
+                "root %d (records in: %d of %d, %s)\n", ex->best.algo->collective, P,
+                (long long)ex->bytes, *again, me, r->have, P,
+                probe > 0 ? "probe" : "arrivals quiet");
+      if (rc == MPI_SUCCESS) {
+        free(idx);
+        return rc;
+      }
+      *again = 0; /* failed: the others get the error's result below */
+    }
+  }
+  /* the patience (no record for that long), then the missing records
+   * charged to the trees that held them (decision_held.h); none held: left out */
+  if (rc == MPI_SUCCESS && !ready) {
+    const double patience = fmax(ARCOLL_ROOTED_PATIENCE_MIN_S,
+                                 ARCOLL_ROOTED_PATIENCE_CALLS * ex->best.predicted_s);
+    rc = root_collect_patient(r, idx, patience, &ready);
+  }
+  /* how far behind the root a rank on time may be: twice the round's max
+   * periods summed (the root, held by nobody, runs ahead by about them;
+   * SMPI flat P = 64 and 256, 8 B, balanced: the last record came 1.3-1.4x
+   * that sum after the root's own) */
+  double natural = 0.0;
+  if (rc == MPI_SUCCESS) {
+    root_reduce(r, res);
+    for (int x = 0; x < k; ++x)
+      if (isfinite(res[k + x])) natural += ARCOLL_ROOTED_ONTIME_PERIODS * res[k + x];
+    root_charge(st, r, ex, ready, res);
+  }
+  /* small messages: a record still missing is a late rank, which costs
+   * the trees that hold ranks wherever it is next (decision_held.h,
+   * exposure) - waited for while its lateness could change the choice.
+   * Not where a lateness tracker orders late ranks onto leaves (st->late) */
+  if (rc == MPI_SUCCESS && r->have < P && ex->bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES &&
+      !st->late[ex->coll]) {
+    const double t = arcoll_held_exposure_threshold(ex->cand, ex->n, ex->trials, P, res);
+    const int had = r->have;
+    if (ARCOLL_ROOTED_EXPOSURE_MARGIN * t <= ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S)
+      rc = root_collect_until(r, idx, fmin(r->t_post + natural + ARCOLL_ROOTED_EXPOSURE_MARGIN * t,
+                                           PMPI_Wtime() + ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S));
+    if (rc == MPI_SUCCESS && r->have > had) root_reduce(r, res), root_charge(st, r, ex, ready, res);
+    const double late = PMPI_Wtime() - r->t_post - natural;
+    if (rc == MPI_SUCCESS && r->have < P && late > 0.0) {
+      arcoll_held_exposure(ex->cand, ex->n, ex->trials, P, late, res);
+      if (arcoll_g_cfg.debug)
+        fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: %d of %d records missing %.3g s "
+                "beyond the round's periods: a late rank's exposure charged (threshold %.3g s)\n",
+                ex->best.algo->collective, P, (long long)ex->bytes, P - r->have, P, late, t);
+    }
+  }
+  free(idx);
+  /* on an error the others still get a result: every time +inf, the
+   * decision then keeps the current best everywhere */
+  if (rc != MPI_SUCCESS)
+    for (int i = 0; i < 3 * k; ++i) res[i] = i < 2 * k ? INFINITY : -INFINITY;
+  for (int i = 0; i < 3 * k; ++i) res[i] = wire[i] = (float)res[i]; /* decided as sent */
+  for (int q = 0; q < P; ++q)
+    if (q != me) {
+      const int src = PMPI_Isend(wire, 3 * k, MPI_FLOAT, q, TAG_RESULT(c), st->priv, &r->req[P + q]);
+      if (rc == MPI_SUCCESS) rc = src;
+    }
+  return rc;
+}
+
+int arcoll_decision_rooted_send(arcoll_comm_state_t *st, struct arcoll_rooted *r,
+                                arcoll_explorer_t *ex) {
+  int again = 0;
+  if (st->me != r->root || r->sent) return MPI_SUCCESS;
+  r->sent_rc = root_decide(st, r, ex, 0, &again);
+  r->sent = 1;
+  return r->sent_rc;
+}
+
+int arcoll_decision_rooted_decider(const struct arcoll_rooted *r) { return r->root; }
+
 int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_rooted *r,
                                     arcoll_explorer_t *ex, int may_postpone, int *again) {
-  const int k = r->k, P = r->P, me = st->me, c = (int)ex->coll;
-  float *wire = me == r->root ? r->buf + 2 * k * P : r->buf + 2 * k; /* the result sent */
+  const int k = r->k, me = st->me, c = (int)ex->coll;
+  float *wire = r->buf + 2 * k; /* a non-root's: the result received */
   double *res = r->res;
   int rc = MPI_SUCCESS;
   *again = 0;
   if (me == r->root) {
-    int *idx = malloc(sizeof(int) * (size_t)P), ready = 0;
-    if (!idx) rc = MPI_ERR_NO_MEM;
-    const int probe = r->probe;
-    r->probe = 0;
-    if (rc == MPI_SUCCESS && may_postpone && r->postponed - r->probed < ARCOLL_ROOTED_POSTPONES) {
-      rc = root_collect(r, idx, &ready);
-      if (rc == MPI_SUCCESS && !ready && (probe > 0 || postpone_harmless(st, r, ex, res))) {
-        *again = probe > 0 ? probe : ARCOLL_ONLINE_STREAM_LAG << (r->postponed - r->probed);
-        r->probed += probe > 0;
-        rc = root_postpone(st, r, c, *again);
-        if (arcoll_g_cfg.debug)
-          fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: decision postponed %d calls by "
-                  "root %d (records in: %d of %d, %s)\n", ex->best.algo->collective, P,
-                  (long long)ex->bytes, *again, me, r->have, P,
-                  probe > 0 ? "probe" : "arrivals quiet");
-        if (rc == MPI_SUCCESS) {
-          free(idx);
-          return rc;
-        }
-        *again = 0; /* failed: the others get the error's result below */
-      }
+    if (r->sent) {
+      rc = r->sent_rc;
+    } else {
+      rc = root_decide(st, r, ex, may_postpone, again);
+      if (*again > 0) return rc;
     }
-    /* the patience (no record for that long), then the missing records
-     * charged to the trees that held them (decision_held.h); none held: left out */
-    if (rc == MPI_SUCCESS && !ready) {
-      const double patience = fmax(ARCOLL_ROOTED_PATIENCE_MIN_S,
-                                   ARCOLL_ROOTED_PATIENCE_CALLS * ex->best.predicted_s);
-      rc = root_collect_patient(r, idx, patience, &ready);
-    }
-    /* how far behind the root a rank on time may be: twice the round's max
-     * periods summed (the root, held by nobody, runs ahead by about them;
-     * SMPI flat P = 64 and 256, 8 B, balanced: the last record came 1.3-1.4x
-     * that sum after the root's own) */
-    double natural = 0.0;
-    if (rc == MPI_SUCCESS) {
-      root_reduce(r, res);
-      for (int x = 0; x < k; ++x)
-        if (isfinite(res[k + x])) natural += ARCOLL_ROOTED_ONTIME_PERIODS * res[k + x];
-      root_charge(st, r, ex, ready, res);
-    }
-    /* small messages: a record still missing is a late rank, which costs
-     * the trees that hold ranks wherever it is next (decision_held.h,
-     * exposure) - waited for while its lateness could change the choice.
-     * Not where a lateness tracker orders late ranks onto leaves (st->late) */
-    if (rc == MPI_SUCCESS && r->have < P && ex->bytes < ARCOLL_ONLINE_SKEW_MAX_BYTES &&
-        !st->late[ex->coll]) {
-      const double t = arcoll_held_exposure_threshold(ex->cand, ex->n, ex->trials, P, res);
-      const int had = r->have;
-      if (ARCOLL_ROOTED_EXPOSURE_MARGIN * t <= ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S)
-        rc = root_collect_until(r, idx, fmin(r->t_post + natural + ARCOLL_ROOTED_EXPOSURE_MARGIN * t,
-                                             PMPI_Wtime() + ARCOLL_ROOTED_EXPOSURE_WAIT_MAX_S));
-      if (rc == MPI_SUCCESS && r->have > had) root_reduce(r, res), root_charge(st, r, ex, ready, res);
-      const double late = PMPI_Wtime() - r->t_post - natural;
-      if (rc == MPI_SUCCESS && r->have < P && late > 0.0) {
-        arcoll_held_exposure(ex->cand, ex->n, ex->trials, P, late, res);
-        if (arcoll_g_cfg.debug)
-          fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: %d of %d records missing %.3g s "
-                  "beyond the round's periods: a late rank's exposure charged (threshold %.3g s)\n",
-                  ex->best.algo->collective, P, (long long)ex->bytes, P - r->have, P, late, t);
-      }
-    }
-    free(idx);
-    /* on an error the others still get a result: every time +inf, the
-     * decision then keeps the current best everywhere */
-    if (rc != MPI_SUCCESS)
-      for (int i = 0; i < 3 * k; ++i) res[i] = i < 2 * k ? INFINITY : -INFINITY;
-    for (int i = 0; i < 3 * k; ++i) res[i] = wire[i] = (float)res[i]; /* decided as sent */
-    for (int q = 0; q < P; ++q)
-      if (q != me) {
-        const int src = PMPI_Isend(wire, 3 * k, MPI_FLOAT, q, TAG_RESULT(c), st->priv, &r->req[P + q]);
-        if (rc == MPI_SUCCESS) rc = src;
-      }
   } else {
     MPI_Status status;
     int n = 0;

@@ -169,6 +169,16 @@ void arcoll_late_fit_exploration(const arcoll_comm_state_t *st, const arcoll_cac
   arcoll_explorer_t *ex = chosen->ex;
   if (!t || !ex || ex->runs > 0 || t->exchanges != 1) return;
   const int print = arcoll_g_cfg.debug && st->me == 0;
+  if (arcoll_explorer_moving_root(ex)) { /* online_slots.h */
+    if (print) {
+      fprintf(stderr, "arcoll: online: %s P=%d bytes=%lld: the root moves (first lateness summary): "
+              "measuring", ex->cand[0].algo->collective, st->P, (long long)ex->bytes);
+      for (int i = 0; i < ex->n; ++i)
+        fprintf(stderr, " %s/%lld", ex->cand[i].algo->name, (long long)ex->cand[i].segment_bytes);
+      fprintf(stderr, "\n");
+    }
+    return;
+  }
   const int paced = !t->late_seen && arcoll_late_root_paced(t->sum, lc->root);
   const int stream = !t->late_seen && arcoll_late_near_stream(t->sum, lc->root);
   if (paced || stream || (!t->late_seen && arcoll_late_wavefront(t->sum, lc->root))) {

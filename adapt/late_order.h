@@ -100,6 +100,10 @@ ARCOLL_HIDDEN const arcoll_cached_t *arcoll_late_algorithm(arcoll_comm_state_t *
  * At the end of a bcast call (after arcoll_late_end): the tracker's first
  * summary, applied at this call's exit on every rank, fits the exploration
  * of `chosen` (round 0, nothing measured yet) to the calls of lc's root:
+ *  - a root that moved in the calls before (collectives/online_pacing.h
+ *    arcoll_explorer_note_root): binomial measured too
+ *    (collectives/online_slots.h arcoll_explorer_moving_root), nothing else
+ *    changed;
  *  - nearly a stream (late_pattern.h arcoll_late_near_stream) and no rank late:
  *    reduced to the streaming configuration and the tolerant tree
  *    (collectives/online_slots.h arcoll_explorer_stream_only);

@@ -313,7 +313,9 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
    * against 2.94 without the file) */
   if (t->exchanges == 1 && t->seeded && nlate_now == 0) changed = 0;
   t->interval = arcoll_late_next_interval(t->interval, changed, t->min_interval);
-  t->next_x = t->x + (uint64_t)t->interval;
+  /* the interval counts from the call due (x + A); applied later (apply_due), the next
+   * exchange and its tolerant-tree window (late_trees.h) move as many calls */
+  t->next_x = t->ncalls - (uint64_t)t->apply + (uint64_t)t->interval;
   const int max_x = arcoll_late_exchanges_max(t->up);
   if (max_x > 0 && t->exchanges >= (uint64_t)max_x) t->next_x = UINT64_MAX; /* no further exchange */
   if (t->debug && t->me == 0) {
@@ -347,6 +349,20 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
   return rc;
 }
 
+/* Whether the pending exchange's summary applies at the exit of a call
+ * with root `root` after which `done` calls are done: at x + A
+ * (ARCOLL_LATE_APPLY_CALLS_*) where the coordinator is that call's root
+ * or the exchange is up or the first one; else at the first call from
+ * there whose root is the coordinator, at the latest
+ * ARCOLL_LATE_APPLY_MOVED_CALLS later (lateness.h).  The same on every
+ * rank: the roots are collective arguments. */
+static int apply_due(const arcoll_late_tracker_t *t, uint64_t done, int root) {
+  const uint64_t due = t->x + (uint64_t)t->apply;
+  if (done < due) return 0;
+  if (t->up || t->gather == t->apply) return done == due;
+  return root == t->coord || done >= due + ARCOLL_LATE_APPLY_MOVED_CALLS;
+}
+
 int arcoll_late_exit(arcoll_late_tracker_t *t, int root, double entry, uint64_t site,
                      const int *order, double t_level, int shape, int valid) {
   const int P = t->P;
@@ -369,8 +385,7 @@ int arcoll_late_exit(arcoll_late_tracker_t *t, int root, double entry, uint64_t 
   const double t_ex0 = PMPI_Wtime();
   if (t->pending && t->me == t->coord && n + 1 == t->x + (uint64_t)t->gather)
     rc = exchange_summarise(t);
-  if (rc == MPI_SUCCESS && t->pending && n + 1 == t->x + (uint64_t)t->apply)
-    rc = exchange_apply(t);
+  if (rc == MPI_SUCCESS && t->pending && apply_due(t, n + 1, root)) rc = exchange_apply(t);
   if (rc == MPI_SUCCESS && !t->pending && n + 1 == t->next_x) rc = exchange_start(t, root);
   t->exchange_s += PMPI_Wtime() - t_ex0;
   return rc;

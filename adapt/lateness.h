@@ -92,6 +92,20 @@ extern "C" {
  *  x + G only after the root, which sent it at its exit of x + G - 1, started
  *  x + G: the summary is on its way). */
 #define ARCOLL_LATE_APPLY_CALLS_DOWN (ARCOLL_LATE_GATHER_CALLS_DOWN + 1)
+/** DOWN, a root that moves: the rule above holds only where the call at
+ *  x + A has the coordinator as its root.  Where it has another, the
+ *  summary applies at the exit of the first call from there whose root is
+ *  the coordinator, at the latest this many calls later (the roots are
+ *  collective arguments: every rank applies it at the same call); the next
+ *  exchange moves as many calls.  Why: in back-to-back calls whose root
+ *  moves, every rank is the root of some calls and runs ahead in them, and
+ *  the coordinator, behind in the call that sends the summary, held every
+ *  rank at the one after (SMPI flat P = 64, 32 KiB bcast, root c mod P,
+ *  the chain: 0.11 s summed over ranks at each exchange, against 0.0038 a
+ *  call).  Applied 8 / 16 / 24 / 32 calls later, 200 calls summed inside:
+ *  balanced 1.237 / 1.146 / 1.054 / 1.029 s, 0-200 us noise 2.24 / 2.25 /
+ *  - / 2.08 (applied at once: 1.33 / 2.99). */
+#define ARCOLL_LATE_APPLY_MOVED_CALLS 32
 /** DOWN, the first exchange (its coordinator waits for every record anyway,
  *  late_tracker.h): summarised at the exit of the call that follows its
  *  start and applied one call later, not G / G + 1 calls after its start:

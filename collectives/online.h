@@ -117,7 +117,8 @@ typedef struct arcoll_explorer {
    *  call, so holding it through the deferred decision only costs (SMPI flat
    *  P = 64, 1 MiB, root c mod P at call c: the chain held 16 calls at 0.202
    *  s summed over ranks against rsag's 0.132); then the decision is not
-   *  deferred (online_pacing.h) */
+   *  deferred (online_pacing.h).  Noted too in round 0 of a scatter and of a
+   *  bcast (arcoll_explorer_mean_periods, arcoll_explorer_moving_root) */
   int root_first, root_moved;
   double imbalance; /**< the check's factor (init: ARCOLL_ONLINE_IMBALANCE; the caller may change it) */
   const arcoll_model_t *model; /**< init's model (predictions of refined sizes); must outlive *e */

@@ -28,7 +28,9 @@ int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P) {
 }
 
 void arcoll_explorer_note_root(arcoll_explorer_t *e, int root) {
-  if ((!e->stream_lag && e->coll != ARCOLL_COLL_SCATTER) || e->round != 0) return;
+  if ((!e->stream_lag && e->coll != ARCOLL_COLL_SCATTER && e->coll != ARCOLL_COLL_BCAST) ||
+      e->round != 0)
+    return;
   if (!e->root_first) e->root_first = root + 1;
   else if (e->root_first != root + 1) e->root_moved = 1;
 }

@@ -65,10 +65,13 @@ int arcoll_explorer_lag(const arcoll_explorer_t *e, double decide_s, int P);
 
 /** Note the root of e's current call (0 <= root < P; the same on every
  *  rank, a collective argument): sets e->root_moved in round 0 of a reduce
- *  whose chain streams or of a scatter once a root differs from the first
- *  call's (online.h root_first), after which arcoll_explorer_lag gives that
- *  reduce's round 0 and arcoll_explorer_mean_periods() that scatter's
- *  periods.  No-op elsewhere. */
+ *  whose chain streams, of a scatter or of a bcast once a root differs from
+ *  the first call's (online.h root_first), after which arcoll_explorer_lag
+ *  gives that reduce's round 0, arcoll_explorer_mean_periods() that
+ *  scatter's periods, and that bcast measures binomial
+ *  (online_slots.h arcoll_explorer_moving_root) and is decided on the
+ *  ranks' mean periods (adapt/decision.h arcoll_decision_start_rooted).
+ *  No-op elsewhere. */
 void arcoll_explorer_note_root(arcoll_explorer_t *e, int root);
 
 /**

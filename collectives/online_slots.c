@@ -153,6 +153,21 @@ int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int n
   return dropped;
 }
 
+int arcoll_explorer_moving_root(arcoll_explorer_t *e) {
+  if (e->coll != ARCOLL_COLL_BCAST || e->bytes < ARCOLL_STREAM_MIN_BYTES || !e->root_moved ||
+      e->finished || e->round != 0 || e->runs > 0 || e->pending || e->confirming || e->extra_at ||
+      e->check_at || !e->model || e->n < 3 || arcoll_explorer_find(e, "binomial") >= 0)
+    return 0;
+  const arcoll_algo_desc_t *a = arcoll_algorithm_find(e->coll, "binomial");
+  arcoll_choice_t bc;
+  if (!a || arcoll_select_config(e->model, e->coll, a, e->P, e->bytes, &bc) != 0) return 0;
+  int at = e->n - 2; /* the last is the noted tree (online_noted.h) */
+  while (at > 0 && at == e->stream_at) --at;
+  if (at <= 0) return 0;
+  e->cand[at] = bc;
+  return 1;
+}
+
 /* the 2x rule's exception for a reduce's streaming chain (online_slots.h) */
 int arcoll_explorer_chain_streams(const arcoll_model_t *m, arcoll_coll_t c, int P, MPI_Aint bytes,
                                   const arcoll_choice_t *cand, double best_s) {

@@ -107,6 +107,26 @@ void arcoll_explorer_remove(arcoll_explorer_t *e, int at);
 int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int nnames);
 
 /**
+ * Round 0 of a bcast from ARCOLL_STREAM_MIN_BYTES whose root moved
+ * (e->root_moved, arcoll_explorer_note_root), before its first measured
+ * run, with 3 or more candidates and binomial not among them: binomial at
+ * the model's segment size for it (select.h arcoll_select_config) takes
+ * the slot of the last candidate that is neither cand[0], the streaming
+ * one (e->stream_at) nor the last (the noted tolerant tree,
+ * online_noted.h).  Returns 1 when it did, else 0 (e unchanged).  Why:
+ * the model times one call alone and puts binomial beyond the 2x rule
+ * (cluster256 model, P = 64, 32 KiB: 0.656 ms against scatter_rdb's
+ * 0.175), but with a root per call its calls overlap - the next root
+ * finishes early, and the busiest rank changes with the root: SMPI flat
+ * P = 64, 32 KiB, root c mod P, 200 calls, summed inside, forced: binomial
+ * / 8 KiB 1.17 s balanced, 1.66 with 0-200 us noise, 11.71 one rank 1 ms
+ * late; scatter_rdb (the model's pick) 2.10 / 2.63 / 13.59; the chain /
+ * 8 KiB 0.82 / 1.70 / 12.38 (bench/notes/adaptive-layer-rotating-root.md).
+ * No MPI; every rank given the same e changes it the same way.
+ */
+int arcoll_explorer_moving_root(arcoll_explorer_t *e);
+
+/**
  * Whether arcoll_explorer_init() measures `cand`, a reduce's chain that the
  * 2x rule would drop for its one-call time (predicted over
  * ARCOLL_ONLINE_MAX_SLOWDOWN x best_s, the best candidate's prediction,

@@ -77,9 +77,9 @@ TEST(OnlineMovingRoot, AScattersPeriodsAreEachRanksMeanOnceTheRootMoved) {
   EXPECT_DOUBLE_EQ(p[1], 0.055);
 }
 
-// Only a scatter's explorer notes the root (and a streaming reduce's, for
+// Only a scatter's and a bcast's explorer note the root (and a streaming reduce's, for
 // its deferred decision): a gather's periods stay single calls.
-TEST(OnlineMovingRoot, OnlyAScatterNotesIt) {
+TEST(OnlineMovingRoot, NotedByAScatterNotByAGather) {
   arcoll_model_t m;
   char err[256];
   ASSERT_EQ(arcoll_model_load(ARCOLL_TEST_CLUSTER_MODEL, &m, err, sizeof err), 0) << err;
