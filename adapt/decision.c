@@ -115,7 +115,7 @@ int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t *e, int root, 
     /* a call with another root (decision.h ARCOLL_ROOTED_MOVED_CALLS): the
      * decider decides now and sends, everybody applies later */
     if (!d->ahead) *rc = arcoll_decision_rooted_send(st, d->rooted, e->ex);
-    if (d->ahead++ < ARCOLL_ROOTED_MOVED_CALLS) {
+    if (d->ahead++ < ARCOLL_ROOTED_MOVED_CALLS(st->P)) {
       d->calls_left = 1;
       return 0;
     }

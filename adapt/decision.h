@@ -68,24 +68,28 @@ ARCOLL_HIDDEN int arcoll_decision_step(arcoll_comm_state_t *st, arcoll_cached_t 
 
 /** A bcast's rooted decision (arcoll_decision_start_rooted) from
  *  ARCOLL_STREAM_MIN_BYTES whose deadline call has a root other than the
- *  decider's (a root that moves): the decider
- *  decides at that call without postponing and sends its result, and every
- *  rank - the decider too - applies it at the first later call whose root
- *  is the decider, at the latest this many calls later; meanwhile the
- *  explorer's held configuration runs.  The roots are collective
- *  arguments, so every rank applies it at the same call.  Why: a non-root
- *  waits for the result at the end of the call that applies it, and the
- *  non-root rule (it cannot finish that call before the decider started
- *  it) holds only where the decider is that call's root; with a root per
- *  call the decider was behind, and every rank waited for it (SMPI flat
- *  P = 64, 32 KiB bcast, root c mod P, the chain: 0.12 s summed over ranks
- *  at round 0's decision against 0.0038 a call; 200 calls 1.025 -> 0.910 s
- *  summed inside).  Not below that size nor for a scatter, whose calls do
- *  not stream: there the decider is not far behind, and the calls of held
- *  that the later application runs cost more than the wait (flat P = 64,
- *  root c mod P, 200 calls: 8 B bcast +4 %, scatter 8 B +3 %, 32 KiB
- *  +5-10 %). */
-#define ARCOLL_ROOTED_MOVED_CALLS 32
+ *  decider's (a root that moves): the decider decides at that call without
+ *  postponing and sends its result, and every rank - the decider too -
+ *  applies it at the first later call whose root is the decider, at the
+ *  latest this many calls later, P the communicator's size; meanwhile the
+ *  explorer's held configuration runs (round 0: the streaming one, measured
+ *  last).  The roots are collective arguments, so every rank applies it at
+ *  the same call.  Why: a non-root waits for the result at the end of the
+ *  call that applies it, and the rule that makes that wait short (a
+ *  non-root cannot finish the call before the decider started it) holds
+ *  only where the decider is that call's root; with a root per call the
+ *  decider is up to P calls behind (lateness.h
+ *  ARCOLL_LATE_APPLY_MOVED_CALLS, the same bound and why) and every rank
+ *  waited for it (SMPI flat P = 64, 32 KiB bcast, root c mod P, the chain:
+ *  0.12 s summed over ranks at round 0's decision against 0.0038 a call;
+ *  200 calls 1.025 -> 0.910 s summed inside applied up to 32 calls later;
+ *  P = 256: 1.45 s at the decision applied 32 calls later, none 128 calls
+ *  later).  Not below that size nor for a scatter, whose calls do not
+ *  stream: there the decider is not far behind, and the calls of held that
+ *  the later application runs cost more than the wait (flat P = 64, root
+ *  c mod P, 200 calls, up to 32 calls later: 8 B bcast +4 %, scatter 8 B
+ *  +3 %, 32 KiB +5-10 %). */
+#define ARCOLL_ROOTED_MOVED_CALLS(P) (P)
 
 /** Calls of the class between a bcast / scatter round and its decision by the root
  *  (arcoll_decision_start_rooted) unless ARCOLL_ONLINE_LAG is set. */

@@ -298,6 +298,7 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
   }
   const int nlate_now = arcoll_history_late_any(&t->hist, t->late_any);
   if (nlate_now > 0) t->late_seen = 1;
+  t->nlate = nlate_now;
   /* a seed's tolerant tree holds only for the late set it was chosen with */
   if (t->exchanges == 1 && t->seed_tree && !changed && !t->trials.trees) t->trials.trees = t->seed_tree;
   arcoll_late_trees_fold(&t->trials, sum->trees, changed);
@@ -354,13 +355,17 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
  * (ARCOLL_LATE_APPLY_CALLS_*) where the coordinator is that call's root
  * or the exchange is up or the first one; else at the first call from
  * there whose root is the coordinator, at the latest
- * ARCOLL_LATE_APPLY_MOVED_CALLS later (lateness.h).  The same on every
+ * ARCOLL_LATE_APPLY_MOVED_CALLS(P) later, ARCOLL_LATE_APPLY_MOVED_LATE_CALLS
+ * where the last summary left a rank late (lateness.h).  The same on every
  * rank: the roots are collective arguments. */
 static int apply_due(const arcoll_late_tracker_t *t, uint64_t done, int root) {
   const uint64_t due = t->x + (uint64_t)t->apply;
   if (done < due) return 0;
   if (t->up || t->gather == t->apply) return done == due;
-  return root == t->coord || done >= due + ARCOLL_LATE_APPLY_MOVED_CALLS;
+  const int bound = t->nlate > 0 && ARCOLL_LATE_APPLY_MOVED_LATE_CALLS < t->P
+                        ? ARCOLL_LATE_APPLY_MOVED_LATE_CALLS
+                        : ARCOLL_LATE_APPLY_MOVED_CALLS(t->P);
+  return root == t->coord || done >= due + (uint64_t)bound;
 }
 
 int arcoll_late_exit(arcoll_late_tracker_t *t, int root, double entry, uint64_t site,

@@ -96,6 +96,7 @@ typedef struct arcoll_late_tracker {
   /* statistics */
   uint64_t exchanges;
   int late_seen;     /**< 1 once an applied summary left some rank late (the same on every rank) */
+  int nlate;         /**< ranks late in the last applied summary (the same on every rank) */
   int steady;        /**< applied summaries in a row that left the same non-empty late set
                           (late_chain.h) */
   unsigned char *late_now; /**< [P] 1: late in the last applied summary (some entry) */

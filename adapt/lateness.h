@@ -95,17 +95,31 @@ extern "C" {
 /** DOWN, a root that moves: the rule above holds only where the call at
  *  x + A has the coordinator as its root.  Where it has another, the
  *  summary applies at the exit of the first call from there whose root is
- *  the coordinator, at the latest this many calls later (the roots are
- *  collective arguments: every rank applies it at the same call); the next
- *  exchange moves as many calls.  Why: in back-to-back calls whose root
- *  moves, every rank is the root of some calls and runs ahead in them, and
- *  the coordinator, behind in the call that sends the summary, held every
- *  rank at the one after (SMPI flat P = 64, 32 KiB bcast, root c mod P,
- *  the chain: 0.11 s summed over ranks at each exchange, against 0.0038 a
- *  call).  Applied 8 / 16 / 24 / 32 calls later, 200 calls summed inside:
- *  balanced 1.237 / 1.146 / 1.054 / 1.029 s, 0-200 us noise 2.24 / 2.25 /
- *  - / 2.08 (applied at once: 1.33 / 2.99). */
-#define ARCOLL_LATE_APPLY_MOVED_CALLS 32
+ *  the coordinator, at the latest this many calls later, P the
+ *  communicator's size (the roots are collective arguments: every rank
+ *  applies it at the same call); the next exchange moves as many calls.
+ *  Why: in back-to-back calls whose root moves, every rank is the root of
+ *  some calls and runs ahead in them, and the coordinator, behind in the
+ *  call that sends the summary, held every rank at the one after.  Behind
+ *  by how much: with root c mod P in call c and a chain in position order,
+ *  call c reaches its tail - the root of call c - 1 - about when the root
+ *  of call c + P - 1 starts, so the ranks spread over up to P calls.  SMPI
+ *  flat cluster, 32 KiB bcast, root c mod P, the chain, 200 calls, summed
+ *  inside (with a streaming bcast's decision applied the same way,
+ *  decision.h ARCOLL_ROOTED_MOVED_CALLS): P = 64, applied at once 1.33 s
+ *  (0.11 s at each exchange against 0.0038 a call), 8 / 16 / 24 / 32 calls
+ *  later 1.24 / 1.15 / 1.05 / 1.03 s; P = 256, 32 / 64 / 128 / 256 calls
+ *  later 7.47 / 5.55 / 4.62 / 4.62 s (the chain forced 4.00). */
+#define ARCOLL_LATE_APPLY_MOVED_CALLS(P) (P)
+/** ... where the last applied summary left some rank late: at the latest
+ *  this many calls later (or P, if fewer).  A late rank holds the calls it
+ *  is the root of and its stream does not spread as far, while what the
+ *  summary carries - the late set, the tolerant tree's trial - is worth
+ *  more applied sooner (SMPI flat P = 64, 32 KiB bcast, root c mod P, one
+ *  rank 1 ms late, 200 calls summed inside: applied at once 12.20 s, up to
+ *  32 calls later 11.64, up to P calls later 12.86 - the trial that found
+ *  binomial 3x faster than the binary tree applied at call 81, not 26). */
+#define ARCOLL_LATE_APPLY_MOVED_LATE_CALLS 32
 /** DOWN, the first exchange (its coordinator waits for every record anyway,
  *  late_tracker.h): summarised at the exit of the call that follows its
  *  start and applied one call later, not G / G + 1 calls after its start:

@@ -161,10 +161,18 @@ int arcoll_explorer_moving_root(arcoll_explorer_t *e) {
   const arcoll_algo_desc_t *a = arcoll_algorithm_find(e->coll, "binomial");
   arcoll_choice_t bc;
   if (!a || arcoll_select_config(e->model, e->coll, a, e->P, e->bytes, &bc) != 0) return 0;
-  int at = e->n - 2; /* the last is the noted tree (online_noted.h) */
-  while (at > 0 && at == e->stream_at) --at;
+  const char *tree = arcoll_tolerant_tree(e->coll, e->bytes);
+  int at = e->n - 1; /* neither the best, the streaming one, the tree nor the noted one */
+  while (at > 0 && (at == e->stream_at || !strcmp(e->cand[at].algo->name, tree) ||
+                    (e->preset && at == e->n - 1)))
+    --at;
   if (at <= 0) return 0;
   e->cand[at] = bc;
+  if (e->stream_at > 0 && at > e->stream_at) { /* the streaming one stays measured last: held */
+    e->cand[at] = e->cand[e->stream_at];
+    e->cand[e->stream_at] = bc;
+    e->stream_at = at;
+  }
   return 1;
 }
 

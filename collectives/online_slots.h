@@ -112,8 +112,13 @@ int arcoll_explorer_synchronised(arcoll_explorer_t *e, const char **names, int n
  * run, with 3 or more candidates and binomial not among them: binomial at
  * the model's segment size for it (select.h arcoll_select_config) takes
  * the slot of the last candidate that is neither cand[0], the streaming
- * one (e->stream_at) nor the last (the noted tolerant tree,
- * online_noted.h).  Returns 1 when it did, else 0 (e unchanged).  Why:
+ * one (e->stream_at), the tolerant tree (select.h arcoll_tolerant_tree)
+ * nor a noted one (online_noted.h, the last); measured before the
+ * streaming one, which stays the
+ * last measured - the configuration held while the decision is pending
+ * (online.h `held`; with a root that moves that may be up to P calls,
+ * adapt/decision.h ARCOLL_ROOTED_MOVED_CALLS).  Returns 1 when it did,
+ * else 0 (e unchanged).  Why:
  * the model times one call alone and puts binomial beyond the 2x rule
  * (cluster256 model, P = 64, 32 KiB: 0.656 ms against scatter_rdb's
  * 0.175), but with a root per call its calls overlap - the next root

@@ -5,9 +5,10 @@
 # binomial too (collectives/online_slots.h arcoll_explorer_moving_root) and keeps the chain on the
 # ranks' mean periods (adapt/decision.h; on the max, the tail's 1.9 ms, scatter_rdb was kept at
 # 0.0105 s a call summed over ranks); the decision and the lateness exchange of calls 26-33 apply at
-# calls whose root may be far ahead of the decider / coordinator, so they apply later
-# (ARCOLL_ROOTED_MOVED_CALLS, lateness.h ARCOLL_LATE_APPLY_MOVED_CALLS) and no rank waits there:
-# from call 11 on every call under 0.01 s (0.0038; applied at once, 0.05-0.06 at each).
+# calls whose root may be far ahead of the decider / coordinator, so they apply later, at its
+# next call as the root (ARCOLL_ROOTED_MOVED_CALLS, lateness.h ARCOLL_LATE_APPLY_MOVED_CALLS) and no
+# rank waits there: from call 11 on every call under 0.01 s (0.0038; applied at once, 0.05-0.06 at
+# each).
 if(ARCOLL_HAVE_SMPI)
   arcoll_loop_smpi_test(adapt.smpi.bcast_moving_root_streams.np64 64 ${_loop} NO_COMPUTE
     EXPECT "online: bcast P=64 .* round 0 measured .*binomial/8192=.* chain/8192=.* -> chain/8192"

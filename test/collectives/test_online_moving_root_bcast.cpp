@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "compress_decide.h"
 #include "online.h"
@@ -25,6 +26,33 @@ arcoll_explorer_t bcast_explorer(const arcoll_model_t &m, MPI_Aint bytes) {
 }
 
 std::string name(const arcoll_explorer_t &e, int i) { return e.cand[i].algo->name; }
+
+// e is `before` with binomial in one slot: the model's best first, the
+// tolerant tree where it was and the streaming candidate unchanged, binomial measured before
+// the streaming one (which stays the last measured: held), the others as
+// they were but the one binomial replaced.
+void check_moved(const arcoll_explorer_t &before, const arcoll_explorer_t &e) {
+  const int at = arcoll_explorer_find(&e, "binomial");
+  ASSERT_GT(at, 0);
+  ASSERT_EQ(e.n, before.n);
+  EXPECT_LT(at, e.stream_at);
+  EXPECT_NE(name(e, at), name(before, 0));
+  EXPECT_EQ(name(e, 0), name(before, 0));
+  const int tree = arcoll_explorer_find(&before, "binary"); // the tolerant tree from 8 KiB
+  ASSERT_GE(tree, 0);
+  EXPECT_EQ(name(e, tree), "binary");
+  EXPECT_EQ(name(e, e.stream_at), name(before, before.stream_at));
+  EXPECT_EQ(e.cand[e.stream_at].segment_bytes, before.cand[before.stream_at].segment_bytes);
+  int replaced = 0;
+  for (int i = 0; i < before.n; ++i) {
+    bool kept = false;
+    for (int j = 0; j < e.n; ++j)
+      kept |= j != at && name(e, j) == name(before, i) &&
+              e.cand[j].segment_bytes == before.cand[i].segment_bytes;
+    replaced += !kept;
+  }
+  EXPECT_EQ(replaced, 1);
+}
 
 }  // namespace
 
@@ -45,19 +73,10 @@ TEST(OnlineMovingRootBcast, BinomialTakesTheSlotOfNeitherBestStreamNorTree) {
   arcoll_explorer_note_root(&e, 8);
   EXPECT_EQ(e.root_moved, 1);
   ASSERT_EQ(arcoll_explorer_moving_root(&e), 1);
+  check_moved(before, e);
+  // the model's segment size for it, a segmented tree
   const int at = arcoll_explorer_find(&e, "binomial");
   ASSERT_GT(at, 0);
-  EXPECT_NE(at, e.stream_at);
-  EXPECT_NE(at, e.n - 1);
-  EXPECT_EQ(e.n, before.n);
-  for (int i = 0; i < e.n; ++i)
-    if (i != at) {
-      EXPECT_EQ(name(e, i), name(before, i)) << i;
-      EXPECT_EQ(e.cand[i].segment_bytes, before.cand[i].segment_bytes) << i;
-    }
-  EXPECT_EQ(name(e, 0), name(before, 0));
-  EXPECT_EQ(name(e, e.stream_at), name(before, before.stream_at));
-  // the model's segment size for it, a segmented tree
   EXPECT_GT(e.cand[at].segment_bytes, 0);
   EXPECT_LT(e.cand[at].segment_bytes, 32768);
   EXPECT_GT(e.cand[at].predicted_s, 0.0);
@@ -84,4 +103,26 @@ TEST(OnlineMovingRootBcast, NotOnceARunIsMeasuredNorBelowTheStreamingSizes) {
   const arcoll_explorer_t before = s;
   EXPECT_EQ(arcoll_explorer_moving_root(&s), 0);
   for (int i = 0; i < s.n; ++i) EXPECT_EQ(name(s, i), name(before, i));
+}
+
+// The streaming candidate in an earlier slot than the one binomial takes:
+// the two swap, so the streaming one is still measured last.
+TEST(OnlineMovingRootBcast, TheStreamingCandidateStaysMeasuredLast) {
+  arcoll_model_t m;
+  char err[256];
+  ASSERT_EQ(arcoll_model_load(ARCOLL_TEST_CLUSTER_MODEL, &m, err, sizeof err), 0) << err;
+  arcoll_explorer_t e = bcast_explorer(m, 32768);
+  ASSERT_GE(e.n, 4);
+  ASSERT_GT(e.stream_at, 1);
+  // the streaming candidate in slot 1 (as where the compressed algorithm
+  // took a later one)
+  std::swap(e.cand[e.stream_at], e.cand[1]);
+  e.stream_at = 1;
+  const arcoll_explorer_t before = e;
+  arcoll_explorer_note_root(&e, 3);
+  arcoll_explorer_note_root(&e, 4);
+  ASSERT_EQ(arcoll_explorer_moving_root(&e), 1);
+  check_moved(before, e);
+  EXPECT_GT(e.stream_at, 1);
+  EXPECT_EQ(arcoll_explorer_find(&e, "binomial"), 1);
 }
