@@ -237,6 +237,12 @@ static int decided(arcoll_comm_state_t *st, arcoll_cached_t *e, int round, int n
   return rc == MPI_SUCCESS ? drc : rc;
 }
 
+/* The root of the call just recorded, for a rooted decision (bcast; scatter: st->scatter_root,
+ * set by adapt/blocks.c). */
+static int call_root(const arcoll_comm_state_t *st, arcoll_coll_t c) {
+  return c == ARCOLL_COLL_BCAST ? st->last_root : st->scatter_root;
+}
+
 int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, double t0, int rc) {
   arcoll_cached_t *e = (arcoll_cached_t *)ch; /* an entry of st's cache, being measured */
   arcoll_explorer_t *ex = e->ex;
@@ -267,8 +273,7 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
   if (debug) memcpy(cand, ex->cand, sizeof cand); /* for the print: the next round overwrites them */
   if (e->decision) { /* a deferred decision pending (decision.h): this call ran best, unmeasured */
     int drc;
-    const int root = ex->coll == ARCOLL_COLL_BCAST ? st->last_root : st->scatter_root; /* rooted */
-    if (!arcoll_decision_step(st, e, root, &drc)) return rc;
+    if (!arcoll_decision_step(st, e, call_root(st, ex->coll), &drc)) return rc;
     return decided(st, e, round, n, cand, drc, rc);
   }
   const int due = arcoll_explorer_record_period(ex, now - t0, period, rc != MPI_SUCCESS);
@@ -303,8 +308,7 @@ int arcoll_online_record(arcoll_comm_state_t *st, const arcoll_cached_t *ch, dou
                               ex->bytes >= ARCOLL_STREAM_MIN_BYTES
                           ? ARCOLL_ONLINE_STREAM_LAG - ARCOLL_ONLINE_ROOTED_LAG
                           : 0;
-    const int root = ex->coll == ARCOLL_COLL_BCAST ? st->last_root : st->scatter_root; /* this call's */
-    const int drc = arcoll_decision_start_rooted(st, e, root, lag, probe);
+    const int drc = arcoll_decision_start_rooted(st, e, call_root(st, ex->coll), lag, probe);
     if (e->decision) return rc == MPI_SUCCESS ? drc : rc;
     return decided(st, e, round, n, cand, drc, rc); /* it fell back to the blocking way */
   }

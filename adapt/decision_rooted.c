@@ -40,7 +40,8 @@ struct arcoll_rooted {
   int probed;  /* root: 1 once the probe postponed (not one of ARCOLL_ROOTED_POSTPONES) */
   double t_post; /* root: PMPI_Wtime() when it posted its record (the round's last call) */
   int mean_periods; /* a bcast whose root moved: periods reduced to their mean over ranks (root_reduce) */
-  int sent, sent_rc; /* root: its result sent ahead of the call that applies it (decided_ahead) */
+  int sent, sent_rc; /* root: its result sent ahead of the call that applies it
+                        (arcoll_decision_rooted_send), and that send's error */
   float lag_sent[ARCOLL_ROOTED_POSTPONES + 1]; /* root: the postponements' messages */
   struct arcoll_rooted *next; /* st->rooted_open: requests still open */
 };

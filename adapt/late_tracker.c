@@ -352,8 +352,9 @@ static int exchange_apply(arcoll_late_tracker_t *t) {
 
 /* Whether the pending exchange's summary applies at the exit of a call
  * with root `root` after which `done` calls are done: at x + A
- * (ARCOLL_LATE_APPLY_CALLS_*) where the coordinator is that call's root
- * or the exchange is up or the first one; else at the first call from
+ * (ARCOLL_LATE_APPLY_CALLS_*) where the coordinator is that call's root,
+ * the exchange is up or it is summarised and applied at once (a down
+ * tracker's first, ARCOLL_LATE_FIRST_GATHER_CALLS); else at the first call from
  * there whose root is the coordinator, at the latest
  * ARCOLL_LATE_APPLY_MOVED_CALLS(P) later, ARCOLL_LATE_APPLY_MOVED_LATE_CALLS
  * where the last summary left a rank late (lateness.h).  The same on every

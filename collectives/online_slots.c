@@ -167,12 +167,13 @@ int arcoll_explorer_moving_root(arcoll_explorer_t *e) {
                     (e->preset && at == e->n - 1)))
     --at;
   if (at <= 0) return 0;
-  e->cand[at] = bc;
   if (e->stream_at > 0 && at > e->stream_at) { /* the streaming one stays measured last: held */
     e->cand[at] = e->cand[e->stream_at];
-    e->cand[e->stream_at] = bc;
+    const int s = e->stream_at;
     e->stream_at = at;
+    at = s;
   }
+  e->cand[at] = bc;
   return 1;
 }
 
