@@ -290,7 +290,11 @@ double arcoll_late_persistent(double *v, int n);
  * call index first_call + j).
  * Calls are grouped by (root's site, root); per group a rank's lateness is
  * the persistent part of what it caused over the group's calls
- * (arcoll_late_persistent); the ARCOLL_LATE_LIST largest (> 0) are
+ * (arcoll_late_persistent), over all the calls of the group's site when the
+ * site has calls of another root among the sampled ones (a root that
+ * moves: one call per group would take arrival noise for lateness; the
+ * site's groups then list the same ranks, and their noise levels are
+ * pooled likewise); the ARCOLL_LATE_LIST largest (> 0) are
  * listed, latest first (ties: smaller rank), and `noise` is the next one.
  * missing_s: see arcoll_late_caused.  Scratch is allocated here.
  * Returns 0, or -1 (out of memory; *out then has no groups).

@@ -88,6 +88,49 @@ TEST(Persistent, WhatARankCausedInThreeCallsOfFour) {
   EXPECT_EQ(arcoll_late_persistent(v.data(), 8), 0.0);
 }
 
+TEST(Summary, ARootThatMovesIsJudgedOverAllTheSitesCalls) {
+  const int P = 8;
+  const double t = 1e-5;
+  // root j in call j (one call per group): the rank after the root is 1 ms
+  // late in each call - a different rank each time, as under arrival noise.
+  // Judged over its group's one call each would be listed; over the site's
+  // eight calls each is late in one: nobody is
+  std::vector<std::vector<arcoll_late_record_t>> calls;
+  for (int j = 0; j < 8; ++j) calls.push_back(late_call(P, j, (j + 1) % P, 1e-3, t));
+  auto rec = interleave(calls);
+  arcoll_late_summary_t s;
+  ASSERT_EQ(arcoll_late_summarise(P, 10, 8, rec.data(), 0.0, &s), 0);
+  ASSERT_EQ(s.ngroups, 8);
+  for (int g = 0; g < s.ngroups; ++g) {
+    EXPECT_EQ(s.group[g].root, g);
+    EXPECT_EQ(s.group[g].n, 0) << "root " << g;
+  }
+  // rank 5 late by 1 ms in every call whatever the root (4, 3, 1 by turns: it
+  // is at position 1, 2 or 4, a child of the root): listed in every group
+  calls.clear();
+  const int roots[3] = {4, 3, 1};
+  for (int j = 0; j < 8; ++j) calls.push_back(late_call(P, roots[j % 3], 5, 1e-3, t));
+  rec = interleave(calls);
+  ASSERT_EQ(arcoll_late_summarise(P, 10, 8, rec.data(), 0.0, &s), 0);
+  ASSERT_EQ(s.ngroups, 3);
+  for (int g = 0; g < 3; ++g) {
+    ASSERT_EQ(s.group[g].n, 1) << "root " << s.group[g].root;
+    EXPECT_EQ(s.group[g].late[0].rank, 5);
+    EXPECT_NEAR(s.group[g].late[0].lateness, 1e-3 - 3 * t, 1e-7);
+  }
+  // the same moving late rank, but every call at a site of its own: groups
+  // are not pooled across sites, each lists its call's late rank
+  calls.clear();
+  for (int j = 0; j < 8; ++j) calls.push_back(late_call(P, j, (j + 1) % P, 1e-3, t, 100 + j));
+  rec = interleave(calls);
+  ASSERT_EQ(arcoll_late_summarise(P, 10, 8, rec.data(), 0.0, &s), 0);
+  ASSERT_EQ(s.ngroups, 8);
+  for (int g = 0; g < 8; ++g) {
+    ASSERT_EQ(s.group[g].n, 1);
+    EXPECT_EQ(s.group[g].late[0].rank, (g + 1) % P);
+  }
+}
+
 TEST(Summary, CallZeroCarriesNoLateness) {
   const int P = 8;
   const double t = 1e-5;
