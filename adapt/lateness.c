@@ -239,21 +239,6 @@ double arcoll_late_persistent(double *v, int n) {
   return v[n / ARCOLL_LATE_PERSISTENT_OUT_OF];
 }
 
-/* Whether group g's site has another group (another root) in this summary:
- * then a rank's lateness is judged over all the site's calls, not g's alone.
- * Why: with a root that moves every call (a panel broadcast, root c mod P)
- * each group holds one call, the persistent part of one call is that call's
- * lateness, and arrival noise listed new ranks late at every exchange - SMPI
- * flat P = 64, 8 KiB bcast, root c mod P, 0-200 us noise: 4, 14 then 23
- * ranks late and the tolerant trees' trials on their roots' calls, where
- * no rank was late.  A rank late in the tree of one root is late in the
- * others' too: lateness is the rank's, the tree only decides who waits. */
-static int pooled_site(const arcoll_late_summary_t *s, int g) {
-  for (int h = 0; h < s->ngroups; ++h)
-    if (h != g && s->group[h].site == s->group[g].site) return 1;
-  return 0;
-}
-
 int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
                           const arcoll_late_record_t *rec, double missing_s,
                           arcoll_late_summary_t *out) {
@@ -323,19 +308,22 @@ int arcoll_late_summarise(int P, uint64_t first_call, int nsampled,
   }
   for (int g = 0; g < out->ngroups; ++g) {
     arcoll_late_group_t *G = &out->group[g];
-    /* the calls that judge g: its own, or every call of its site when the
-     * site's root moved within the sampled calls (pooled_site) */
-    const int pooled = pooled_site(out, g);
+    /* the calls that judge g are all its site's, whatever their roots (with
+     * one root per site: g's own).  Why: with a root that moves every call
+     * (a panel broadcast, root c mod P) each group holds one call, the
+     * persistent part of one call is that call's lateness, and arrival noise
+     * listed new ranks late at every exchange - SMPI flat P = 64, 8 KiB
+     * bcast, root c mod P, 0-200 us noise: 4, 14 then 23 ranks late and the
+     * tolerant trees' trials on their roots' calls, where no rank was late.
+     * A rank late in the tree of one root is late in the others' too:
+     * lateness is the rank's, the tree only decides who waits. */
     int in[ARCOLL_LATE_SAMPLES], nin = 0;
+    for (int j = 0; j < nsampled; ++j)
+      if (group_of[j] >= 0 && out->group[group_of[j]].site == G->site) in[nin++] = j;
     double arr_sum = 0.0;
     int arr_n = 0;
-    for (int j = 0; j < nsampled; ++j) {
-      const int h = group_of[j];
-      if (h < 0 || (h != g && !(pooled && out->group[h].site == G->site))) continue;
-      in[nin++] = j;
-    }
     for (int h = 0; h < out->ngroups; ++h)
-      if (h == g || (pooled && out->group[h].site == G->site)) arr_sum += spread[h], arr_n += nspread[h];
+      if (out->group[h].site == G->site) arr_sum += spread[h], arr_n += nspread[h];
     for (int r = 0; r < P; ++r) {
       double v[ARCOLL_LATE_SAMPLES];
       for (int i = 0; i < nin; ++i) v[i] = val[(size_t)in[i] * P + r];
