@@ -4,7 +4,7 @@
  * rank's record; a root whose records are not in at the deadline postpones
  * it (ARCOLL_ROOTED_POSTPONES, decision.h) instead of waiting.
  *
- * On the wire every number is a float (records: 2k, result: 3k, a
+ * On the wire every number is a float (records: 2k, result: RESULT_LEN(k), a
  * postponement: 1): all P - 1 records come into the root's link and all
  * P - 1 results leave it within a call or two, in the middle of the
  * collective's own stream, and their bytes stall it (SMPI, 8 B, 200 calls
@@ -25,11 +25,17 @@
 #include "late_tracker.h"
 #include "poll_pause.h"
 
+/* The result's length (numbers): the sums of the times inside, the max
+ * periods, minus the min ones (k each), then minus the smallest time a
+ * rank spent outside the collective (1: arcoll_explorer_period_extremes()'s
+ * layout after the sums) */
+#define RESULT_LEN(k) (3 * (k) + 1)
+
 /* records of rank r: buf[2 k r .. 2 k r + 2k) (times inside, then periods) */
 struct arcoll_rooted {
   int root, k, P, nreq;
-  float *buf;       /* root: [P][2k] records, then [3k] result; else [2k] mine, [3k] result */
-  double *res;      /* [3k]: the result as decided (the root: also its reduction's scratch) */
+  float *buf;       /* root: [P][2k] records, then the result; else [2k] mine, the result */
+  double *res;      /* [RESULT_LEN(k)]: the result as decided (the root: also its reduction's scratch) */
   MPI_Request *req; /* root: [P] receives (its own: null), [P] result sends, then
                        [ARCOLL_ROOTED_POSTPONES + 1][P] postponement sends (the probe's
                        too); else send, receive */
@@ -76,8 +82,8 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   *rc = MPI_SUCCESS;
   struct arcoll_rooted *r = calloc(1, sizeof *r);
   const int nreq = me == root ? (3 + ARCOLL_ROOTED_POSTPONES) * P : 2;
-  float *buf = malloc(sizeof(float) * (size_t)(me == root ? (2 * P + 3) * k : 5 * k));
-  double *res = malloc(sizeof(double) * (size_t)(3 * k));
+  float *buf = malloc(sizeof(float) * (size_t)((me == root ? 2 * P : 2) * k + RESULT_LEN(k)));
+  double *res = malloc(sizeof(double) * (size_t)RESULT_LEN(k));
   MPI_Request *req = malloc(sizeof *req * (size_t)nreq);
   unsigned char *got = me == root ? calloc((size_t)P, 1) : NULL;
   if (!r || !buf || !res || !req || (me == root && !got)) {
@@ -99,7 +105,7 @@ struct arcoll_rooted *arcoll_decision_rooted_post(arcoll_comm_state_t *st,
   } else {
     *rc = PMPI_Isend(buf, 2 * k, MPI_FLOAT, root, TAG_RECORD(c), st->priv, &req[0]);
     if (*rc == MPI_SUCCESS)
-      *rc = PMPI_Irecv(buf + 2 * k, 3 * k, MPI_FLOAT, root, TAG_RESULT(c), st->priv, &req[1]);
+      *rc = PMPI_Irecv(buf + 2 * k, RESULT_LEN(k), MPI_FLOAT, root, TAG_RESULT(c), st->priv, &req[1]);
   }
   return r;
 }
@@ -159,27 +165,38 @@ static int root_collect_until(struct arcoll_rooted *r, int *idx, double until) {
   return rc;
 }
 
-/* The records in (r->got) reduced into res (3k doubles): the sums of the
- * times inside, then the layout of arcoll_explorer_period_extremes()
- * reduced: max periods, minus the min ones.  The records not in are left
+/* The records in (r->got) reduced into res (RESULT_LEN(k) doubles): the
+ * sums of the times inside, then the layout of
+ * arcoll_explorer_period_extremes() reduced: max periods, minus the min
+ * ones, minus the smallest time outside.  The records not in are left
  * out (late; their receives complete later, drain). */
 static void root_reduce(const struct arcoll_rooted *r, double *res) {
   const int k = r->k;
   int in = 0;
   for (int i = 0; i < k; ++i)
     res[i] = 0.0, res[k + i] = r->mean_periods ? 0.0 : -INFINITY, res[2 * k + i] = -INFINITY;
+  res[3 * k] = -INFINITY;
   for (int q = 0; q < r->P; ++q) {
     if (!r->got[q]) continue;
     ++in;
     for (int i = 0; i < k; ++i) {
-      const double p = (double)r->buf[2 * k * q + k + i];
-      res[i] += (double)r->buf[2 * k * q + i];
+      const double t = (double)r->buf[2 * k * q + i], p = (double)r->buf[2 * k * q + k + i];
+      res[i] += t;
       res[k + i] = r->mean_periods ? res[k + i] + p : fmax(res[k + i], p);
       res[2 * k + i] = fmax(res[2 * k + i], -p);
+      res[3 * k] = fmax(res[3 * k], -arcoll_explorer_outside(p, t));
     }
   }
   if (r->mean_periods)
     for (int i = 0; i < k; ++i) res[k + i] = in > 0 ? res[k + i] / in : INFINITY;
+  /* a rank left out spent an unknown time outside: taken as 0, the band on
+   * the whole period (arcoll_explorer_decide_periods).  Why: its lateness
+   * sets the loop's period, not the max periods of the ranks in (SMPI flat
+   * P = 64, 8 B bcast, rank 24 late by 1 ms, 1 ms of computation before
+   * each call: without it linear's period 1.01 ms, 10 us above knomial's,
+   * fell out of the band on 1.00 ms less 1 ms, and knomial, whose late rank
+   * holds its subtree, took 12x the sum inside at the same loop time) */
+  if (in < r->P) res[3 * k] = fmax(res[3 * k], 0.0);
 }
 
 /* After root_reduce(), when the quorum was not in (!ready): the missing
@@ -207,7 +224,7 @@ static void root_charge(const arcoll_comm_state_t *st, const struct arcoll_roote
  * from 28 to 44: 0.854) - and then while fewer than half the records are
  * in (nothing known: a streaming root far ahead of every rank), or when
  * the decision over the records in would run held next anyway.  res:
- * scratch of 3k doubles. */
+ * scratch of RESULT_LEN(k) doubles. */
 static int postpone_harmless(const arcoll_comm_state_t *st, const struct arcoll_rooted *r,
                              const arcoll_explorer_t *ex, double *res) {
   const arcoll_late_tracker_t *lt = st->late[ex->coll];
@@ -222,7 +239,7 @@ static int postpone_harmless(const arcoll_comm_state_t *st, const struct arcoll_
 }
 
 /* The root postpones: every other rank gets one double, the calls to the
- * next deadline (the result message is 3k doubles: the receiver tells
+ * next deadline (the result message is RESULT_LEN(k) floats: the receiver tells
  * them apart by the count). */
 static int root_postpone(arcoll_comm_state_t *st, struct arcoll_rooted *r, int c, int lag) {
   const int P = r->P, j = r->postponed++;
@@ -312,11 +329,11 @@ static int root_decide(arcoll_comm_state_t *st, struct arcoll_rooted *r, arcoll_
   /* on an error the others still get a result: every time +inf, the
    * decision then keeps the current best everywhere */
   if (rc != MPI_SUCCESS)
-    for (int i = 0; i < 3 * k; ++i) res[i] = i < 2 * k ? INFINITY : -INFINITY;
-  for (int i = 0; i < 3 * k; ++i) res[i] = wire[i] = (float)res[i]; /* decided as sent */
+    for (int i = 0; i < RESULT_LEN(k); ++i) res[i] = i < 2 * k ? INFINITY : -INFINITY;
+  for (int i = 0; i < RESULT_LEN(k); ++i) res[i] = wire[i] = (float)res[i]; /* decided as sent */
   for (int q = 0; q < P; ++q)
     if (q != me) {
-      const int src = PMPI_Isend(wire, 3 * k, MPI_FLOAT, q, TAG_RESULT(c), st->priv, &r->req[P + q]);
+      const int src = PMPI_Isend(wire, RESULT_LEN(k), MPI_FLOAT, q, TAG_RESULT(c), st->priv, &r->req[P + q]);
       if (rc == MPI_SUCCESS) rc = src;
     }
   return rc;
@@ -355,13 +372,13 @@ int arcoll_decision_rooted_complete(arcoll_comm_state_t *st, struct arcoll_roote
     if (rc == MPI_SUCCESS && n == 1) { /* postponed: the next message at the new deadline */
       const int lag = wire[0] >= 1.0f ? (int)wire[0] : 1; /* read before the buffer is reposted */
       ++r->postponed;
-      rc = PMPI_Irecv(wire, 3 * k, MPI_FLOAT, r->root, TAG_RESULT(c), st->priv, &r->req[1]);
+      rc = PMPI_Irecv(wire, RESULT_LEN(k), MPI_FLOAT, r->root, TAG_RESULT(c), st->priv, &r->req[1]);
       if (rc == MPI_SUCCESS) {
         *again = lag;
         return rc;
       }
     }
-    for (int i = 0; rc == MPI_SUCCESS && i < 3 * k; ++i) res[i] = wire[i];
+    for (int i = 0; rc == MPI_SUCCESS && i < RESULT_LEN(k); ++i) res[i] = wire[i];
   }
   if (me == r->root || rc == MPI_SUCCESS) { /* the root: what it sent */
     arcoll_explorer_decide_extremes(ex, res, res + k);

@@ -294,11 +294,19 @@ static double refill_cost(const arcoll_explorer_t *e) {
 }
 
 int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const double *max) {
-  return arcoll_explorer_decide_periods(e, all, max, NULL);
+  return arcoll_explorer_decide_periods(e, all, max, NULL, 0.0);
+}
+
+/* The band's base: outside_s (the smallest time a rank spent outside the
+ * collective before any of the round's runs, seconds) at most M; 0 when
+ * unknown.  It is in every candidate's period alike (the application's
+ * computation between calls), so the band is taken on the periods less it. */
+static double common_outside(double outside_s, double M) {
+  return outside_s > 0 && isfinite(outside_s) && isfinite(M) ? fmin(outside_s, M) : 0.0;
 }
 
 int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, const double *max,
-                                   const double *min) {
+                                   const double *min, double outside_s) {
   e->pending = 0;
   const MPI_Aint kept = e->best.segment_bytes; /* before this round */
   int won = -1; /* this round's candidate that became best, if any */
@@ -307,7 +315,8 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   for (int r = 0; r < e->n * e->trials; ++r) round_s += all[r];
   /* the critical path first: the fastest max over ranks among the kept
    * configuration and this round's (M); then, among those within
-   * ARCOLL_ONLINE_MAX_TOLERANCE of M, the smallest sum over ranks */
+   * ARCOLL_ONLINE_MAX_TOLERANCE of M less the time every rank spent
+   * outside (common_outside), the smallest sum over ranks */
   double M = isfinite(e->best_s) ? e->best_max_s : INFINITY;
   for (int i = 0; i < e->n; ++i) {
     double b = INFINITY, x = INFINITY, y = INFINITY;
@@ -322,7 +331,7 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
     if (isfinite(b) && x < M) M = x;
     if (isfinite(b)) arcoll_explorer_note_rival(e, &e->cand[i], x);
   }
-  const double lim = (1.0 + ARCOLL_ONLINE_MAX_TOLERANCE) * M;
+  const double lim = M + ARCOLL_ONLINE_MAX_TOLERANCE * (M - common_outside(outside_s, M));
   if (isfinite(e->best_s) && !(e->best_max_s <= lim)) e->best_s = INFINITY; /* no longer eligible */
   for (int i = 0; i < e->n; ++i) {
     /* more than ARCOLL_ONLINE_SUM_TOLERANCE smaller: closer ones are ties,
@@ -367,16 +376,26 @@ int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, cons
   return 0;
 }
 
+double arcoll_explorer_outside(double period_s, double inside_s) {
+  const double o = period_s - inside_s;
+  return isfinite(o) && o > 0 ? o : 0.0;
+}
+
 int arcoll_explorer_period_extremes(const arcoll_explorer_t *e, double *pm) {
   const int k = e->n * e->trials;
-  for (int r = 0; r < k; ++r) pm[r] = e->p[r], pm[k + r] = -e->p[r];
-  return 2 * k + arcoll_explorer_steps_pack(e, pm + 2 * k);
+  double outside = INFINITY;
+  for (int r = 0; r < k; ++r) {
+    pm[r] = e->p[r], pm[k + r] = -e->p[r];
+    outside = fmin(outside, arcoll_explorer_outside(e->p[r], e->t[r]));
+  }
+  pm[2 * k] = -outside;
+  return 2 * k + 1 + arcoll_explorer_steps_pack(e, pm + 2 * k + 1);
 }
 
 int arcoll_explorer_decide_extremes(arcoll_explorer_t *e, const double *all, const double *ext) {
   const int k = e->n * e->trials;
   double min[ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS];
   for (int r = 0; r < k; ++r) min[r] = -ext[k + r];
-  arcoll_explorer_steps_unpack(e, ext + 2 * k); /* before the far round is set up */
-  return arcoll_explorer_decide_periods(e, all, ext, min);
+  arcoll_explorer_steps_unpack(e, ext + 2 * k + 1); /* before the far round is set up */
+  return arcoll_explorer_decide_periods(e, all, ext, min, -ext[2 * k]);
 }

@@ -300,24 +300,39 @@ int arcoll_explorer_decide_times(arcoll_explorer_t *e, const double *all, const 
  * use: round 0's readmission of the candidates dropped for their
  * prediction does not happen when the best's max period exceeds
  * ARCOLL_ONLINE_SKEW_PERIODS x both its min period and its mean time inside
- * (arrival skew, not the model, explains its time).  Deterministic as
- * decide_times.
+ * (arrival skew, not the model, explains its time).  And `outside_s`,
+ * the smallest time a rank spent outside the collective before any of the
+ * round's runs (seconds, min over ranks and runs of
+ * arcoll_explorer_outside(); 0, negative or not finite: unknown, taken as
+ * 0): the band of ARCOLL_ONLINE_MAX_TOLERANCE within
+ * which the sums over ranks decide is taken on the fastest max period M
+ * less outside_s (the computation between calls every rank
+ * does, in every candidate's period alike), not on M.  Back to back that
+ * is about 0 and the band is as without it.  Deterministic as decide_times.
  */
 int arcoll_explorer_decide_periods(arcoll_explorer_t *e, const double *all, const double *max,
-                                   const double *min);
+                                   const double *min, double outside_s);
+
+/** A run's time outside the collective on one rank (seconds): its period
+ *  (from its previous exit to this run's exit) less its time inside, i.e.
+ *  from the previous exit to this run's entry; 0 where that is not positive
+ *  and finite (a failed run, a first call measured without a period). */
+double arcoll_explorer_outside(double period_s, double inside_s);
 
 /**
  * e's periods packed for one MAX reduction over ranks: pm[r] = p[r],
- * pm[k + r] = -p[r] (k = n x trials, r < k), then, while the near twin's
+ * pm[k + r] = -p[r] (k = n x trials, r < k), pm[2k] = minus the smallest
+ * arcoll_explorer_outside(p[r], t[r]) over r, then, while the near twin's
  * halving steps travel with the decision (online_steps.h steps_carry), minus
  * each step's time (pm holds ARCOLL_ONLINE_EXTREMES_MAX doubles).  Reduced
- * with MAX, pm holds every run's max period and minus its min period, the
- * layout arcoll_explorer_decide_extremes() reads.  Returns 2k (+ the steps).
+ * with MAX, pm holds every run's max period, minus its min period, then
+ * minus the smallest time outside of any rank and run, the layout
+ * arcoll_explorer_decide_extremes() reads.  Returns 2k + 1 (+ the steps).
  */
 int arcoll_explorer_period_extremes(const arcoll_explorer_t *e, double *pm);
 /** Room arcoll_explorer_period_extremes() needs (doubles). */
 #define ARCOLL_ONLINE_EXTREMES_MAX \
-  (2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS + ARCOLL_ONLINE_MAX_STEPS)
+  (2 * ARCOLL_ONLINE_MAX_CANDIDATES * ARCOLL_ONLINE_MAX_TRIALS + 1 + ARCOLL_ONLINE_MAX_STEPS)
 
 /** arcoll_explorer_decide_periods() from `all` (the n x trials times
  *  inside, SUM over ranks) and `ext`, arcoll_explorer_period_extremes()

@@ -44,7 +44,9 @@
 /** Round-0 candidates predicted slower than this factor x the best are dropped. */
 #define ARCOLL_ONLINE_MAX_SLOWDOWN 2.0
 /** Configurations whose max over ranks is within this fraction of the
- *  smallest are compared by their sum over ranks (decide_times). */
+ *  smallest are compared by their sum over ranks (decide_times); the
+ *  fraction of the smallest less the time every rank spent outside the
+ *  collective (arcoll_explorer_decide_periods `outside_s`). */
 #define ARCOLL_ONLINE_MAX_TOLERANCE 0.05
 /** ... and among those, a configuration replaces the earlier measured (better
  *  predicted) or kept one only when its sum over ranks is more than this

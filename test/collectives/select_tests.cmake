@@ -27,7 +27,8 @@ add_executable(test_online ${CMAKE_CURRENT_LIST_DIR}/test_online.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_online_noted.cpp ${CMAKE_CURRENT_LIST_DIR}/test_online_stream_only.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_online_synchronised.cpp ${CMAKE_CURRENT_LIST_DIR}/test_online_transient.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_online_moving_root.cpp ${CMAKE_CURRENT_LIST_DIR}/test_online_moving_root_bcast.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/test_online_twins.cpp ${CMAKE_CURRENT_LIST_DIR}/test_online_steps.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/test_online_twins.cpp ${CMAKE_CURRENT_LIST_DIR}/test_online_steps.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_online_band.cpp)
 target_link_libraries(test_online PRIVATE arcoll_collectives GTest::gtest_main)
 # the calibrated model of tools/platforms/cluster256.xml (its chain segments' occupancy)
 target_compile_definitions(test_online PRIVATE

@@ -74,7 +74,7 @@ Outcome explore_far_off(double f, double late, double early, const Slow &slow = 
       double sum[ARCOLL_ONLINE_MAX_CANDIDATES], max[ARCOLL_ONLINE_MAX_CANDIDATES];
       double min[ARCOLL_ONLINE_MAX_CANDIDATES];
       for (int r = 0; r < e.n; ++r) sum[r] = P * e.t[r], max[r] = late * e.t[r], min[r] = early * e.t[r];
-      if (early > 0) arcoll_explorer_decide_periods(&e, sum, max, min);
+      if (early > 0) arcoll_explorer_decide_periods(&e, sum, max, min, 0.0);
       else arcoll_explorer_decide_times(&e, sum, max);
       if (o.round0_best.empty()) o.round0_best = e.best.algo->name;
     }
