@@ -13,8 +13,11 @@ int arcoll_history_init(arcoll_history_t *h, int P, double alpha) {
   h->alpha = alpha;
   h->positions = malloc(sizeof(int) * (size_t)P);
   h->scratch = malloc(sizeof(int) * (size_t)P);
-  if (!h->positions || !h->scratch) {
-    free(h->positions), free(h->scratch);
+  h->derived = malloc(sizeof(int) * (size_t)P);
+  h->derived_late = malloc((size_t)P);
+  h->derived_root = -1;
+  if (!h->positions || !h->scratch || !h->derived || !h->derived_late) {
+    free(h->positions), free(h->scratch), free(h->derived), free(h->derived_late);
     return -1;
   }
   arcoll_binomial_positions_by_size(P, h->positions);
@@ -51,6 +54,7 @@ void arcoll_history_free(arcoll_history_t *h) {
   for (int i = 0; i < h->nentries; ++i) entry_free(&h->entries[i]);
   free(h->positions);
   free(h->scratch);
+  free(h->derived), free(h->derived_late);
   memset(h, 0, sizeof(*h));
 }
 
@@ -292,14 +296,49 @@ int arcoll_history_predict(const arcoll_history_t *h, uint64_t call, int root, u
   return 0;
 }
 
-const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int root) {
+/* The entry of `site` folded last when the site's entries have two roots
+ * or more (its root moves), else NULL. */
+static const arcoll_site_entry_t *moved_site_entry(const arcoll_history_t *h, uint64_t site) {
+  const arcoll_site_entry_t *e = NULL;
+  int moved = 0;
+  for (int i = 0; i < h->nentries; ++i) {
+    const arcoll_site_entry_t *x = &h->entries[i];
+    if (x->site != site || x->seeded) continue;
+    moved |= e && x->root != e->root;
+    if (!e || x->last > e->last) e = x;
+  }
+  return moved ? e : NULL;
+}
+
+/* src's late set on the order of `root` (arcoll_history_order), cached. */
+static const int *derived_order(arcoll_history_t *h, const arcoll_site_entry_t *src, int root) {
+  if (h->derived_root != root || h->derived_site != src->site || h->derived_last != src->last) {
+    arcoll_site_entry_t d = *src;
+    d.root = root;
+    d.order = h->derived;
+    d.late = h->derived_late;
+    memcpy(d.late, src->late, (size_t)h->P);
+    d.nlate = src->nlate - d.late[root];
+    d.late[root] = 0;
+    if (d.nlate > 0) build_order(h, &d);
+    h->derived_root = root, h->derived_site = src->site, h->derived_last = src->last;
+    h->derived_nlate = d.nlate;
+  }
+  return h->derived_nlate > 0 ? h->derived : NULL;
+}
+
+const int *arcoll_history_order(arcoll_history_t *h, uint64_t call, int root) {
   uint64_t site;
   if (h->nentries == 0 || h->P <= 2) return NULL;
   const arcoll_site_entry_t *e = NULL;
-  if (arcoll_history_predict(h, call, root, &site)) e = find_entry(h, site, root);
+  const int predicted = arcoll_history_predict(h, call, root, &site);
+  if (predicted) e = find_entry(h, site, root);
   else /* no sampled call of this root yet (seeded entries): the latest folded */
     e = latest_entry(h, root, 0);
-  return e && e->nlate > 0 ? e->order : NULL;
+  if (e) return e->nlate > 0 ? e->order : NULL;
+  if (!predicted && h->nseq > 0) site = h->seq_site[(h->nseq - 1) % ARCOLL_HISTORY_LEN];
+  const arcoll_site_entry_t *src = h->nseq > 0 ? moved_site_entry(h, site) : NULL;
+  return src && src->nlate > 0 ? derived_order(h, src, root) : NULL;
 }
 
 const unsigned char *arcoll_history_detached(const arcoll_history_t *h, const int *order) {

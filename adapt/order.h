@@ -63,6 +63,13 @@ typedef struct arcoll_history {
   int *positions; /**< [P] slots in order of preference, the best for a late rank last */
   int up;         /**< 1: data flows toward the root (arcoll_history_set_up) */
   int *scratch;   /**< [P] */
+  /* the order of a root without an entry at a site whose root moves
+   * (arcoll_history_order), cached for one root */
+  int *derived;                /**< [P] the order */
+  unsigned char *derived_late; /**< [P] its late set: the source entry's but the root */
+  int derived_root;            /**< the root it is for, -1: none */
+  int derived_nlate;           /**< late ranks in it (0: the classic order) */
+  uint64_t derived_site, derived_last; /**< the source entry's site and last fold */
 } arcoll_history_t;
 
 /** Initialise for P ranks; alpha in (0, 1].  Returns 0, or -1 on bad
@@ -133,8 +140,17 @@ int arcoll_history_predict(const arcoll_history_t *h, uint64_t call, int root, u
  * NULL as (root, root + 1, ...)).  No call of `root` sampled yet: the
  * entry of that root folded last (seeded ones, arcoll_history_seed).  O(1) plus the prediction: the order is
  * built when the entry is folded, not per call.
+ * A root without an entry at a site whose entries have two roots or more
+ * (the root moves; the site predicted, else the newest sampled call's):
+ * the order built for `root` from the late set of the site's entry folded
+ * last (lateness.c judges a site's ranks over all its sampled calls, so
+ * every entry of the site lists the same ranks), cached for one root, O(P)
+ * when the root changes.  Why: the sampled calls of a moving root cover a
+ * few roots (8 per exchange), and every other root ran the classic order
+ * (SMPI flat P = 64, 8 KiB bcast, root c mod P, rank 24 late by 1 ms: 48
+ * of 64 roots without an entry).
  */
-const int *arcoll_history_order(const arcoll_history_t *h, uint64_t call, int root);
+const int *arcoll_history_order(arcoll_history_t *h, uint64_t call, int root);
 
 /**
  * Toward the root only (arcoll_history_set_up): the positions of `order` (a

@@ -44,7 +44,7 @@ int fold(History &H, const arcoll_late_group_t &g, uint64_t call) {
   return changed;
 }
 
-std::vector<int> order_of(const History &H, uint64_t call, int root) {
+std::vector<int> order_of(History &H, uint64_t call, int root) {
   const int *o = arcoll_history_order(&H.h, call, root);
   std::vector<int> v(H.h.P);
   for (int i = 0; i < H.h.P; ++i) v[i] = o ? o[i] : (root + i) % H.h.P;
@@ -262,6 +262,38 @@ TEST(Order, SameFoldsGiveTheSameOrderEverywhere) {
     fold(A, g, i), fold(B, g, i);
     EXPECT_EQ(order_of(A, i + 1, i % 3), order_of(B, i + 1, i % 3)) << i;
   }
+}
+
+// A site whose root moves (sampled calls from roots 0 and 1, rank 24 late in
+// both): a root never sampled takes the site's late set on its own order; a
+// site with one root gives another root the classic order
+// (LateRankBecomesLeaf); the root itself is never late in it.
+TEST(Order, ARootNeverSampledAtASiteWhoseRootMovesTakesTheSitesLateSet) {
+  const int P = 64;
+  History H(P);
+  fold(H, group(42, 0, 1e-5, {{24, 1e-3}}), 0);
+  EXPECT_EQ(arcoll_history_order(&H.h, 36, 36), nullptr) << "one root so far";
+  fold(H, group(42, 1, 1e-5, {{24, 1e-3}}), 1);
+  for (int root : {36, 37, 25}) {
+    const int *o = arcoll_history_order(&H.h, (uint64_t)root, root);
+    ASSERT_NE(o, nullptr) << root;
+    auto order = order_of(H, (uint64_t)root, root);
+    EXPECT_EQ(order[0], root);
+    EXPECT_EQ(arcoll_binomial_subtree_size(where(order, 24), P), 1) << "root " << root;
+    std::vector<int> sorted(order);
+    std::sort(sorted.begin(), sorted.end());
+    for (int i = 0; i < P; ++i) EXPECT_EQ(sorted[i], i) << root;
+    int moved = 0;  // one swap at most, nothing else moves
+    for (int i = 0; i < P; ++i) moved += order[i] != (root + i) % P;
+    EXPECT_LE(moved, 2) << root;
+  }
+  EXPECT_EQ(arcoll_history_order(&H.h, 24, 24), nullptr) << "the late rank as the root";
+  EXPECT_EQ(arcoll_history_order(&H.h, 37, 37), arcoll_history_order(&H.h, 37, 37)) << "cached";
+  // a rank late at the site only now: the derived order follows the newest fold
+  fold(H, group(42, 2, 1e-5, {{24, 1e-3}, {40, 2e-3}}), 2);
+  auto order = order_of(H, 36, 36);
+  EXPECT_EQ(arcoll_binomial_subtree_size(where(order, 40), P), 1);
+  EXPECT_EQ(arcoll_binomial_subtree_size(where(order, 24), P), 1);
 }
 
 TEST(Predict, PeriodicSites) {
