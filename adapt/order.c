@@ -14,10 +14,9 @@ int arcoll_history_init(arcoll_history_t *h, int P, double alpha) {
   h->positions = malloc(sizeof(int) * (size_t)P);
   h->scratch = malloc(sizeof(int) * (size_t)P);
   h->derived = malloc(sizeof(int) * (size_t)P);
-  h->derived_late = malloc((size_t)P);
   h->derived_root = -1;
-  if (!h->positions || !h->scratch || !h->derived || !h->derived_late) {
-    free(h->positions), free(h->scratch), free(h->derived), free(h->derived_late);
+  if (!h->positions || !h->scratch || !h->derived) {
+    free(h->positions), free(h->scratch), free(h->derived);
     return -1;
   }
   arcoll_binomial_positions_by_size(P, h->positions);
@@ -54,7 +53,7 @@ void arcoll_history_free(arcoll_history_t *h) {
   for (int i = 0; i < h->nentries; ++i) entry_free(&h->entries[i]);
   free(h->positions);
   free(h->scratch);
-  free(h->derived), free(h->derived_late);
+  free(h->derived);
   memset(h, 0, sizeof(*h));
 }
 
@@ -104,7 +103,7 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
   int *late = h->scratch, nlate = 0;
   for (int i = 0; i < P; ++i) e->order[i] = (root + i) % P;
   for (int r = 0; r < P; ++r)
-    if (e->late[r]) late[nlate++] = r;
+    if (e->late[r] && r != root) late[nlate++] = r; /* the root: late at another root's calls */
   for (int i = 1; i < nlate; ++i) /* insertion sort: latest first, ties by rank */
     for (int j = i; j > 0 && e->ewma[late[j]] > e->ewma[late[j - 1]]; --j) {
       const int t = late[j];
@@ -310,19 +309,16 @@ static const arcoll_site_entry_t *moved_site_entry(const arcoll_history_t *h, ui
   return moved ? e : NULL;
 }
 
-/* src's late set on the order of `root` (arcoll_history_order), cached. */
+/* src's late set but `root` on the order of `root` (arcoll_history_order),
+ * cached: src's last fold names its state, every fold has its own. */
 static const int *derived_order(arcoll_history_t *h, const arcoll_site_entry_t *src, int root) {
-  if (h->derived_root != root || h->derived_site != src->site || h->derived_last != src->last) {
-    arcoll_site_entry_t d = *src;
+  if (h->derived_root != root || h->derived_last != src->last) {
+    arcoll_site_entry_t d = *src; /* build_order reads its late set, writes its order */
     d.root = root;
     d.order = h->derived;
-    d.late = h->derived_late;
-    memcpy(d.late, src->late, (size_t)h->P);
-    d.nlate = src->nlate - d.late[root];
-    d.late[root] = 0;
-    if (d.nlate > 0) build_order(h, &d);
-    h->derived_root = root, h->derived_site = src->site, h->derived_last = src->last;
-    h->derived_nlate = d.nlate;
+    h->derived_nlate = src->nlate - src->late[root];
+    if (h->derived_nlate > 0) build_order(h, &d);
+    h->derived_root = root, h->derived_last = src->last;
   }
   return h->derived_nlate > 0 ? h->derived : NULL;
 }

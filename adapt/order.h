@@ -65,11 +65,10 @@ typedef struct arcoll_history {
   int *scratch;   /**< [P] */
   /* the order of a root without an entry at a site whose root moves
    * (arcoll_history_order), cached for one root */
-  int *derived;                /**< [P] the order */
-  unsigned char *derived_late; /**< [P] its late set: the source entry's but the root */
-  int derived_root;            /**< the root it is for, -1: none */
-  int derived_nlate;           /**< late ranks in it (0: the classic order) */
-  uint64_t derived_site, derived_last; /**< the source entry's site and last fold */
+  int *derived;          /**< [P] the order */
+  int derived_root;      /**< the root it is for, -1: none */
+  int derived_nlate;     /**< late ranks in it, the root left out (0: the classic order) */
+  uint64_t derived_last; /**< the source entry's last fold (h->nfolds: one per fold) */
 } arcoll_history_t;
 
 /** Initialise for P ranks; alpha in (0, 1].  Returns 0, or -1 on bad
