@@ -117,22 +117,31 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
     if (arcoll_binomial_subtree_size(cur, P) == 1) reserved[cur] = 1, late[j] = -1;
   }
   /* pass 2: the others, latest first, swap places with whoever holds the
-   * best free slot: toward the leaves, the last free leaf of the late rank's
-   * own subtree (positions [cur, cur + size): the last one is always a leaf),
-   * so the rank that takes its inner place is one of its neighbours in the
-   * order - on a machine whose ranks are numbered by node and switch, the
-   * subtree stays where it was (SMPI two-level tree P = 64, 32 KiB bcast,
+   * best free slot of the late rank's own subtree (positions [cur, cur +
+   * size)), so the rank that takes its inner place is one of its neighbours
+   * in the order - on a machine whose ranks are numbered by node and switch,
+   * the subtree stays where it was (SMPI two-level tree P = 64, 32 KiB bcast,
    * rank 24 late: swapping with position 63 put rank 63, another leaf
-   * switch, at the head of ranks 25..31).  Toward the root too, but the
-   * shallowest free leaf of the subtree (cur + 1 when free): every ancestor
-   * of the late rank forwards its data after it arrives, and the deepest
-   * leaf has the most (SMPI two-level tree, P = 256, 32 KiB reduce, rank 96
-   * late, 200 calls, loop: position 127, depth 7, 0.3958 s against 0.3318
-   * without orders).  The leaf nearest the root (positions 1, 3, 5, 9 ...),
-   * which this rule used before, let only the root wait, but the rank
-   * swapped in from the root's node took the late one's subtree across the
-   * network (two-level tree, P = 64, loop: one late 0.462 s against 0.235
-   * without orders).  Else (no free leaf there) the end of h->positions */
+   * switch, at the head of ranks 25..31).  Toward the leaves, the shallowest
+   * free leaf whose parent has no other child (cur + 1 in a subtree of 2,
+   * else cur + 3, cur + 7 ...): near the late rank in the order, so its
+   * parent is too - the last leaf of a subtree across two switches took its
+   * data across the uplinks: two-level tree P = 64, 32 KiB bcast, root c mod
+   * P, 200 calls, summed inside: rank 24 late 15.86 -> 15.57 s, eight late
+   * 15.62 -> 14.81; root 0, rank 32 late by 3 ms 6.58 -> 3.51 - and it is its
+   * parent's only child: as the child of cur itself (cur + 1), the head of a
+   * large subtree, its late receives held that subtree's ranks 8 ms at the
+   * call the tolerant tree's trial turned binomial (flat P = 64, seed 001's
+   * rank 32: 0.76 -> 1.16 s).  Else, and toward the root, the shallowest free
+   * leaf (cur + 1 when free): every ancestor of the late rank forwards its
+   * data after it arrives, and the deepest leaf has the most (SMPI two-level
+   * tree, P = 256, 32 KiB reduce, rank 96 late, 200 calls, loop: position
+   * 127, depth 7, 0.3958 s against 0.3318 without orders).  The leaf nearest
+   * the root (positions 1, 3, 5, 9 ...), which this rule used before, let
+   * only the root wait, but the rank swapped in from the root's node took
+   * the late one's subtree across the network (two-level tree, P = 64, loop:
+   * one late 0.462 s against 0.235 without orders).  Else (no free leaf
+   * there) the end of h->positions */
   int next = P - 1;
   for (int j = 0; j < nlate; ++j) {
     if (late[j] < 0) continue;
@@ -140,15 +149,16 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
     while (e->order[cur] != late[j]) ++cur;
     int q = -1;
     const int end = cur + arcoll_binomial_subtree_size(cur, P);
-    if (!h->up) {
-      for (int x = end - 1; x > cur && q < 0; --x)
-        if (!reserved[x] && arcoll_binomial_subtree_size(x, P) == 1) q = x;
-    } else { /* the shallowest free leaf: fewest ancestors forward its data late */
+    if (!h->up) /* the shallowest free leaf whose parent has no other child */
+      for (int x = cur + 1; x < end && q < 0; ++x)
+        if (!reserved[x] && arcoll_binomial_subtree_size(x, P) == 1 &&
+            arcoll_binomial_subtree_size(x - 1, P) == 2)
+          q = x;
+    if (q < 0)
       for (int x = cur + 1; x < end; ++x)
         if (!reserved[x] && arcoll_binomial_subtree_size(x, P) == 1 &&
             (q < 0 || __builtin_popcount((unsigned)x) < __builtin_popcount((unsigned)q)))
           q = x;
-    }
     if (q < 0) {
       while (next > 0 && reserved[h->positions[next]]) --next;
       if (next <= 0) break;

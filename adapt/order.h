@@ -133,9 +133,11 @@ int arcoll_history_predict(const arcoll_history_t *h, uint64_t call, int root, u
 /**
  * The order of call `call` from `root`: the entry of the predicted (site,
  * root) when it has late ranks: order[0] = root, the classic binomial order
- * (root + i) mod P with each late rank, latest first, on the smallest free
- * subtree (a late rank already on a leaf stays, otherwise it swaps places
- * with the rank there); NULL otherwise (the classic order: algorithms take
+ * (root + i) mod P with each late rank, latest first, on a free leaf of
+ * the subtree it headed (a late rank already on a leaf stays, otherwise it
+ * swaps places with the rank there; away from the root the shallowest leaf
+ * whose parent has no other child, toward the root the shallowest leaf:
+ * order.c build_order); NULL otherwise (the classic order: algorithms take
  * NULL as (root, root + 1, ...)).  No call of `root` sampled yet: the
  * entry of that root folded last (seeded ones, arcoll_history_seed).  O(1) plus the prediction: the order is
  * built when the entry is folded, not per call.

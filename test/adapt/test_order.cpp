@@ -63,19 +63,40 @@ TEST(Order, ClassicWithoutHistory) {
   EXPECT_EQ(arcoll_history_order(&H.h, 0, 3), nullptr);
 }
 
-// A late inner rank swaps with the last position of its own subtree: its
-// neighbour in the order takes the inner place (the subtree stays where it
-// was on a machine numbered by node and switch); a late leaf stays.
-TEST(Order, LateRankTakesTheLastLeafOfItsOwnSubtree) {
+// A late inner rank swaps with the shallowest leaf of its own subtree whose
+// parent has no other child: a neighbour in the order takes the inner place
+// (the subtree stays where it was on a machine numbered by node and switch)
+// and the late rank's parent is a neighbour too; a late leaf stays.
+TEST(Order, LateRankTakesTheShallowestLeafOfItsOwnSubtreeWhoseParentHasNoOtherChild) {
   const int P = 64;
   History H(P);
-  fold(H, group(42, 0, 1e-5, {{24, 1e-3}, {33, 2e-3}}), 0);  // 24: subtree [24, 32); 33: a leaf
+  // 24: subtree [24, 32), leaf 25 is a child of 24 itself, 27 of 26 alone; 33: a leaf;
+  // 48: subtree [48, 64), 51 (child of 50 alone)
+  fold(H, group(42, 0, 1e-5, {{24, 1e-3}, {33, 2e-3}, {48, 0.5e-3}}), 0);
   auto order = order_of(H, 1, 0);
-  EXPECT_EQ(where(order, 24), 31);
-  EXPECT_EQ(order[24], 31);
+  EXPECT_EQ(where(order, 24), 27);
+  EXPECT_EQ(order[24], 27);
   EXPECT_EQ(where(order, 33), 33);
+  EXPECT_EQ(where(order, 48), 51);
+  EXPECT_EQ(order[48], 51);
   for (int i = 0; i < P; ++i)
-    if (i != 24 && i != 31) EXPECT_EQ(order[i], i) << i;
+    if (i != 24 && i != 27 && i != 48 && i != 51) EXPECT_EQ(order[i], i) << i;
+  // the parent of each late rank's leaf forwards to it alone
+  for (int pos : {27, 51}) EXPECT_EQ(arcoll_binomial_subtree_size(pos - 1, P), 2) << pos;
+}
+
+// Where the leaves whose parent has no other child are taken, the shallowest
+// free leaf of the subtree (its head's own leaf child).
+TEST(Order, ALateRankWhoseSubtreesLoneLeavesAreTakenTakesTheShallowestFreeLeaf) {
+  const int P = 8;
+  History H(P);
+  // rank 4 (subtree [4, 8)): leaf 7 is its only leaf under a lone parent (6);
+  // rank 6 (subtree [6, 8)), later, takes it first; then 4 takes 5
+  fold(H, group(1, 0, 1e-5, {{6, 2e-3}, {4, 1e-3}}), 0);
+  auto order = order_of(H, 1, 0);
+  EXPECT_EQ(where(order, 6), 7);
+  EXPECT_EQ(where(order, 4), 5);
+  for (int r : {4, 6}) EXPECT_EQ(arcoll_binomial_subtree_size(where(order, r), P), 1) << r;
 }
 
 TEST(Order, LateRankBecomesLeaf) {
@@ -151,14 +172,15 @@ TEST(Order, SeveralLateRanksTakeLeavesLatestLast) {
   fold(H, group(1, 0, 1e-5, {{2, 9e-3}, {4, 8e-3}, {8, 7e-3}}), 0);
   auto order = order_of(H, 1, 0);
   for (int r : {2, 4, 8}) EXPECT_EQ(arcoll_binomial_subtree_size(where(order, r), P), 1) << r;
-  // each takes the last leaf of its own subtree: positions 3 (of [2, 4)),
-  // 7 (of [4, 8)), 15 (of [8, 16)); the neighbour before it takes its place
+  // each takes the shallowest leaf of its own subtree under a parent with no
+  // other child: positions 3 (of [2, 4)), 7 (of [4, 8)), 11 (of [8, 16));
+  // the rank there takes its place
   EXPECT_EQ(where(order, 2), 3);
   EXPECT_EQ(where(order, 4), 7);
-  EXPECT_EQ(where(order, 8), 15);
+  EXPECT_EQ(where(order, 8), 11);
   EXPECT_EQ(order[2], 3);
   EXPECT_EQ(order[4], 7);
-  EXPECT_EQ(order[8], 15);
+  EXPECT_EQ(order[8], 11);
   int moved = 0;
   for (int i = 0; i < P; ++i) moved += order[i] != i;
   EXPECT_EQ(moved, 6);  // three swaps, nothing else moves
