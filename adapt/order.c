@@ -128,11 +128,12 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
    * parent is too - the last leaf of a subtree across two switches took its
    * data across the uplinks: two-level tree P = 64, 32 KiB bcast, root c mod
    * P, 200 calls, summed inside: rank 24 late 15.86 -> 15.57 s, eight late
-   * 15.62 -> 14.81; root 0, rank 32 late by 3 ms 6.58 -> 3.51 - and it is its
-   * parent's only child: as the child of cur itself (cur + 1), the head of a
-   * large subtree, its late receives held that subtree's ranks 8 ms at the
-   * call the tolerant tree's trial turned binomial (flat P = 64, seed 001's
-   * rank 32: 0.76 -> 1.16 s).  Else, and toward the root, the shallowest free
+   * 15.62 -> 14.81; root 0, rank 32 late by 3 ms 6.58 -> 3.51 - and not
+   * cur + 1: that promotes to the head the rank the late one held (its only
+   * child in the rank-order binary tree of the calls before the first
+   * summary), which a streaming root leaves calls behind and which then held
+   * the whole subtree 8 ms at the first binomial call (flat P = 64, seed
+   * 001's rank 32: 0.76 -> 1.16 s).  Else, and toward the root, the shallowest free
    * leaf (cur + 1 when free): every ancestor of the late rank forwards its
    * data after it arrives, and the deepest leaf has the most (SMPI two-level
    * tree, P = 256, 32 KiB reduce, rank 96 late, 200 calls, loop: position
