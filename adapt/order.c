@@ -127,7 +127,7 @@ static void build_order(const arcoll_history_t *h, arcoll_site_entry_t *e) {
    * else cur + 3, cur + 7 ...): near the late rank in the order, so its
    * parent is too - the last leaf of a subtree across two switches took its
    * data across the uplinks: two-level tree P = 64, 32 KiB bcast, root c mod
-   * P, 200 calls, summed inside: rank 24 late 15.86 -> 15.57 s, eight late
+   * P, 200 calls, summed inside: rank 24 late 15.86 -> 15.58 s, eight late
    * 15.62 -> 14.81; root 0, rank 32 late by 3 ms 6.58 -> 3.51 - and not
    * cur + 1: that promotes to the head the rank the late one held (its only
    * child in the rank-order binary tree of the calls before the first
