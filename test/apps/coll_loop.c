@@ -7,7 +7,8 @@
  * Usage: coll_loop -c bcast|reduce|gather|allreduce|scatter|allgather|
  *                     reduce_scatter_block|alltoall|gatherv|scatterv|
  *                     allgatherv|alltoallv|reduce_scatter [-m bytes] [-n calls]
- *                  [-s scenario] [-d delay_s] [-r root] [-R] [-w work_s] [-S seed] [-v] [-p]
+ *                  [-s scenario] [-d delay_s] [-r root] [-R] [-w work_s] [-S seed] [-L rank]
+ *                  [-v] [-p]
  *   -m  bytes per rank (gather, scatter, allgather, reduce_scatter_block,
  *       alltoall: the block of one rank; the v-variants: its mean, blocks of
  *       0.5, 1, 1.5 x that, coll_loop_v.h), rounded down
@@ -26,7 +27,9 @@
  *   -s  scenario, the delay is injected before every call on:
  *       balanced   nobody
  *       one_late   rank 3P/8 (24 at P=64, 96 at P=256: an inner node of the
- *                  binomial tree from root 0, subtree P/8; not P/2)
+ *                  binomial tree from root 0, subtree P/8; not P/2), or the
+ *                  rank -L names (any rank; the root: a late root): the steady
+ *                  state of one window of `moving` (tools/adapt-recovery.sh)
  *       eight_late ranks (i*P/8 + P/16) % P, i = 0..7 (inner nodes with
  *                  children from root 0), the root left out
  *       moving     rank ((call/10)*37 + 11) % P with -S 1, else a rank drawn per
@@ -130,15 +133,19 @@ static void usage(int me, const char *prog) {
                     "reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|"
                     "reduce_scatter [-m bytes] [-n calls] "
                     "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001|settled] [-d delay_s] "
-                    "[-r root] [-R] [-w work_s] [-S seed] [-v] [-p]\n", prog);
+                    "[-r root] [-R] [-w work_s] [-S seed] [-L rank] [-v] [-p]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
 /* delay of rank me before call c */
-static double delay_of(int scen, int me, int P, int root, int c, int n, double d, uint64_t seed) {
+/* late1: one_late's rank (-L), -1: 3P/8 */
+static double delay_of(int scen, int me, int P, int root, int c, int n, double d, uint64_t seed,
+                       int late1) {
   if (scen == S_SETTLED) scen = c < n / 2 ? S_MOVING : S_BALANCED;
   switch (scen) {
-    case S_ONE_LATE: return P > 2 && me == 3 * P / 8 ? d : 0;
+    case S_ONE_LATE:
+      if (late1 >= 0) return me == late1 ? d : 0;
+      return P > 2 && me == 3 * P / 8 ? d : 0;
     case S_EIGHT_LATE:
       for (int i = 0; i < 8; ++i) {
         int r = (int)(((long)i * P / 8 + P / 16) % P);
@@ -168,11 +175,12 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   int coll = -1, scen = S_BALANCED, calls = 200, root0 = 0, delay_given = 0, rotate = 0;
+  int late1 = -1; /* -L */
   long bytes = 32768;
   double delay = 1e-3, work = 0;
   uint64_t seed = 1;
   int opt, verbose = 0, per_call = 0;
-  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:Rw:S:vph")) != -1) {
+  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:Rw:S:L:vph")) != -1) {
     switch (opt) {
       case 'c': coll = lookup(coll_names, optarg); if (coll < 0) usage(me, argv[0]); break;
       case 'm': bytes = atol(optarg); break;
@@ -183,16 +191,18 @@ int main(int argc, char **argv) {
       case 'R': rotate = 1; break;
       case 'w': work = atof(optarg); break;
       case 'S': seed = strtoull(optarg, NULL, 10); break;
+      case 'L': late1 = atoi(optarg); if (late1 < 0) late1 = P; /* invalid */ break;
       case 'v': verbose = 1; break;
       case 'p': per_call = 1; break;
       default: usage(me, argv[0]);
     }
   }
   if (coll < 0 || calls < 1 || bytes < 0 || root0 < 0 || root0 >= P || delay < 0 || work < 0 ||
-      (rotate && coll >= C_GATHERV)) {
+      (rotate && coll >= C_GATHERV) || late1 >= P || (late1 >= 0 && scen != S_ONE_LATE)) {
     if (me == 0)
       fprintf(stderr, "coll_loop: invalid arguments: need -c, calls >= 1, bytes >= 0, "
-                      "0 <= root < %d, delay >= 0, work >= 0; -R not with the v-variants\n", P);
+                      "0 <= root < %d, delay >= 0, work >= 0; -R not with the v-variants; "
+                      "-L 0..P-1 only with -s one_late\n", P);
     usage(me, argv[0]);
   }
   if (scen == S_SEED001 && !delay_given) delay = 3e-3;
@@ -255,7 +265,7 @@ int main(int argc, char **argv) {
   for (int c = 0; c < calls; ++c) {
     if (rotate) root = (root0 + c) % P, is_root = me == root;
     spend(work);
-    spend(delay_of(scen, me, P, root, c, calls, delay, seed));
+    spend(delay_of(scen, me, P, root, c, calls, delay, seed, late1));
     /* the send data of this call */
     if (coll == C_BCAST && is_root)
       for (long i = 0; i < count; ++i) sbuf[i] = v(c, root, i);
