@@ -293,6 +293,17 @@ if(ARCOLL_HAVE_SMPI)
   endforeach()
 endif()
 
+# coll_loop -s one_late -L RANK (the steady states of tools/adapt-recovery.sh): the named rank,
+# not 3P/8, is the one the reduce's lateness exchange finds late.  SMPI flat cluster, 16 ranks,
+# 32 KiB, rank 13 1 ms late, 12 calls; every element checked.
+if(ARCOLL_HAVE_SMPI)
+  arcoll_loop_smpi_test(adapt.smpi.coll_loop.one_late_named_rank.np16 16 ${_loop}
+    EXPECT "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 4: .root 0 .* 13=[0-9.e-]+.* -> 1 late, changed"
+      "!applied after call 4: .root 0 .* 6=[0-9.e-]+"
+      "RESULT coll=reduce .* errors=0"
+    ARGS -c reduce -m 32768 -n 12 -s one_late -L 13)
+endif()
+
 # ARCOLL_LATE_DETACH=on (adapt/order.h arcoll_history_detached): the reduce's eight late
 # ranks (1 ms) all detached - they send their results to the root, which takes them after
 # its tree children - t_level 22 us, lateness ~0.48 ms each (i x t_level below it for
