@@ -191,7 +191,12 @@ int main(int argc, char **argv) {
       case 'R': rotate = 1; break;
       case 'w': work = atof(optarg); break;
       case 'S': seed = strtoull(optarg, NULL, 10); break;
-      case 'L': late1 = atoi(optarg); if (late1 < 0) late1 = P; /* invalid */ break;
+      case 'L': {
+        char *end;
+        long r = strtol(optarg, &end, 10);
+        late1 = end == optarg || *end || r < 0 || r >= P ? P : (int)r; /* P: invalid */
+        break;
+      }
       case 'v': verbose = 1; break;
       case 'p': per_call = 1; break;
       default: usage(me, argv[0]);
