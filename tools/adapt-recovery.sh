@@ -73,7 +73,7 @@ echo "P=$P root=0 calls=$CALLS selector=$([ "$SEL" = none ] || echo "$SEL")" \
 run moving-auto.txt "${ARC[@]}" -s moving
 [ "$SEL" = none ] || run "moving-$SEL.txt" --cfg=smpi/coll-selector:"$SEL" "$APPS/coll_loop" -s moving
 ranks=$(python3 -c "import sys; sys.path.insert(0, '$ROOT/tools')
-from adapt_recovery import moving_rank
-print(' '.join(str(r) for r in sorted({moving_rank(w, $P, 0) for w in range($CALLS // 10)})))")
+from adapt_recovery import WINDOW, moving_rank
+print(' '.join(str(r) for r in sorted({moving_rank(w, $P, 0) for w in range($CALLS // WINDOW)})))")
 for r in $ranks; do run "steady-$r.txt" "${ARC[@]}" -s one_late -L "$r"; done
 python3 "$ROOT/tools/adapt_recovery.py" "$OUT" --tol "$TOL" | tee "$OUT/report.txt"

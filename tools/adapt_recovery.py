@@ -14,7 +14,7 @@ move; `-` none), the calls above the bound, and the window's time over its stead
 The selector's column (SMPI's mpich selector in the same moving run, when given) is the ratio of
 the window's sums, auto / selector, for comparison with the steady ratio (steady sum / selector).
 
-Usage: adapt_recovery.py DIR [--tol 1.05] [--window 10]
+Usage: adapt_recovery.py DIR [--tol 1.05]
   DIR holds moving-auto.txt, moving-SELECTOR.txt (optional), steady-RANK.txt and meta.txt
   (`P=.. root=.. calls=..`). Exit status 1 on a missing or unreadable file, naming it.
 """
@@ -25,6 +25,8 @@ import statistics
 import sys
 
 CALL_RE = re.compile(r"^CALL (\d+) inside_sum=(\S+)$")
+# calls per window of coll_loop's `moving` scenario (test/apps/coll_loop.c delay_of: call / 10)
+WINDOW = 10
 
 
 def parse_calls(text, calls, what):
@@ -36,7 +38,7 @@ def parse_calls(text, calls, what):
         if not m:
             continue
         c = int(m.group(1))
-        if c < 0 or c >= calls or out[c] is not None:
+        if c >= calls or out[c] is not None:
             raise ValueError(f"{what}: call {c} out of range 0..{calls - 1} or repeated")
         out[c] = float(m.group(2))
     missing = [c for c, v in enumerate(out) if v is None]
@@ -58,7 +60,7 @@ def steady_state(per_call):
     return statistics.median(half)
 
 
-def recovery(moving, steady, tol=1.05, window=10):
+def recovery(moving, steady, tol=1.05, window=WINDOW):
     """moving: per-call sums of the moving run; steady: per-window steady state (seconds per call),
     one per window (len(moving) // window). Returns per window a dict: first (the first call of
     the window, 0-based from the move, at or under tol x steady; None if none), over (calls above
@@ -86,7 +88,6 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     ap.add_argument("--tol", type=float, default=1.05)
-    ap.add_argument("--window", type=int, default=10)
     a = ap.parse_args(argv)
     try:
         meta = dict(kv.split("=", 1) for kv in read(os.path.join(a.dir, "meta.txt")).split())
@@ -97,7 +98,7 @@ def main(argv):
         if sel:
             f = f"moving-{sel}.txt"
             msel = parse_calls(read(os.path.join(a.dir, f)), calls, f)
-        nw = calls // a.window
+        nw = calls // WINDOW
         ranks = [moving_rank(w, P, root) for w in range(nw)]
         steady = {}
         for r in sorted(set(ranks)):
@@ -107,30 +108,30 @@ def main(argv):
         print(f"adapt_recovery: {e}", file=sys.stderr)
         return 1
     st = [steady[r] for r in ranks]
-    res = recovery(mv[:nw * a.window], st, a.tol, a.window)
-    print(f"# {meta.get('label', a.dir)}: moving late rank, {nw} windows of {a.window} calls; "
+    res = recovery(mv[:nw * WINDOW], st, a.tol, WINDOW)
+    print(f"# {meta.get('label', a.dir)}: moving late rank, {nw} windows of {WINDOW} calls; "
           f"back = a call <= {a.tol:g} x the steady state of that window's late rank")
     hdr = "window  calls    rank  steady_ms  first  over  excess_%"
     if msel:
         hdr += f"  auto/{sel}  steady/{sel}"
     print(hdr)
     for w, (r, s, x) in enumerate(zip(ranks, st, res)):
-        line = (f"{w:6d}  {w * a.window:3d}-{(w + 1) * a.window - 1:<3d}  {r:4d}  {s * 1e3:9.3f}  "
+        line = (f"{w:6d}  {w * WINDOW:3d}-{(w + 1) * WINDOW - 1:<3d}  {r:4d}  {s * 1e3:9.3f}  "
                 f"{'-' if x['first'] is None else x['first']:>5}  {x['over']:4d}  {100 * x['excess']:8.1f}")
         if msel:
-            ws = sum(msel[w * a.window:(w + 1) * a.window])
-            wa = sum(mv[w * a.window:(w + 1) * a.window])
-            line += f"  {wa / ws:10.3f}  {a.window * s / ws:11.3f}"
+            ws = sum(msel[w * WINDOW:(w + 1) * WINDOW])
+            wa = sum(mv[w * WINDOW:(w + 1) * WINDOW])
+            line += f"  {wa / ws:10.3f}  {WINDOW * s / ws:11.3f}"
         print(line)
     later = res[1:]  # window 0 is the run's start, not a move
     back = [x for x in later if x["first"] is not None]
     firsts = sorted(x["first"] for x in back)
-    tot_m = sum(mv[a.window:nw * a.window])
-    tot_s = sum(a.window * s for s in st[1:])
+    tot_m = sum(mv[WINDOW:nw * WINDOW])
+    tot_s = sum(WINDOW * s for s in st[1:])
     print(f"moves: {len(later)}; back within the window: {len(back)}"
           f" (first call after the move: median {statistics.median(firsts) if firsts else '-'},"
           f" max {max(firsts) if firsts else '-'}); calls above {a.tol:g}x: "
-          f"{sum(x['over'] for x in later)} of {len(later) * a.window}; "
+          f"{sum(x['over'] for x in later)} of {len(later) * WINDOW}; "
           f"moving / steady over windows 1..{nw - 1}: {tot_m / tot_s:.3f}")
     return 0
 
