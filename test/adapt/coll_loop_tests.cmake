@@ -3,18 +3,23 @@
 # (its RESULT line says errors=0) under MPICH at 3 ranks (LD_PRELOAD, 0-200 us
 # noise before each call) and under SMPI at 13 ranks (linked and privatised,
 # one late rank), 30 calls of 4 KiB blocks (v-variants: 2, 4, 6 KiB, coll_loop_v.h).
-# arcoll_loop_smpi_test(NAME NP PROGRAM [TREE] [SMPI_TEST_DELAYS] [NO_COMPUTE] [HOSTS FILE] [ENV VAR=VALUE...]
-#                       EXPECT REGEX... ARGS ARG...):
+# arcoll_loop_smpi_test(NAME NP PROGRAM [TREE] [SMPI_TEST_DELAYS] [NO_COMPUTE] [HOSTS FILE] [STATUS N]
+#                       [ENV VAR=VALUE...] EXPECT REGEX... ARGS ARG...):
 # one SMPI run of PROGRAM (built with smpicc; libarcoll privatised) on NP ranks of the
 # benchmark platform - the flat 10 Gb/s cluster, or with TREE the two-level tree with
 # 160:1 uplinks (tools/platforms/bench/), its hosts in order or those of HOSTS - under
-# ARCOLL_DEBUG=1, the ENV settings and the cluster256 model, passing when expect_lines.sh finds every REGEX in a line of its output
+# ARCOLL_DEBUG=1, the ENV settings and the cluster256 model, passing when it exits with STATUS
+# (default 0) and expect_lines.sh finds every REGEX in a line of its output
 # (!REGEX: in none); SMPI's injected test delays are off (--cfg=smpi/test:0) unless
 # SMPI_TEST_DELAYS; NO_COMPUTE leaves the host's CPU time out of simulated time
 # (--cfg=smpi/simulate-computation:no: the same times on every machine).  Label smpi, 300 s, the mpi lock.  A REGEX writes `;` (CMake's list
 # separator) as `$<SEMICOLON>`, which add_test turns back into `;`.
 function(arcoll_loop_smpi_test name np program)
-  cmake_parse_arguments(A "TREE;SMPI_TEST_DELAYS;NO_COMPUTE" "HOSTS" "ENV;EXPECT;ARGS" ${ARGN})
+  cmake_parse_arguments(A "TREE;SMPI_TEST_DELAYS;NO_COMPUTE" "HOSTS;STATUS" "ENV;EXPECT;ARGS" ${ARGN})
+  set(status)
+  if(DEFINED A_STATUS)
+    set(status --status ${A_STATUS})
+  endif()
   set(xml flat1024.xml)
   set(hosts ${CMAKE_SOURCE_DIR}/tools/platforms/bench/flat1024.hostfile)
   if(A_TREE)
@@ -34,7 +39,7 @@ function(arcoll_loop_smpi_test name np program)
   add_test(NAME ${name}
     COMMAND ${CMAKE_COMMAND} -E env ARCOLL_DEBUG=1 ${A_ENV}
       ARCOLL_MODEL=${CMAKE_SOURCE_DIR}/tools/platforms/cluster256.model.json
-      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh ${A_EXPECT} --
+      bash ${CMAKE_CURRENT_SOURCE_DIR}/expect_lines.sh ${status} ${A_EXPECT} --
       smpirun -np ${np} -platform ${CMAKE_SOURCE_DIR}/tools/platforms/bench/${xml}
       -hostfile ${hosts}
       --cfg=smpi/privatize-libs:${CMAKE_BINARY_DIR}/smpi/adapt/libarcoll.so ${delays}

@@ -12,6 +12,10 @@
 # one tree level of 32 KiB being 1 ms here): the one exchange of a collective whose data go toward
 # the root (adapt/lateness.h) finds the eight, and round 0 of the online selection measures the
 # binomial tree with that order before it decides.
+#
+# scatter, 1 KiB blocks, ARCOLL_LATE_ORDER=on (at 32 KiB the root's 255 sends hide a late rank
+# and none is found): the eight are charged, binomial is measured with them on leaves, and every
+# rank checks its whole block.
 if(ARCOLL_HAVE_SMPI)
   arcoll_loop_smpi_test(adapt.smpi.late_order.bcast.eight_late.np256 256 ${_loop}
     EXPECT
@@ -26,4 +30,10 @@ if(ARCOLL_HAVE_SMPI)
       "online: gather P=256 .* round 0 measured binomial/0="
       "RESULT coll=gather .* errors=0"
     ARGS -c gather -m 32768 -n 40 -s eight_late -r 4 -d 0.005)
+  arcoll_loop_smpi_test(adapt.smpi.late_order.scatter.eight_late.np256 256 ${_loop}
+    ENV ARCOLL_LATE_ORDER=on
+    EXPECT "lateness exchange 1 \\(calls 0\\.\\.1\\) applied after call 2: .root 4 .* -> 8 late, changed"
+      "online: scatter P=256 .* round 0 measured binomial/0="
+      "RESULT coll=scatter .* errors=0"
+    ARGS -c scatter -m 1024 -n 40 -s eight_late -r 4)
 endif()

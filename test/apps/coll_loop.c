@@ -8,7 +8,7 @@
  *                     reduce_scatter_block|alltoall|gatherv|scatterv|
  *                     allgatherv|alltoallv|reduce_scatter [-m bytes] [-n calls]
  *                  [-s scenario] [-d delay_s] [-r root] [-R] [-w work_s] [-S seed] [-L rank]
- *                  [-v] [-p]
+ *                  [-o sum|affine|mixed|affine_declared_commutative] [-v] [-p]
  *   -m  bytes per rank (gather, scatter, allgather, reduce_scatter_block,
  *       alltoall: the block of one rank; the v-variants: its mean, blocks of
  *       0.5, 1, 1.5 x that, coll_loop_v.h), rounded down
@@ -17,6 +17,12 @@
  *   -R  the root rotates: call c has root (r + c) % P (a panel broadcast's
  *       pattern); every rank holds the root's buffers, the scenarios' late
  *       ranks are those of that call's root; not for the v-variants
+ *   -o  the reduction of reduce / allreduce: sum (default, MPI_SUM of
+ *       MPI_UNSIGNED), affine (a user-defined NON-commutative op on pairs of
+ *       unsigned, bytes / 8 pairs per rank, coll_loop_affine.h) or mixed
+ *       (affine in odd calls, sum in even ones: one call site's state serves
+ *       both); affine_declared_commutative: affine created with commute = 1
+ *       (false: the negative control of the check, coll_loop_affine.h)
  *   -v  every rank prints its own time inside and loop time to stderr (RANK r ...)
  *   -p  rank 0 also prints, per call c, the time inside summed over ranks
  *       (CALL c inside_sum=<s>), one MPI_Reduce of the calls' times after the
@@ -63,7 +69,7 @@
  * send blocks (block q element i holds v(last call, me, q count + i)) and
  * checks its received block (reduce_scatter_block: whole, the sum over ranks
  * of the last writes) or blocks (alltoall: the elements i = c (mod S)).
- * The v-variants' blocks and checks: coll_loop_v.h.
+ * The v-variants' blocks and checks: coll_loop_v.h; -o affine's: coll_loop_affine.h.
  * E = wrong elements over all ranks;
  * exit status 1 when E > 0.
  */
@@ -120,6 +126,7 @@ static inline int last_call(int c, long i, long S) {
 }
 
 #include "coll_loop_v.h"
+#include "coll_loop_affine.h"
 
 static int lookup(const char **names, const char *s) {
   for (int i = 0; names[i]; ++i)
@@ -133,7 +140,7 @@ static void usage(int me, const char *prog) {
                     "reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|"
                     "reduce_scatter [-m bytes] [-n calls] "
                     "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001|settled] [-d delay_s] "
-                    "[-r root] [-R] [-w work_s] [-S seed] [-L rank] [-v] [-p]\n", prog);
+                    "[-r root] [-R] [-w work_s] [-S seed] [-L rank] [-o sum|affine|mixed|affine_declared_commutative] [-v] [-p]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -176,11 +183,12 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   int coll = -1, scen = S_BALANCED, calls = 200, root0 = 0, delay_given = 0, rotate = 0;
   int late1 = -1; /* -L */
+  int opmode = OP_SUM; /* -o */
   long bytes = 32768;
   double delay = 1e-3, work = 0;
   uint64_t seed = 1;
   int opt, verbose = 0, per_call = 0;
-  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:Rw:S:L:vph")) != -1) {
+  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:Rw:S:L:o:vph")) != -1) {
     switch (opt) {
       case 'c': coll = lookup(coll_names, optarg); if (coll < 0) usage(me, argv[0]); break;
       case 'm': bytes = atol(optarg); break;
@@ -197,17 +205,19 @@ int main(int argc, char **argv) {
         late1 = end == optarg || *end || r < 0 || r >= P ? P : (int)r; /* P: invalid */
         break;
       }
+      case 'o': opmode = lookup(op_names, optarg); if (opmode < 0) usage(me, argv[0]); break;
       case 'v': verbose = 1; break;
       case 'p': per_call = 1; break;
       default: usage(me, argv[0]);
     }
   }
   if (coll < 0 || calls < 1 || bytes < 0 || root0 < 0 || root0 >= P || delay < 0 || work < 0 ||
-      (rotate && coll >= C_GATHERV) || late1 >= P || (late1 >= 0 && scen != S_ONE_LATE)) {
+      (rotate && coll >= C_GATHERV) || late1 >= P || (late1 >= 0 && scen != S_ONE_LATE) ||
+      (opmode != OP_SUM && coll != C_REDUCE && coll != C_ALLREDUCE)) {
     if (me == 0)
       fprintf(stderr, "coll_loop: invalid arguments: need -c, calls >= 1, bytes >= 0, "
                       "0 <= root < %d, delay >= 0, work >= 0; -R not with the v-variants; "
-                      "-L 0..P-1 only with -s one_late\n", P);
+                      "-L 0..P-1 only with -s one_late; -o only with reduce, allreduce\n", P);
     usage(me, argv[0]);
   }
   if (scen == S_SEED001 && !delay_given) delay = 3e-3;
@@ -264,6 +274,8 @@ int main(int argc, char **argv) {
   double *call_inside = per_call ? calloc((size_t)calls, sizeof(double)) : NULL;
   if (per_call && !call_inside) MPI_Abort(MPI_COMM_WORLD, 3);
   const int cnt = (int)count;
+  cl_affine_t ax;
+  if (opmode != OP_SUM) cl_affine_setup(&ax, count, P, opmode == OP_AFFINE_COMMUTE);
 
   MPI_Barrier(MPI_COMM_WORLD);
   double t_loop0 = MPI_Wtime();
@@ -271,9 +283,13 @@ int main(int argc, char **argv) {
     if (rotate) root = (root0 + c) % P, is_root = me == root;
     spend(work);
     spend(delay_of(scen, me, P, root, c, calls, delay, seed, late1));
+    /* this call's op */
+    const int affine = opmode == OP_AFFINE || opmode == OP_AFFINE_COMMUTE || (opmode == OP_MIXED && (c & 1));
     /* the send data of this call */
     if (coll == C_BCAST && is_root)
       for (long i = 0; i < count; ++i) sbuf[i] = v(c, root, i);
+    else if (affine)
+      cl_affine_fill(&ax, sbuf, c, me);
     else if (coll == C_REDUCE || coll == C_ALLREDUCE || coll == C_GATHER || coll == C_ALLGATHER)
       for (long i = 0; i < count; ++i) sbuf[i] = v(c, me, i);
     else if (coll == C_SCATTER && is_root)
@@ -285,7 +301,11 @@ int main(int argc, char **argv) {
     if (coll >= C_GATHERV) cl_v_fill(&vx, c);
     double t0 = MPI_Wtime();
     if (coll >= C_GATHERV) cl_v_call(&vx);
-    switch (coll) {
+    if (affine && coll == C_REDUCE)
+      MPI_Reduce(sbuf, rbuf, (int)ax.pairs, ax.pair, ax.op, root, MPI_COMM_WORLD);
+    else if (affine)
+      MPI_Allreduce(sbuf, rbuf, (int)ax.pairs, ax.pair, ax.op, MPI_COMM_WORLD);
+    else switch (coll) {
       case C_BCAST: MPI_Bcast(sbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
       case C_REDUCE: MPI_Reduce(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, root, MPI_COMM_WORLD); break;
       case C_ALLREDUCE: MPI_Allreduce(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, MPI_COMM_WORLD); break;
@@ -307,7 +327,9 @@ int main(int argc, char **argv) {
         break;
       case C_REDUCE:
       case C_ALLREDUCE:
-        if (coll == C_ALLREDUCE || is_root)
+        if ((coll == C_ALLREDUCE || is_root) && affine)
+          bad += cl_affine_check(&ax, rbuf, c, P, me);
+        else if (coll == C_ALLREDUCE || is_root)
           for (long i = 0; i < count; ++i) bad += rbuf[i] != Pu * va(c, i) + tri * vb(c, i);
         break;
       case C_GATHER:
@@ -336,8 +358,9 @@ int main(int argc, char **argv) {
         break;
     }
     if (bad && errors == 0) /* the first bad call of this rank */
-      fprintf(stderr, "coll_loop: rank %d call %d: %ld wrong elements (%s, %ld bytes, root %d)\n", me,
-              c, bad, coll_names[coll], count * (long)sizeof(unsigned), root);
+      fprintf(stderr, "coll_loop: rank %d call %d: %ld wrong elements (%s%s, %ld bytes, root %d)\n",
+              me, c, bad, coll_names[coll], affine ? " with the affine op" : "",
+              count * (long)sizeof(unsigned), root);
     errors += bad;
   }
   double t_loop1 = MPI_Wtime();
@@ -367,6 +390,7 @@ int main(int argc, char **argv) {
   free(sbuf);
   free(rbuf);
   if (coll >= C_GATHERV) cl_v_free(&vx);
+  if (opmode != OP_SUM) cl_affine_free(&ax);
   MPI_Finalize();
   return total_errors > 0 ? 1 : 0;
 }
