@@ -140,7 +140,8 @@ static void usage(int me, const char *prog) {
                     "reduce_scatter_block|alltoall|gatherv|scatterv|allgatherv|alltoallv|"
                     "reduce_scatter [-m bytes] [-n calls] "
                     "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001|settled] [-d delay_s] "
-                    "[-r root] [-R] [-w work_s] [-S seed] [-L rank] [-o sum|affine|mixed|affine_declared_commutative] [-v] [-p]\n", prog);
+                    "[-r root] [-R] [-w work_s] [-S seed] [-L rank] "
+                    "[-o sum|affine|mixed|affine_declared_commutative] [-v] [-p]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -275,6 +276,7 @@ int main(int argc, char **argv) {
   if (per_call && !call_inside) MPI_Abort(MPI_COMM_WORLD, 3);
   const int cnt = (int)count;
   cl_affine_t ax;
+  memset(&ax, 0, sizeof ax);
   if (opmode != OP_SUM) cl_affine_setup(&ax, count, P, opmode == OP_AFFINE_COMMUTE);
 
   MPI_Barrier(MPI_COMM_WORLD);
@@ -284,7 +286,8 @@ int main(int argc, char **argv) {
     spend(work);
     spend(delay_of(scen, me, P, root, c, calls, delay, seed, late1));
     /* this call's op */
-    const int affine = opmode == OP_AFFINE || opmode == OP_AFFINE_COMMUTE || (opmode == OP_MIXED && (c & 1));
+    const int affine =
+        opmode == OP_AFFINE || opmode == OP_AFFINE_COMMUTE || (opmode == OP_MIXED && (c & 1));
     /* the send data of this call */
     if (coll == C_BCAST && is_root)
       for (long i = 0; i < count; ++i) sbuf[i] = v(c, root, i);
@@ -301,14 +304,14 @@ int main(int argc, char **argv) {
     if (coll >= C_GATHERV) cl_v_fill(&vx, c);
     double t0 = MPI_Wtime();
     if (coll >= C_GATHERV) cl_v_call(&vx);
-    if (affine && coll == C_REDUCE)
-      MPI_Reduce(sbuf, rbuf, (int)ax.pairs, ax.pair, ax.op, root, MPI_COMM_WORLD);
-    else if (affine)
-      MPI_Allreduce(sbuf, rbuf, (int)ax.pairs, ax.pair, ax.op, MPI_COMM_WORLD);
-    else switch (coll) {
+    /* one call site for both ops (-o mixed): the reduction's count, type and op */
+    const int rn = affine ? (int)ax.pairs : cnt;
+    const MPI_Datatype rdt = affine ? ax.pair : MPI_UNSIGNED;
+    const MPI_Op rop = affine ? ax.op : MPI_SUM;
+    switch (coll) {
       case C_BCAST: MPI_Bcast(sbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
-      case C_REDUCE: MPI_Reduce(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, root, MPI_COMM_WORLD); break;
-      case C_ALLREDUCE: MPI_Allreduce(sbuf, rbuf, cnt, MPI_UNSIGNED, MPI_SUM, MPI_COMM_WORLD); break;
+      case C_REDUCE: MPI_Reduce(sbuf, rbuf, rn, rdt, rop, root, MPI_COMM_WORLD); break;
+      case C_ALLREDUCE: MPI_Allreduce(sbuf, rbuf, rn, rdt, rop, MPI_COMM_WORLD); break;
       case C_GATHER: MPI_Gather(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
       case C_SCATTER: MPI_Scatter(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, root, MPI_COMM_WORLD); break;
       case C_ALLGATHER: MPI_Allgather(sbuf, cnt, MPI_UNSIGNED, rbuf, cnt, MPI_UNSIGNED, MPI_COMM_WORLD); break;
