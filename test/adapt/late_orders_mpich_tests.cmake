@@ -3,8 +3,8 @@
 # collective tracks lateness and orders its tree (at 4 ranks on this machine's 2 cores the
 # exchanges mostly found nobody late); bcast, scatter, reduce (MPI_SUM, and -o mixed: a
 # non-commutative op every other call, test/apps/coll_loop_affine.h) and gather, every element
-# checked against coll_loop's own formulas.  Timing on this machine is not controlled (3 ranks on 2 cores), so
-# the tests assert the results, not which order ran; ARCOLL_DEBUG=1 prints the exchanges
+# checked against coll_loop's own formulas.  Timing on this machine is not controlled (3 ranks
+# on 2 cores), so the tests assert the results, not which order ran; ARCOLL_DEBUG=1 prints the exchanges
 # (ctest -V).  The same orders at 64 and 256 simulated ranks, with the orders asserted:
 # late_orders_p256_tests.cmake, noncommutative_late_tests.cmake.
 foreach(_run bcast:sum scatter:sum reduce:sum reduce:mixed gather:sum)

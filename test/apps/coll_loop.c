@@ -285,9 +285,8 @@ int main(int argc, char **argv) {
     if (rotate) root = (root0 + c) % P, is_root = me == root;
     spend(work);
     spend(delay_of(scen, me, P, root, c, calls, delay, seed, late1));
-    /* this call's op */
-    const int affine =
-        opmode == OP_AFFINE || opmode == OP_AFFINE_COMMUTE || (opmode == OP_MIXED && (c & 1));
+    /* this call's op: affine unless -o sum, or -o mixed in an even call */
+    const int affine = opmode != OP_SUM && (opmode != OP_MIXED || (c & 1));
     /* the send data of this call */
     if (coll == C_BCAST && is_root)
       for (long i = 0; i < count; ++i) sbuf[i] = v(c, root, i);
@@ -330,9 +329,10 @@ int main(int argc, char **argv) {
         break;
       case C_REDUCE:
       case C_ALLREDUCE:
-        if ((coll == C_ALLREDUCE || is_root) && affine)
+        if (coll == C_REDUCE && !is_root) break;
+        if (affine)
           bad += cl_affine_check(&ax, rbuf, c, P, me);
-        else if (coll == C_ALLREDUCE || is_root)
+        else
           for (long i = 0; i < count; ++i) bad += rbuf[i] != Pu * va(c, i) + tri * vb(c, i);
         break;
       case C_GATHER:
