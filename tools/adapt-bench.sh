@@ -122,14 +122,12 @@ for x in $SIZES $PROCS $CALLS $TMO; do case $x in ''|*[!0-9]*) die "'$x': expect
 case $BEST_BY in inside_sum|loop) ;; *) die "--best-by: inside_sum or loop" ;; esac
 OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)
 BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
-PLAT=$ROOT/tools/platforms/bench
+# shellcheck source=platforms/bench/loops.sh
+. "$ROOT/tools/platforms/bench/loops.sh"  # bench_platform_args, BENCH_SMPI_ARGS, ARCOLL_MODEL
 SRC=$ROOT/test/apps/coll_loop.c
 SRC_V=$ROOT/test/apps/coll_loop_v.h  # included by coll_loop.c
 LIB=$BUILD/smpi/adapt/libarcoll.so
 BIN=$OUT/bin
-if [ -z "${ARCOLL_MODEL:-}" ] && [ -f "$ROOT/tools/platforms/cluster256.model.json" ]; then
-  export ARCOLL_MODEL=$ROOT/tools/platforms/cluster256.model.json
-fi
 HSCFG=()
 [ "$HS" = default ] || HSCFG=(--cfg=smpi/host-speed:"$HS")
 
@@ -177,13 +175,6 @@ cap() { # coll m P column [algo] -> prints a reason when skipped
   elif [ "$col" = best_smpi ] && [ "$algo" = ompi_binomial ]; then
     echo "SMPI reduce ompi_binomial, 1 KiB segments: simulation too slow with back-to-back calls"
   fi
-}
-
-platform_args() {
-  case "$1" in
-    flat) echo "-platform $PLAT/flat1024.xml -hostfile $PLAT/flat1024.hostfile" ;;
-    tree) echo "-platform $PLAT/tree1024.xml -hostfile $PLAT/tree1024.smpi-hosts" ;;
-  esac
 }
 
 stamp_of() { cat "$@" | md5sum | cut -c1-12; }
@@ -257,8 +248,8 @@ run() { # plat P coll m scen column [algo]
   # the wall time starts when the lock is taken (bash -c writes it, then execs the run)
   # shellcheck disable=SC2046,SC2016
   flock /tmp/arcoll-mpi.lock timeout "$TMO" bash -c 'date +%s.%N > "$0"; exec "$@"' "$tmp.t0" \
-    env "${envs[@]}" smpirun -np "$P" $(platform_args "$plat") \
-    --log=root.thres:critical --log=smpi_config.thres:warning --cfg=smpi/test:0 "${HSCFG[@]}" "${cfg[@]}" \
+    env "${envs[@]}" smpirun -np "$P" $(bench_platform_args "$plat") \
+    "${BENCH_SMPI_ARGS[@]}" "${HSCFG[@]}" "${cfg[@]}" \
     "$bin" -c "$coll" -m "$m" -n "$CALLS" -s "$scen" > "$tmp" 2> "$tmp.err" || rc=$?
   t1=$(date +%s.%N)
   t0=$(cat "$tmp.t0" 2>/dev/null || echo "$t1")

@@ -46,21 +46,16 @@ for f in "$APPS/coll_loop" "$APPS/coll_loop_arcoll" "$LIB"; do
   [ -e "$f" ] || die "$f not found: build the SMPI backend (cmake --build $BUILD/smpi) or pass --build DIR"
 done
 command -v smpirun > /dev/null || die "smpirun not found (SimGrid SMPI: bash tools/setup.sh)"
-PLAT=$ROOT/tools/platforms/bench
-case $PLATFORM in
-  flat) PARGS=(-platform "$PLAT/flat1024.xml" -hostfile "$PLAT/flat1024.hostfile") ;;
-  tree) PARGS=(-platform "$PLAT/tree1024.xml" -hostfile "$PLAT/tree1024.smpi-hosts") ;;
-esac
-if [ -z "${ARCOLL_MODEL:-}" ] && [ -f "$ROOT/tools/platforms/cluster256.model.json" ]; then
-  export ARCOLL_MODEL=$ROOT/tools/platforms/cluster256.model.json
-fi
+# shellcheck source=platforms/bench/loops.sh
+. "$ROOT/tools/platforms/bench/loops.sh"  # bench_platform_args, BENCH_SMPI_ARGS, ARCOLL_MODEL
+read -r -a PARGS <<< "$(bench_platform_args "$PLATFORM")"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
 run() { # file args...: one smpirun, its output to OUT/file; a failure stops the script
   local f=$OUT/$1; shift
   if ! flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" "${PARGS[@]}" \
-       --log=root.thres:critical --log=smpi_config.thres:warning --cfg=smpi/test:0 "$@" \
+       "${BENCH_SMPI_ARGS[@]}" "$@" \
        -c "$COLL" -m "$M" -n "$CALLS" -p > "$f" 2> "$f.err"; then
     die "run failed: $f.err (smpirun ... $*)"
   fi
