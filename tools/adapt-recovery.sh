@@ -7,15 +7,21 @@
 # with SMPI's selector, then, for each window's late rank, coll_loop -s one_late -L RANK -p with
 # libarcoll: that rank late from the first call, whose second half is the window's steady state.
 # tools/adapt_recovery.py prints one line per window (first call back within --tol of the steady
-# state, calls above it, the window's excess) and a summary.  calls / 10 + 2 runs
+# state, calls above it, the window's excess) and a summary; the moving run also prints every
+# rank's entry and exit times (coll_loop -e), from which the report gives each window's root_lead
+# (how many calls the root was already ahead of the new late rank: where an order decided by the
+# root could not follow the move at all).  calls / 10 + 2 runs
 # (200 calls: 22; flat P = 64, 32 KiB bcast: about 3 minutes).
 #
 # Usage: tools/adapt-recovery.sh [--out DIR] [--build DIR] [--platform flat|tree] [--procs P]
 #          [--coll bcast|reduce|gather|allreduce|scatter] [--size BYTES] [--calls N]
-#          [--selector mpich|ompi|none] [--tol 1.05] [--timeout SEC]
+#          [--selector mpich|ompi|none] [--tol 1.05] [--timeout SEC] [--cfg NAME:VALUE]...
 #   defaults: OUT ./adapt-recovery-out, BUILD $ARCOLL_BUILD_DIR or <repo>/build, flat, 64,
 #   bcast, 32768, 200 calls, mpich, 1.05, 1800 s per run.  Root 0, no computation between calls,
 #   SMPI's default host speed (as tools/adapt-bench.sh: the library's CPU time nearly free).
+#   --cfg: one more --cfg=NAME:VALUE for every smpirun (repeatable), e.g.
+#   smpi/send-is-detached-thresh:8192 (messages from 8 KiB sent rendezvous, not detached);
+#   written to OUT/meta.txt.
 # Needs BUILD/smpi/test/apps/coll_loop, coll_loop_arcoll and BUILD/smpi/adapt/libarcoll.so
 # (cmake --build BUILD/smpi).  Files: OUT/meta.txt, OUT/moving-auto.txt, OUT/moving-SEL.txt,
 # OUT/steady-RANK.txt (rerunning reruns every run), OUT/report.txt.  Every smpirun runs under
@@ -23,7 +29,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$PWD/adapt-recovery-out BUILD=${ARCOLL_BUILD_DIR:-$ROOT/build}
-PLATFORM=flat P=64 COLL=bcast M=32768 CALLS=200 SEL=mpich TOL=1.05 TMO=1800
+PLATFORM=flat P=64 COLL=bcast M=32768 CALLS=200 SEL=mpich TOL=1.05 TMO=1800 XCFG=()
 die() { echo "adapt-recovery: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || die "$1 needs a value"
@@ -31,6 +37,7 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2 ;; --build) BUILD=$2 ;; --platform) PLATFORM=$2 ;; --procs) P=$2 ;;
     --coll) COLL=$2 ;; --size) M=$2 ;; --calls) CALLS=$2 ;; --selector) SEL=$2 ;;
     --tol) TOL=$2 ;; --timeout) TMO=$2 ;;
+    --cfg) case $2 in smpi/*:*|*/*:*) XCFG+=(--cfg="$2") ;; *) die "--cfg: NAME:VALUE (e.g. smpi/send-is-detached-thresh:8192), not '$2'" ;; esac ;;
     *) die "unknown option '$1' (see the header of $0)" ;;
   esac
   shift 2
@@ -55,7 +62,7 @@ OUT=$(cd "$OUT" && pwd)
 run() { # file args...: one smpirun, its output to OUT/file; a failure stops the script
   local f=$OUT/$1; shift
   if ! flock /tmp/arcoll-mpi.lock timeout "$TMO" smpirun -np "$P" "${PARGS[@]}" \
-       "${BENCH_SMPI_ARGS[@]}" "$@" \
+       "${BENCH_SMPI_ARGS[@]}" ${XCFG[@]+"${XCFG[@]}"} "$@" \
        -c "$COLL" -m "$M" -n "$CALLS" -p > "$f" 2> "$f.err"; then
     die "run failed: $f.err (smpirun ... $*)"
   fi
@@ -64,8 +71,8 @@ run() { # file args...: one smpirun, its output to OUT/file; a failure stops the
 }
 ARC=(--cfg=smpi/privatize-libs:"$LIB" "$APPS/coll_loop_arcoll")
 echo "P=$P root=0 calls=$CALLS selector=$([ "$SEL" = none ] || echo "$SEL")" \
-     "label=$PLATFORM-P$P-$COLL-$M" > "$OUT/meta.txt"
-run moving-auto.txt "${ARC[@]}" -s moving
+     "label=$PLATFORM-P$P-$COLL-$M${XCFG[*]+"$(printf -- '-%s' "${XCFG[@]#--cfg=}")"}" > "$OUT/meta.txt"
+run moving-auto.txt "${ARC[@]}" -s moving -e
 [ "$SEL" = none ] || run "moving-$SEL.txt" --cfg=smpi/coll-selector:"$SEL" "$APPS/coll_loop" -s moving
 ranks=$(python3 -c "import sys; sys.path.insert(0, '$ROOT/tools')
 from adapt_recovery import WINDOW, moving_rank

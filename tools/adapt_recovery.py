@@ -14,6 +14,14 @@ move; `-` none), the calls above the bound, and the window's time over its stead
 The selector's column (SMPI's mpich selector in the same moving run, when given) is the ratio of
 the window's sums, auto / selector, for comparison with the steady ratio (steady sum / selector).
 
+Where could an order decided by the root follow the move at all? When moving-auto.txt also holds
+coll_loop -e's ENTRY / EXIT lines (every rank's entry and exit time of every call; SMPI's one
+clock), each window gets `root_lead`: the calls the root had already entered when that window's
+late rank left the call before the move (its delay starts there: the earliest instant anything
+could know), counted from the move. The first call whose order the root can still choose is
+move + root_lead, so an exchange through the root - the lateness tracker's, or an oracle that told
+the root at that instant - cannot follow a move within the window where root_lead >= 10.
+
 Usage: adapt_recovery.py DIR [--tol 1.05]
   DIR holds moving-auto.txt, moving-SELECTOR.txt (optional), steady-RANK.txt and meta.txt
   (`P=.. root=.. calls=..`). Exit status 1 on a missing or unreadable file, naming it.
@@ -25,6 +33,7 @@ import statistics
 import sys
 
 CALL_RE = re.compile(r"^CALL (\d+) inside_sum=(\S+)$")
+TIMES_RE = re.compile(r"^(ENTRY|EXIT) (\d+) (.*)$")
 # calls per window of coll_loop's `moving` scenario (test/apps/coll_loop.c delay_of: call / 10)
 WINDOW = 10
 
@@ -46,6 +55,38 @@ def parse_calls(text, calls, what):
         raise ValueError(f"{what}: {len(missing)} of {calls} calls missing (first: {missing[0]}); "
                          "was coll_loop run with -p and did it finish?")
     return out
+
+
+def parse_times(text, calls, P, what):
+    """coll_loop -e's ENTRY / EXIT lines: (entry, exit), each calls lists of P floats (seconds),
+    entry[c][r] = rank r's entry into call c; None when the text has no such line. Raises
+    ValueError naming `what` on a line with other than P times or a call missing or repeated."""
+    got = {"ENTRY": [None] * calls, "EXIT": [None] * calls}
+    seen = False
+    for line in text.splitlines():
+        m = TIMES_RE.match(line.strip())
+        if not m:
+            continue
+        seen = True
+        kind, c, ts = m.group(1), int(m.group(2)), m.group(3).split()
+        if c >= calls or got[kind][c] is not None or len(ts) != P:
+            raise ValueError(f"{what}: {kind} line of call {c}: out of range 0..{calls - 1}, repeated "
+                             f"or not {P} times ({len(ts)})")
+        got[kind][c] = [float(t) for t in ts]
+    if not seen:
+        return None
+    for kind, rows in got.items():
+        missing = [c for c, v in enumerate(rows) if v is None]
+        if missing:
+            raise ValueError(f"{what}: {kind} lines of {len(missing)} calls missing (first: {missing[0]})")
+    return got["ENTRY"], got["EXIT"]
+
+
+def root_lead(entry, exit_, move, late, root):
+    """Calls the root had entered when rank `late` left call move - 1, minus move (see the module's
+    docstring); entry / exit as parse_times returns them, move >= 1."""
+    t = exit_[move - 1][late]
+    return sum(1 for row in entry if row[root] <= t) - move
 
 
 def moving_rank(w, P, root):
@@ -93,7 +134,9 @@ def main(argv):
         meta = dict(kv.split("=", 1) for kv in read(os.path.join(a.dir, "meta.txt")).split())
         P, root, calls = int(meta["P"]), int(meta["root"]), int(meta["calls"])
         sel = meta.get("selector", "")
-        mv = parse_calls(read(os.path.join(a.dir, "moving-auto.txt")), calls, "moving-auto.txt")
+        text = read(os.path.join(a.dir, "moving-auto.txt"))
+        mv = parse_calls(text, calls, "moving-auto.txt")
+        times = parse_times(text, calls, P, "moving-auto.txt")
         msel = None
         if sel:
             f = f"moving-{sel}.txt"
@@ -114,6 +157,10 @@ def main(argv):
     hdr = "window  calls    rank  steady_ms  first  over  excess_%"
     if msel:
         hdr += f"  auto/{sel}  steady/{sel}"
+    leads = [None] + [root_lead(*times, w * WINDOW, r, root) for w, r in enumerate(ranks) if w] \
+        if times else None
+    if leads:
+        hdr += "  root_lead"
     print(hdr)
     for w, (r, s, x) in enumerate(zip(ranks, st, res)):
         line = (f"{w:6d}  {w * WINDOW:3d}-{(w + 1) * WINDOW - 1:<3d}  {r:4d}  {s * 1e3:9.3f}  "
@@ -122,6 +169,8 @@ def main(argv):
             ws = sum(msel[w * WINDOW:(w + 1) * WINDOW])
             wa = sum(mv[w * WINDOW:(w + 1) * WINDOW])
             line += f"  {wa / ws:10.3f}  {WINDOW * s / ws:11.3f}"
+        if leads:
+            line += f"  {'-' if leads[w] is None else leads[w]:>9}"
         print(line)
     later = res[1:]  # window 0 is the run's start, not a move
     back = [x for x in later if x["first"] is not None]
@@ -133,6 +182,11 @@ def main(argv):
           f" max {max(firsts) if firsts else '-'}); calls above {a.tol:g}x: "
           f"{sum(x['over'] for x in later)} of {len(later) * WINDOW}; "
           f"moving / steady over windows 1..{nw - 1}: {tot_m / tot_s:.3f}")
+    if leads:
+        ls = sorted(leads[1:])
+        print(f"root_lead: median {statistics.median(ls)}, min {ls[0]}, max {ls[-1]} calls; moves an order "
+              f"decided by the root could follow within the window: {sum(1 for x in ls if x < WINDOW)} "
+              f"of {len(ls)}")
     return 0
 
 

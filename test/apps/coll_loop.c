@@ -8,7 +8,7 @@
  *                     reduce_scatter_block|alltoall|gatherv|scatterv|
  *                     allgatherv|alltoallv|reduce_scatter [-m bytes] [-n calls]
  *                  [-s scenario] [-d delay_s] [-r root] [-R] [-w work_s] [-S seed] [-L rank]
- *                  [-o sum|affine|mixed|affine_declared_commutative] [-v] [-p]
+ *                  [-o sum|affine|mixed|affine_declared_commutative] [-v] [-p] [-e]
  *   -m  bytes per rank (gather, scatter, allgather, reduce_scatter_block,
  *       alltoall: the block of one rank; the v-variants: its mean, blocks of
  *       0.5, 1, 1.5 x that, coll_loop_v.h), rounded down
@@ -27,6 +27,8 @@
  *   -p  rank 0 also prints, per call c, the time inside summed over ranks
  *       (CALL c inside_sum=<s>), one MPI_Reduce of the calls' times after the
  *       loop: where a run's time goes (exploration, pipeline fills, exchanges)
+ *   -e  rank 0 also prints every rank's entry and exit time of every call
+ *       (ENTRY / EXIT lines, coll_loop_times.h)
  *   -d  delay of the late ranks in seconds (default 1e-3; seed001: 3e-3 unless given;
  *       noise: the largest delay, default 200e-6)
  *   -w  computation every rank does before every call, seconds (default 0)
@@ -69,7 +71,8 @@
  * send blocks (block q element i holds v(last call, me, q count + i)) and
  * checks its received block (reduce_scatter_block: whole, the sum over ranks
  * of the last writes) or blocks (alltoall: the elements i = c (mod S)).
- * The v-variants' blocks and checks: coll_loop_v.h; -o affine's: coll_loop_affine.h.
+ * The v-variants' blocks and checks: coll_loop_v.h; -o affine's: coll_loop_affine.h;
+ * -e's times: coll_loop_times.h.
  * E = wrong elements over all ranks;
  * exit status 1 when E > 0.
  */
@@ -127,6 +130,7 @@ static inline int last_call(int c, long i, long S) {
 
 #include "coll_loop_v.h"
 #include "coll_loop_affine.h"
+#include "coll_loop_times.h"
 
 static int lookup(const char **names, const char *s) {
   for (int i = 0; names[i]; ++i)
@@ -141,7 +145,7 @@ static void usage(int me, const char *prog) {
                     "reduce_scatter [-m bytes] [-n calls] "
                     "[-s balanced|one_late|eight_late|moving|noise|late_root|seed001|settled] [-d delay_s] "
                     "[-r root] [-R] [-w work_s] [-S seed] [-L rank] "
-                    "[-o sum|affine|mixed|affine_declared_commutative] [-v] [-p]\n", prog);
+                    "[-o sum|affine|mixed|affine_declared_commutative] [-v] [-p] [-e]\n", prog);
   MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
@@ -188,8 +192,8 @@ int main(int argc, char **argv) {
   long bytes = 32768;
   double delay = 1e-3, work = 0;
   uint64_t seed = 1;
-  int opt, verbose = 0, per_call = 0;
-  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:Rw:S:L:o:vph")) != -1) {
+  int opt, verbose = 0, per_call = 0, times = 0;
+  while ((opt = getopt(argc, argv, "c:m:n:s:d:r:Rw:S:L:o:vpeh")) != -1) {
     switch (opt) {
       case 'c': coll = lookup(coll_names, optarg); if (coll < 0) usage(me, argv[0]); break;
       case 'm': bytes = atol(optarg); break;
@@ -209,6 +213,7 @@ int main(int argc, char **argv) {
       case 'o': opmode = lookup(op_names, optarg); if (opmode < 0) usage(me, argv[0]); break;
       case 'v': verbose = 1; break;
       case 'p': per_call = 1; break;
+      case 'e': times = 1; break;
       default: usage(me, argv[0]);
     }
   }
@@ -274,6 +279,8 @@ int main(int argc, char **argv) {
   double inside = 0;
   double *call_inside = per_call ? calloc((size_t)calls, sizeof(double)) : NULL;
   if (per_call && !call_inside) MPI_Abort(MPI_COMM_WORLD, 3);
+  cl_times_t tx = {NULL, 0};
+  if (times) cl_times_setup(&tx, calls);
   const int cnt = (int)count;
   cl_affine_t ax;
   memset(&ax, 0, sizeof ax);
@@ -320,6 +327,7 @@ int main(int argc, char **argv) {
     const double dt = MPI_Wtime() - t0;
     inside += dt;
     if (call_inside) call_inside[c] = dt;
+    cl_times_note(&tx, c, t0, t0 + dt);
     /* check */
     long bad = coll >= C_GATHERV ? cl_v_check(&vx, c) : 0;
     switch (coll) {
@@ -390,6 +398,7 @@ int main(int argc, char **argv) {
     free(sum);
     free(call_inside);
   }
+  cl_times_print(&tx, me, P);
   free(sbuf);
   free(rbuf);
   if (coll >= C_GATHERV) cl_v_free(&vx);

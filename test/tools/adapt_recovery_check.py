@@ -9,7 +9,8 @@ import tempfile
 from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from adapt_recovery import main, moving_rank, parse_calls, recovery, steady_state  # noqa: E402
+from adapt_recovery import (main, moving_rank, parse_calls, parse_times, recovery,  # noqa: E402
+                            root_lead, steady_state)
 
 failures = []
 
@@ -41,6 +42,20 @@ check(raises(parse_calls, "CALL 5 inside_sum=1\n", 2, "f") is not None, "a call 
 
 check(steady_state([9, 9, 9, 1, 2, 3]) == 2, "median of the second half")
 
+# coll_loop -e: 3 calls, 2 ranks; the root (0) runs ahead, rank 1 leaves call 1 at t = 2.5
+tx = "ENTRY 0 0 1\nEXIT 0 1 2\nENTRY 1 1 2\nEXIT 1 1.5 2.5\nENTRY 2 2 4\nEXIT 2 2.5 5\nCALL 0 inside_sum=1\n"
+ent, ext = parse_times(tx, 3, 2, "f")
+check(ent[2] == [2.0, 4.0] and ext[1] == [1.5, 2.5], f"times parsed by call and rank ({ent}, {ext})")
+check(parse_times("CALL 0 inside_sum=1\n", 1, 2, "f") is None, "no ENTRY / EXIT lines: None")
+e = raises(parse_times, "ENTRY 0 1 2\nEXIT 0 1 2\nENTRY 1 1\n", 2, 2, "moving-auto.txt")
+check(e is not None and "moving-auto.txt" in e and "not 2 times" in e, f"short line named: {e}")
+e = raises(parse_times, "ENTRY 0 1 2\nEXIT 0 1 2\n", 2, 2, "f")
+check(e is not None and "missing" in e, f"a call's lines missing: {e}")
+# rank 1 leaves call 1 at 2.5: the root has entered calls 0, 1, 2 by then -> 3 - move 2 = 1
+check(root_lead(ent, ext, 2, 1, 0) == 1, f"root lead 1 ({root_lead(ent, ext, 2, 1, 0)})")
+# rank 1 leaves call 0 at 2: the root entered calls 0, 1, 2 (2 <= 2) -> 3 - 1 = 2
+check(root_lead(ent, ext, 1, 1, 0) == 2, "root lead counts a call entered at that instant")
+
 mv = [5, 3, 1.04, 1, 1, 1, 1, 2, 1, 1] + [1, 1, 1, 1, 1, 1, 1, 1, 1, 1] + [4] * 10
 r = recovery(mv, [1.0, 1.0, 1.0], 1.05, 10)
 check(r[0]["first"] == 2 and r[0]["over"] == 3, f"window 0: back at call 2, 3 calls over ({r[0]})")
@@ -69,8 +84,19 @@ with tempfile.TemporaryDirectory() as d:
         rc = main([d])
     text = out.getvalue()
     check(rc == 0 and "back within the window: 1" in text and "median 2" in text
-          and "calls above 1.05x: 2 of 10" in text and "moving / steady over windows 1..1: 1.400" in text,
-          f"report: {text}")
+          and "calls above 1.05x: 2 of 10" in text and "moving / steady over windows 1..1: 1.400" in text
+          and "root_lead" not in text, f"report: {text}")
+    # with -e's times: rank 48 (window 1's) leaves call 9 at 9.5; the root entered calls 0..12 by then
+    with open(os.path.join(d, "moving-auto.txt"), "a") as f:
+        for c in range(calls):
+            f.write(f"ENTRY {c} " + " ".join(str(c * 0.75 if r == 0 else c) for r in range(64)) + "\n")
+            f.write(f"EXIT {c} " + " ".join(str(c * 0.75 + 0.1 if r == 0 else c + 0.5) for r in range(64)) + "\n")
+    out = io.StringIO()
+    with redirect_stdout(out):
+        rc = main([d])
+    text = out.getvalue()
+    check(rc == 0 and "root_lead: median 3, min 3, max 3 calls" in text
+          and "could follow within the window: 1 of 1" in text, f"report with times: {text}")
 
 if failures:
     print("adapt_recovery_check: FAILED\n  " + "\n  ".join(failures))
