@@ -125,7 +125,8 @@ BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
 # shellcheck source=platforms/bench/loops.sh
 . "$ROOT/tools/platforms/bench/loops.sh"  # bench_platform_args, BENCH_SMPI_ARGS, ARCOLL_MODEL
 SRC=$ROOT/test/apps/coll_loop.c
-SRC_V=$ROOT/test/apps/coll_loop_v.h  # included by coll_loop.c
+SRC_V=$ROOT/test/apps/coll_loop_v.h  # included by coll_loop.c, as are:
+SRC_H=("$ROOT/test/apps/coll_loop_affine.h" "$ROOT/test/apps/coll_loop_times.h")
 LIB=$BUILD/smpi/adapt/libarcoll.so
 BIN=$OUT/bin
 HSCFG=()
@@ -185,7 +186,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
   mkdir -p "$BIN" "$OUT/raw" "$OUT/failed"
   : > "$OUT/skipped.txt"
   command -v smpicc > /dev/null || die "smpicc not found (SimGrid SMPI)"
-  if [ ! -x "$BIN/coll_loop" ] || [ "$SRC" -nt "$BIN/coll_loop" ] || [ "$SRC_V" -nt "$BIN/coll_loop" ]; then
+  if [ ! -x "$BIN/coll_loop" ] || [ "$SRC" -nt "$BIN/coll_loop" ] || [ "$SRC_V" -nt "$BIN/coll_loop" ] ||
+     [ "${SRC_H[0]}" -nt "$BIN/coll_loop" ] || [ "${SRC_H[1]}" -nt "$BIN/coll_loop" ]; then
     echo "adapt-bench: smpicc $SRC -> $BIN/coll_loop" >&2
     smpicc -O2 -o "$BIN/coll_loop" "$SRC" 2> "$BIN/build.err" || { cat "$BIN/build.err" >&2; exit 1; }
   fi
@@ -193,7 +195,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
     [ -f "$LIB" ] || die "$LIB not found: build the SMPI backend first, or pass --build DIR"
     cmp -s "$LIB" "$BIN/libarcoll.so" || cp "$LIB" "$BIN/libarcoll.so"
     if [ ! -x "$BIN/coll_loop_arcoll" ] || [ "$SRC" -nt "$BIN/coll_loop_arcoll" ] ||
-       [ "$SRC_V" -nt "$BIN/coll_loop_arcoll" ] ||
+       [ "$SRC_V" -nt "$BIN/coll_loop_arcoll" ] || [ "${SRC_H[0]}" -nt "$BIN/coll_loop_arcoll" ] ||
+       [ "${SRC_H[1]}" -nt "$BIN/coll_loop_arcoll" ] ||
        [ "$BIN/libarcoll.so" -nt "$BIN/coll_loop_arcoll" ]; then
       echo "adapt-bench: smpicc $SRC + $BIN/libarcoll.so -> $BIN/coll_loop_arcoll" >&2
       smpicc -O2 -o "$BIN/coll_loop_arcoll" "$SRC" -Wl,--no-as-needed -L"$BIN" -larcoll \
