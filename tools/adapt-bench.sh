@@ -125,8 +125,8 @@ BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
 # shellcheck source=platforms/bench/loops.sh
 . "$ROOT/tools/platforms/bench/loops.sh"  # bench_platform_args, BENCH_SMPI_ARGS, ARCOLL_MODEL
 SRC=$ROOT/test/apps/coll_loop.c
-SRC_V=$ROOT/test/apps/coll_loop_v.h  # included by coll_loop.c, as are:
-SRC_H=("$ROOT/test/apps/coll_loop_affine.h" "$ROOT/test/apps/coll_loop_times.h")
+# coll_loop.c and the headers it includes: a binary older than any of them is rebuilt
+SRCS=("$SRC" "$ROOT"/test/apps/coll_loop_v.h "$ROOT"/test/apps/coll_loop_affine.h "$ROOT"/test/apps/coll_loop_times.h)
 LIB=$BUILD/smpi/adapt/libarcoll.so
 BIN=$OUT/bin
 HSCFG=()
@@ -179,6 +179,12 @@ cap() { # coll m P column [algo] -> prints a reason when skipped
 }
 
 stamp_of() { cat "$@" | md5sum | cut -c1-12; }
+stale() { # binary [more inputs...]: missing, or older than one of SRCS or the inputs given
+  local b=$1 f; shift
+  [ -x "$b" ] || return 0
+  for f in "${SRCS[@]}" "$@"; do [ "$f" -nt "$b" ] && return 0; done
+  return 1
+}
 
 need_arcoll=0
 for x in $COLUMNS; do case $x in auto|noorder|nodefer|noconfirm|late|detach|chain|nochain|nodetach) need_arcoll=1 ;; esac; done
@@ -186,18 +192,14 @@ if [ "$REPORT_ONLY" = 0 ]; then
   mkdir -p "$BIN" "$OUT/raw" "$OUT/failed"
   : > "$OUT/skipped.txt"
   command -v smpicc > /dev/null || die "smpicc not found (SimGrid SMPI)"
-  if [ ! -x "$BIN/coll_loop" ] || [ "$SRC" -nt "$BIN/coll_loop" ] || [ "$SRC_V" -nt "$BIN/coll_loop" ] ||
-     [ "${SRC_H[0]}" -nt "$BIN/coll_loop" ] || [ "${SRC_H[1]}" -nt "$BIN/coll_loop" ]; then
+  if stale "$BIN/coll_loop"; then
     echo "adapt-bench: smpicc $SRC -> $BIN/coll_loop" >&2
     smpicc -O2 -o "$BIN/coll_loop" "$SRC" 2> "$BIN/build.err" || { cat "$BIN/build.err" >&2; exit 1; }
   fi
   if [ "$need_arcoll" = 1 ]; then
     [ -f "$LIB" ] || die "$LIB not found: build the SMPI backend first, or pass --build DIR"
     cmp -s "$LIB" "$BIN/libarcoll.so" || cp "$LIB" "$BIN/libarcoll.so"
-    if [ ! -x "$BIN/coll_loop_arcoll" ] || [ "$SRC" -nt "$BIN/coll_loop_arcoll" ] ||
-       [ "$SRC_V" -nt "$BIN/coll_loop_arcoll" ] || [ "${SRC_H[0]}" -nt "$BIN/coll_loop_arcoll" ] ||
-       [ "${SRC_H[1]}" -nt "$BIN/coll_loop_arcoll" ] ||
-       [ "$BIN/libarcoll.so" -nt "$BIN/coll_loop_arcoll" ]; then
+    if stale "$BIN/coll_loop_arcoll" "$BIN/libarcoll.so"; then
       echo "adapt-bench: smpicc $SRC + $BIN/libarcoll.so -> $BIN/coll_loop_arcoll" >&2
       smpicc -O2 -o "$BIN/coll_loop_arcoll" "$SRC" -Wl,--no-as-needed -L"$BIN" -larcoll \
         -Wl,-rpath,"$BIN" 2> "$BIN/build.err" || { cat "$BIN/build.err" >&2; exit 1; }

@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2 ;; --build) BUILD=$2 ;; --platform) PLATFORM=$2 ;; --procs) P=$2 ;;
     --coll) COLL=$2 ;; --size) M=$2 ;; --calls) CALLS=$2 ;; --selector) SEL=$2 ;;
     --tol) TOL=$2 ;; --timeout) TMO=$2 ;;
-    --cfg) case $2 in smpi/*:*|*/*:*) XCFG+=(--cfg="$2") ;; *) die "--cfg: NAME:VALUE (e.g. smpi/send-is-detached-thresh:8192), not '$2'" ;; esac ;;
+    --cfg) case $2 in */*:*) XCFG+=(--cfg="$2") ;; *) die "--cfg: NAME:VALUE (e.g. smpi/send-is-detached-thresh:8192), not '$2'" ;; esac ;;
     *) die "unknown option '$1' (see the header of $0)" ;;
   esac
   shift 2

@@ -89,6 +89,12 @@ def root_lead(entry, exit_, move, late, root):
     return sum(1 for row in entry if row[root] <= t) - move
 
 
+def move_root_leads(entry, exit_, P, root):
+    """root_lead of every move of coll_loop's `moving` scenario: windows 1 .. calls / WINDOW - 1."""
+    return [root_lead(entry, exit_, w * WINDOW, moving_rank(w, P, root), root)
+            for w in range(1, len(entry) // WINDOW)]
+
+
 def moving_rank(w, P, root):
     """coll_loop's `moving` late rank of window w with -S 1 (test/apps/coll_loop.c delay_of)."""
     r = (w * 37 + 11) % P
@@ -157,8 +163,7 @@ def main(argv):
     hdr = "window  calls    rank  steady_ms  first  over  excess_%"
     if msel:
         hdr += f"  auto/{sel}  steady/{sel}"
-    leads = [None] + [root_lead(*times, w * WINDOW, r, root) for w, r in enumerate(ranks) if w] \
-        if times else None
+    leads = [None] + move_root_leads(*times, P, root) if times else None
     if leads:
         hdr += "  root_lead"
     print(hdr)

@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
-from adapt_recovery import WINDOW, moving_rank, parse_times, root_lead  # noqa: E402
+from adapt_recovery import WINDOW, move_root_leads, parse_times  # noqa: E402
 
 
 def main(argv):
@@ -33,7 +33,7 @@ def main(argv):
             if coll == "bcast" and not ext[c][r] >= ent[c][root]:
                 return fail(f"bcast call {c}: rank {r} left at {ext[c][r]} before the root entered "
                             f"at {ent[c][root]}")
-    leads = [root_lead(ent, ext, w * WINDOW, moving_rank(w, P, root), root) for w in range(1, calls // WINDOW)]
+    leads = move_root_leads(ent, ext, P, root)
     if not leads or any(x < -WINDOW for x in leads):
         return fail(f"root leads {leads}")
     print(f"coll_loop_times_check: {calls} calls x {P} ranks consistent; root leads {leads}")

@@ -6,12 +6,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "tools"))
-from adapt_recovery import WINDOW, moving_rank, parse_times, root_lead  # noqa: E402
+from adapt_recovery import WINDOW, move_root_leads, parse_times  # noqa: E402
 
 path, P = sys.argv[1], int(sys.argv[2])
 root = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 with open(path) as f:
     ent, ext = parse_times(f.read(), 200, P, path)
-leads = [root_lead(ent, ext, w * WINDOW, moving_rank(w, P, root), root) for w in range(1, 200 // WINDOW)]
+leads = move_root_leads(ent, ext, P, root)
 print(f"{os.path.basename(path)}: root_lead per window 1..19: {' '.join(map(str, leads))}; "
       f"< {WINDOW}: {sum(1 for x in leads if x < WINDOW)} of {len(leads)}")
